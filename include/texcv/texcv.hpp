@@ -1,0 +1,9 @@
+// texcv: GPU image processing through CUDA texture objects, with an exact CPU backend.
+#pragma once
+
+#include "texcv/error.hpp"
+#include "texcv/geometry.hpp"
+#include "texcv/image.hpp"
+#include "texcv/io.hpp"
+#include "texcv/registry.hpp"
+#include "texcv/runtime.hpp"

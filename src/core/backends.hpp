@@ -1,0 +1,78 @@
+// The backend entry points. src/core validates every call (types, sizes, aliasing, parameters)
+// and turns public parameters into these descriptors; the CPU backend (src/cpu) and the CUDA
+// backend (src/cuda) implement them. A build without CUDA links src/core/cuda_stubs.cpp, whose
+// functions throw Error(NotCompiled).
+#pragma once
+
+#include "src/core/sampling.hpp"
+#include "texcv/geometry.hpp"
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "texcv/image.hpp"
+#include "texcv/runtime.hpp"
+
+namespace texcv::detail {
+
+// Sampling after validation: precision resolved (never automatic), border values as float.
+struct SamplingDesc {
+  Interp interp = Interp::linear;
+  Border border = Border::constant;
+  float border_value[4] = {0, 0, 0, 0};
+  Precision precision = Precision::exact;  // exact or fast
+  Path path = Path::automatic;             // CUDA resolves automatic itself
+};
+
+struct ResizeDesc {
+  SamplingDesc sampling;  // interp may be area
+  bool align_corners = false;
+  ResizeAxis ax{1.0f, false};  // x: source coordinate of a destination column
+  ResizeAxis ay{1.0f, false};
+  double scale_x = 1.0, scale_y = 1.0;  // src/dst, for Interp::area
+};
+
+enum class WarpKind { affine, perspective };
+struct WarpDesc {
+  WarpKind kind = WarpKind::affine;
+  AffineMap affine{};            // destination -> source
+  PerspectiveMap perspective{};  // destination -> source
+  SamplingDesc sampling;
+};
+
+}  // namespace texcv::detail
+
+namespace texcv::cpu {
+using detail::ResizeDesc;
+using detail::SamplingDesc;
+using detail::WarpDesc;
+void resize(const ImageView& src, const ImageView& dst, const ResizeDesc& d);
+void warp(const ImageView& src, const ImageView& dst, const WarpDesc& d);
+void remap(const ImageView& src, const ImageView& dst, const ImageView& map_x,
+           const ImageView& map_y, const SamplingDesc& s);
+void flip(const ImageView& src, const ImageView& dst, FlipCode code);
+void copy(const ImageView& src, const ImageView& dst);  // same size/type, host to host
+}  // namespace texcv::cpu
+
+namespace texcv::cuda {
+using detail::ResizeDesc;
+using detail::SamplingDesc;
+using detail::WarpDesc;
+void resize(const ImageView& src, const ImageView& dst, const ResizeDesc& d, void* stream);
+void warp(const ImageView& src, const ImageView& dst, const WarpDesc& d, void* stream);
+void remap(const ImageView& src, const ImageView& dst, const ImageView& map_x,
+           const ImageView& map_y, const SamplingDesc& s, void* stream);
+void flip(const ImageView& src, const ImageView& dst, FlipCode code, void* stream);
+// Any pair of locations; synchronizes the stream when either side is on the host.
+void copy(const ImageView& src, const ImageView& dst, void* stream);
+// Pitched device allocation for Image (freed by the returned deleter-owning pointer).
+std::shared_ptr<void> allocate_device(int width_bytes, int height, std::size_t& pitch);
+std::shared_ptr<void> allocate_pinned(std::size_t bytes);
+bool available();
+std::vector<GpuInfo> gpus();
+HandleCounts live_handles();
+void clear_texture_cache();
+MemoryInfo device_memory_info();
+std::string compiled_version();        // e.g. "13.0"
+std::string compiled_architectures();  // e.g. "90"
+}  // namespace texcv::cuda

@@ -1,0 +1,325 @@
+// The one definition of how texcv samples an image: border indexing, nearest, linear, cubic and
+// area weights, and saturating stores. Host and device code include this header, so the CPU
+// backend and the CUDA plain-load path compute the same arithmetic in the same order. Build
+// flags keep it so: -ffp-contract=off for C++ and --fmad=false for CUDA (no fused multiply-add
+// on one side only).
+#pragma once
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+
+#include "texcv/geometry.hpp"
+
+#if defined(__CUDACC__)
+#define TEXCV_HD __host__ __device__ __forceinline__
+#else
+#define TEXCV_HD inline
+#endif
+
+namespace texcv::detail {
+
+// Coordinates outside +-kCoordLimit (and NaN) are treated as far outside the image.
+constexpr float kCoordLimit = 1.0e9f;
+
+template <typename T>
+struct ElemTraits;
+template <>
+struct ElemTraits<std::uint8_t> {
+  static constexpr ElemType kType = ElemType::u8;
+};
+template <>
+struct ElemTraits<std::uint16_t> {
+  static constexpr ElemType kType = ElemType::u16;
+};
+template <>
+struct ElemTraits<float> {
+  static constexpr ElemType kType = ElemType::f32;
+};
+
+TEXCV_HD float round_half_even(float v) {
+#if defined(__CUDA_ARCH__)
+  return rintf(v);
+#else
+  return std::nearbyint(v);
+#endif
+}
+
+// Round to nearest (half to even) and saturate, as OpenCV's saturate_cast; NaN gives 0.
+template <typename T>
+TEXCV_HD T saturate(float v) {
+  if constexpr (sizeof(T) == 4) {
+    return v;
+  } else {
+    constexpr float kMax = sizeof(T) == 1 ? 255.0f : 65535.0f;
+    if (!(v > 0.0f)) return T(0);  // also NaN
+    if (v >= kMax) return T(kMax);
+    return static_cast<T>(round_half_even(v));
+  }
+}
+
+TEXCV_HD int floor_to_int(float v) {
+#if defined(__CUDA_ARCH__)
+  return __float2int_rd(v);
+#else
+  return static_cast<int>(std::floor(v));
+#endif
+}
+
+// Clamp a source coordinate into a range where int arithmetic is safe; NaN goes far outside.
+TEXCV_HD float sanitize_coord(float v) {
+  if (v > -kCoordLimit && v < kCoordLimit) return v;
+  return v >= kCoordLimit ? kCoordLimit : -kCoordLimit;
+}
+
+// The index that border mode b gives to index i of a row of n pixels, or -1 for the constant
+// border. Patterns for abcdefgh: replicate aaa|abcdefgh|hhh, reflect cba|abcdefgh|hgf,
+// reflect101 dcb|abcdefgh|gfe, wrap fgh|abcdefgh|abc.
+TEXCV_HD int border_index(int i, int n, Border b) {
+  if (static_cast<unsigned>(i) < static_cast<unsigned>(n)) return i;
+  switch (b) {
+    case Border::constant:
+      return -1;
+    case Border::replicate:
+      return i < 0 ? 0 : n - 1;
+    case Border::reflect: {
+      const int p = 2 * n;
+      i %= p;
+      if (i < 0) i += p;
+      return i < n ? i : p - 1 - i;
+    }
+    case Border::reflect101: {
+      if (n == 1) return 0;
+      const int p = 2 * n - 2;
+      i %= p;
+      if (i < 0) i += p;
+      return i < n ? i : p - i;
+    }
+    case Border::wrap: {
+      i %= n;
+      if (i < 0) i += n;
+      return i;
+    }
+  }
+  return -1;
+}
+
+// A source image in plain (host or global device) memory. T: element type, C: channels.
+template <typename T, int C>
+struct PitchedSource {
+  const unsigned char* data;
+  std::size_t pitch;
+  int width, height;
+
+  TEXCV_HD const T* px(int x, int y) const {
+    return reinterpret_cast<const T*>(data + pitch * static_cast<std::size_t>(y)) +
+           static_cast<std::size_t>(x) * C;
+  }
+  TEXCV_HD void load(int x, int y, float* v) const {
+    const T* p = px(x, y);
+#pragma unroll
+    for (int c = 0; c < C; ++c) v[c] = static_cast<float>(p[c]);
+  }
+};
+
+// Source pixel (x, y) with border handling; bv holds the constant border value per channel.
+template <int C, class Src>
+TEXCV_HD void fetch(const Src& s, int x, int y, Border b, const float* bv, float* v) {
+  const int ix = border_index(x, s.width, b);
+  const int iy = border_index(y, s.height, b);
+  if (ix < 0 || iy < 0) {
+#pragma unroll
+    for (int c = 0; c < C; ++c) v[c] = bv[c];
+    return;
+  }
+  s.load(ix, iy, v);
+}
+
+// Cubic convolution weights with a = -0.75 (as OpenCV), for fraction t in [0, 1).
+TEXCV_HD void cubic_weights(float t, float* w) {
+  constexpr float A = -0.75f;
+  const float t1 = t + 1.0f;
+  const float u = 1.0f - t;
+  w[0] = ((A * t1 - 5.0f * A) * t1 + 8.0f * A) * t1 - 4.0f * A;
+  w[1] = ((A + 2.0f) * t - (A + 3.0f)) * t * t + 1.0f;
+  w[2] = ((A + 2.0f) * u - (A + 3.0f)) * u * u + 1.0f;
+  w[3] = 1.0f - w[0] - w[1] - w[2];
+}
+
+// Nearest: the pixel whose centre is nearest to (sx, sy), ties upward: floor(v + 0.5).
+template <int C, class Src>
+TEXCV_HD void sample_nearest(const Src& s, float sx, float sy, Border b, const float* bv,
+                             float* out) {
+  sx = sanitize_coord(sx);
+  sy = sanitize_coord(sy);
+  fetch<C>(s, floor_to_int(sx + 0.5f), floor_to_int(sy + 0.5f), b, bv, out);
+}
+
+// Bilinear interpolation at (sx, sy) in pixel-centre coordinates, weights in float32.
+template <int C, class Src>
+TEXCV_HD void sample_linear(const Src& s, float sx, float sy, Border b, const float* bv,
+                            float* out) {
+  sx = sanitize_coord(sx);
+  sy = sanitize_coord(sy);
+  const int x0 = floor_to_int(sx);
+  const int y0 = floor_to_int(sy);
+  const float fx = sx - static_cast<float>(x0);
+  const float fy = sy - static_cast<float>(y0);
+  float p00[C], p01[C], p10[C], p11[C];
+  if (x0 >= 0 && y0 >= 0 && x0 + 1 < s.width && y0 + 1 < s.height) {
+    s.load(x0, y0, p00);
+    s.load(x0 + 1, y0, p01);
+    s.load(x0, y0 + 1, p10);
+    s.load(x0 + 1, y0 + 1, p11);
+  } else {
+    fetch<C>(s, x0, y0, b, bv, p00);
+    fetch<C>(s, x0 + 1, y0, b, bv, p01);
+    fetch<C>(s, x0, y0 + 1, b, bv, p10);
+    fetch<C>(s, x0 + 1, y0 + 1, b, bv, p11);
+  }
+  const float gx = 1.0f - fx;
+  const float gy = 1.0f - fy;
+#pragma unroll
+  for (int c = 0; c < C; ++c) {
+    const float r0 = p00[c] * gx + p01[c] * fx;
+    const float r1 = p10[c] * gx + p11[c] * fx;
+    out[c] = r0 * gy + r1 * fy;
+  }
+}
+
+// Bicubic interpolation (a = -0.75) over the 4x4 neighbourhood, weights in float32.
+template <int C, class Src>
+TEXCV_HD void sample_cubic(const Src& s, float sx, float sy, Border b, const float* bv,
+                           float* out) {
+  sx = sanitize_coord(sx);
+  sy = sanitize_coord(sy);
+  const int x0 = floor_to_int(sx);
+  const int y0 = floor_to_int(sy);
+  float wx[4], wy[4];
+  cubic_weights(sx - static_cast<float>(x0), wx);
+  cubic_weights(sy - static_cast<float>(y0), wy);
+  const bool inside = x0 >= 1 && y0 >= 1 && x0 + 2 < s.width && y0 + 2 < s.height;
+#pragma unroll
+  for (int c = 0; c < C; ++c) out[c] = 0.0f;
+#pragma unroll
+  for (int j = 0; j < 4; ++j) {
+    float row[C];
+#pragma unroll
+    for (int c = 0; c < C; ++c) row[c] = 0.0f;
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {
+      float p[C];
+      if (inside) {
+        s.load(x0 - 1 + i, y0 - 1 + j, p);
+      } else {
+        fetch<C>(s, x0 - 1 + i, y0 - 1 + j, b, bv, p);
+      }
+#pragma unroll
+      for (int c = 0; c < C; ++c) row[c] += p[c] * wx[i];
+    }
+#pragma unroll
+    for (int c = 0; c < C; ++c) out[c] += row[c] * wy[j];
+  }
+}
+
+// Sample with any of nearest, linear, cubic (area is resize-only, see resize_area below).
+template <int C, class Src>
+TEXCV_HD void sample(const Src& s, float sx, float sy, Interp ip, Border b, const float* bv,
+                     float* out) {
+  switch (ip) {
+    case Interp::nearest:
+      sample_nearest<C>(s, sx, sy, b, bv, out);
+      return;
+    case Interp::cubic:
+      sample_cubic<C>(s, sx, sy, b, bv, out);
+      return;
+    default:
+      sample_linear<C>(s, sx, sy, b, bv, out);
+      return;
+  }
+}
+
+// ---- coordinate transforms, shared so both backends map pixels identically ----
+
+// A destination-to-source transform as float coefficients (computed once on the host in
+// double precision, then rounded to float).
+struct AffineMap {
+  float m[6];
+  TEXCV_HD void operator()(int x, int y, float& sx, float& sy) const {
+    const float fx = static_cast<float>(x);
+    const float fy = static_cast<float>(y);
+    sx = m[0] * fx + m[1] * fy + m[2];
+    sy = m[3] * fx + m[4] * fy + m[5];
+  }
+};
+
+struct PerspectiveMap {
+  float m[9];
+  TEXCV_HD void operator()(int x, int y, float& sx, float& sy) const {
+    const float fx = static_cast<float>(x);
+    const float fy = static_cast<float>(y);
+    const float w = m[6] * fx + m[7] * fy + m[8];
+    const float iw = w != 0.0f ? 1.0f / w : 0.0f;  // w == 0: far outside (sanitize_coord)
+    sx = w != 0.0f ? (m[0] * fx + m[1] * fy + m[2]) * iw : kCoordLimit;
+    sy = w != 0.0f ? (m[3] * fx + m[4] * fy + m[5]) * iw : kCoordLimit;
+  }
+};
+
+// resize: source coordinate of destination index d along one axis.
+struct ResizeAxis {
+  float scale;  // src / dst, or (src - 1) / (dst - 1) with align_corners
+  bool align_corners;
+  TEXCV_HD float operator()(int d) const {
+    return align_corners ? static_cast<float>(d) * scale
+                         : (static_cast<float>(d) + 0.5f) * scale - 0.5f;
+  }
+  // Interp::nearest: floor((d + 0.5) * scale), as cv::INTER_NEAREST_EXACT (rounded with
+  // align_corners), clamped into [0, n).
+  TEXCV_HD int nearest(int d, int n) const {
+    int i = align_corners ? floor_to_int(static_cast<float>(d) * scale + 0.5f)
+                          : floor_to_int((static_cast<float>(d) + 0.5f) * scale);
+    return i < 0 ? 0 : (i >= n ? n - 1 : i);
+  }
+};
+
+// ---- Interp::area for resize (as cv::INTER_AREA) ----
+
+// Shrinking along one axis (scale = src/dst >= 1): the source pixels that destination pixel d
+// covers, [d * scale, (d + 1) * scale), with fractional weights at both ends. Calls f(index,
+// weight) for each; weights sum to 1.
+template <class F>
+TEXCV_HD void area_taps(int d, double scale, int n, F&& f) {
+  const double f1 = d * scale;
+  const double f2 = f1 + scale;
+  const double cell = scale < n - f1 ? scale : n - f1;
+  int s1 = static_cast<int>(ceil(f1));
+  int s2 = static_cast<int>(floor(f2));
+  if (s2 > n - 1) s2 = n - 1;  // the last cell may run past the edge
+  if (s1 > s2) s1 = s2;
+  if (s1 - f1 > 1e-3) f(s1 - 1, static_cast<float>((s1 - f1) / cell));
+  for (int i = s1; i < s2; ++i) f(i, static_cast<float>(1.0 / cell));
+  if (f2 - s2 > 1e-3) {
+    double w = f2 - s2 < 1.0 ? f2 - s2 : 1.0;
+    w = w < cell ? w : cell;
+    f(s2, static_cast<float>(w / cell));
+  }
+}
+
+// Enlarging (or mixed) with Interp::area, as OpenCV: bilinear with the fraction
+// fx = (d + 1) - (floor(d * scale) + 1) / scale taken modulo 1 (0 when negative).
+TEXCV_HD void area_upscale_coord(int d, double scale, int& i0, float& frac) {
+  const int s = static_cast<int>(floor(d * scale));
+  double f = (d + 1) - (s + 1) / scale;
+  f = f <= 0 ? 0.0 : f - floor(f);
+  i0 = s;
+  frac = static_cast<float>(f);
+}
+
+// Store C floats to a destination pixel with rounding and saturation.
+template <typename T, int C>
+TEXCV_HD void store(T* dst_px, const float* v) {
+#pragma unroll
+  for (int c = 0; c < C; ++c) dst_px[c] = saturate<T>(v[c]);
+}
+
+}  // namespace texcv::detail

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Newcomer command 1: installs dependencies, builds texcv and runs its main job on the bundled
+# sample images (examples/images -> out/demo), on the GPU when one is present, else the CPU.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/install_deps.sh
+bash scripts/configure.sh -DTEXCV_BUILD_TESTS=OFF -DTEXCV_BUILD_BENCH=OFF
+cmake --build "${TEXCV_BUILD_DIR:-build}" --target texcv_cli
+bin="${TEXCV_BUILD_DIR:-build}/bin/texcv"
+"$bin" info
+"$bin" run -i examples/images -o out/demo --device auto \
+  -p "rotate:angle=30,expand=true;resize:scale=0.5,interp=area"
+echo "texcv: results in out/demo/"

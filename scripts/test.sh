@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Newcomer command 2: installs dependencies, builds the library, the command and all tests
+# (warnings are errors), and runs every test with ctest. CUDA tests skip with a message when no
+# GPU is present.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/install_deps.sh
+bash scripts/configure.sh -DTEXCV_WERROR=ON -DTEXCV_REQUIRE_OPENCV_TESTS=ON
+build=${TEXCV_BUILD_DIR:-build}
+cmake --build "$build"
+ctest --test-dir "$build" --output-on-failure -j "$(nproc)"

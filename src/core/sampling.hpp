@@ -13,8 +13,10 @@
 
 #if defined(__CUDACC__)
 #define TEXCV_HD __host__ __device__ __forceinline__
+#define TEXCV_UNROLL _Pragma("unroll")
 #else
 #define TEXCV_HD inline
+#define TEXCV_UNROLL _Pragma("GCC unroll 4")
 #endif
 
 namespace texcv::detail {
@@ -117,7 +119,7 @@ struct PitchedSource {
   }
   TEXCV_HD void load(int x, int y, float* v) const {
     const T* p = px(x, y);
-#pragma unroll
+TEXCV_UNROLL
     for (int c = 0; c < C; ++c) v[c] = static_cast<float>(p[c]);
   }
 };
@@ -128,7 +130,7 @@ TEXCV_HD void fetch(const Src& s, int x, int y, Border b, const float* bv, float
   const int ix = border_index(x, s.width, b);
   const int iy = border_index(y, s.height, b);
   if (ix < 0 || iy < 0) {
-#pragma unroll
+TEXCV_UNROLL
     for (int c = 0; c < C; ++c) v[c] = bv[c];
     return;
   }
@@ -179,7 +181,7 @@ TEXCV_HD void sample_linear(const Src& s, float sx, float sy, Border b, const fl
   }
   const float gx = 1.0f - fx;
   const float gy = 1.0f - fy;
-#pragma unroll
+TEXCV_UNROLL
   for (int c = 0; c < C; ++c) {
     const float r0 = p00[c] * gx + p01[c] * fx;
     const float r1 = p10[c] * gx + p11[c] * fx;
@@ -199,14 +201,14 @@ TEXCV_HD void sample_cubic(const Src& s, float sx, float sy, Border b, const flo
   cubic_weights(sx - static_cast<float>(x0), wx);
   cubic_weights(sy - static_cast<float>(y0), wy);
   const bool inside = x0 >= 1 && y0 >= 1 && x0 + 2 < s.width && y0 + 2 < s.height;
-#pragma unroll
+TEXCV_UNROLL
   for (int c = 0; c < C; ++c) out[c] = 0.0f;
-#pragma unroll
+TEXCV_UNROLL
   for (int j = 0; j < 4; ++j) {
     float row[C];
-#pragma unroll
+TEXCV_UNROLL
     for (int c = 0; c < C; ++c) row[c] = 0.0f;
-#pragma unroll
+TEXCV_UNROLL
     for (int i = 0; i < 4; ++i) {
       float p[C];
       if (inside) {
@@ -214,10 +216,10 @@ TEXCV_HD void sample_cubic(const Src& s, float sx, float sy, Border b, const flo
       } else {
         fetch<C>(s, x0 - 1 + i, y0 - 1 + j, b, bv, p);
       }
-#pragma unroll
+TEXCV_UNROLL
       for (int c = 0; c < C; ++c) row[c] += p[c] * wx[i];
     }
-#pragma unroll
+TEXCV_UNROLL
     for (int c = 0; c < C; ++c) out[c] += row[c] * wy[j];
   }
 }
@@ -318,7 +320,7 @@ TEXCV_HD void area_upscale_coord(int d, double scale, int& i0, float& frac) {
 // Store C floats to a destination pixel with rounding and saturation.
 template <typename T, int C>
 TEXCV_HD void store(T* dst_px, const float* v) {
-#pragma unroll
+TEXCV_UNROLL
   for (int c = 0; c < C; ++c) dst_px[c] = saturate<T>(v[c]);
 }
 

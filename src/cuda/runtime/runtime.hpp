@@ -14,12 +14,14 @@
 
 namespace texcv::cuda {
 
-// Throws Error(Cuda, "<op>: <call> failed: <cudaGetErrorString>") (OutOfMemory for
-// cudaErrorMemoryAllocation). Every CUDA call in texcv goes through TEXCV_CUDA_CHECK.
+// Throws Error(Cuda, "<op>: <call> failed: <cudaGetErrorName>: <cudaGetErrorString>")
+// (OutOfMemory for cudaErrorMemoryAllocation). It first clears the thread's last-error state
+// (cudaGetLastError) so a non-sticky failure, such as an allocation, is not reported again by a
+// later TEXCV_CUDA_CHECK_LAUNCH. Every CUDA call in texcv goes through TEXCV_CUDA_CHECK.
 [[noreturn]] void throw_cuda_error(cudaError_t err, const char* op, const char* call);
-#define TEXCV_CUDA_CHECK(op, call)                                                 \
-  do {                                                                             \
-    const cudaError_t texcv_err_ = (call);                                         \
+#define TEXCV_CUDA_CHECK(op, call)                                                         \
+  do {                                                                                     \
+    const cudaError_t texcv_err_ = (call);                                                 \
     if (texcv_err_ != cudaSuccess) ::texcv::cuda::throw_cuda_error(texcv_err_, op, #call); \
   } while (0)
 // After a kernel launch: checks cudaGetLastError.
@@ -29,8 +31,20 @@ namespace texcv::cuda {
 struct Counters {
   std::atomic<long> textures{0}, arrays{0}, streams{0}, events{0}, device_buffers{0},
       pinned_buffers{0};
+  // Failures of release calls (cudaFree, cudaStreamDestroy, ...) in destructors, which must not
+  // throw: they are counted here and otherwise ignored.
+  std::atomic<long> release_errors{0};
 };
 Counters& counters() noexcept;
+// For destructors: counts err (when not cudaSuccess) in release_errors and clears the thread's
+// last-error state. Never throws.
+void record_release_error(cudaError_t err) noexcept;
+
+// The current device (cudaGetDevice).
+int current_device(const char* op);
+// cudaGetDeviceProperties of a device, queried once per device and cached (thread-safe; the
+// reference stays valid for the life of the process).
+const cudaDeviceProp& device_properties(int device, const char* op);
 
 // Pitched device memory (cudaMallocPitch).
 class DeviceBuffer {
@@ -159,12 +173,22 @@ cudaChannelFormatDesc channel_format(ElemType type, int channels);
 
 // Returns a texture object over the device view v (Pitch2D, zero copy) with spec, reusing a
 // cached one keyed by (device, pointer, size, pitch, format, spec). The cache holds at most a
-// fixed number of entries (least recently used dropped). Precondition: can_bind_pitch2d(v).
-// Thread-safe. The object stays valid until clear_texture_cache() or eviction; callers use it
-// only for work queued before they return.
+// fixed number of entries (least recently used dropped). Precondition: can_bind_pitch2d(v)
+// (otherwise Error InvalidArgument naming op and the reason). For f32 views read_normalized is
+// ignored (normalized reads exist only for 8/16-bit formats). Thread-safe. An object that leaves
+// the cache (eviction, forget_textures) is destroyed only after a synchronization of its device,
+// so kernels already queued with it finish first; callers use a handle only for work they queue
+// before they return.
 cudaTextureObject_t cached_texture(const ImageView& v, const TextureSpec& spec, const char* op);
 
-// Number of entries in the texture cache.
+// Number of entries in the texture cache (objects retired but not yet destroyed not counted).
 std::size_t texture_cache_size();
+// The most entries the cache holds.
+std::size_t texture_cache_capacity() noexcept;
+// Drops every cached texture object: synchronizes the devices they live on, then destroys them.
+void clear_texture_cache();
+// Called when device memory [begin, begin + bytes) is freed: cached objects over it leave the
+// cache (they are destroyed later, after a device synchronization). Never throws.
+void forget_textures(const void* begin, std::size_t bytes) noexcept;
 
 }  // namespace texcv::cuda

@@ -1,0 +1,391 @@
+// The public geometric operations: validate, resolve parameters into backend descriptors, and
+// forward to the CPU backend (host views) or the CUDA backend (device views).
+#include "texcv/geometry.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <limits>
+#include <string>
+
+#include "src/core/backends.hpp"
+#include "texcv/error.hpp"
+
+namespace texcv {
+
+namespace {
+
+using detail::ResizeDesc;
+using detail::SamplingDesc;
+using detail::WarpDesc;
+using detail::WarpKind;
+
+std::string num(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  return buf;
+}
+
+std::string size_str(int w, int h) {
+  return std::to_string(w) + "x" + std::to_string(h);
+}
+
+std::string rect_str(const Rect& r) {
+  std::string s("(");
+  s.append(std::to_string(r.x)).append(", ").append(std::to_string(r.y)).append(") ");
+  s.append(size_str(r.width, r.height));
+  return s;
+}
+
+std::string shape_str(const ImageView& v) {
+  std::string s = std::to_string(v.channels);
+  s.append("-channel ").append(to_string(v.type));
+  return s;
+}
+
+// Byte range [first, last) that a view's pixels span.
+struct ByteRange {
+  std::uintptr_t first, last;
+};
+ByteRange bytes_of(const ImageView& v) {
+  const auto first = reinterpret_cast<std::uintptr_t>(v.data);
+  return {first, first + v.pitch * static_cast<std::size_t>(v.height - 1) + v.row_bytes()};
+}
+
+void check_no_overlap(const char* op, const ImageView& out, const ImageView& in,
+                      const char* in_name) {
+  if (out.location != in.location) return;
+  const ByteRange a = bytes_of(out), b = bytes_of(in);
+  if (a.first < b.last && b.first < a.last) {
+    std::string got("destination bytes overlapping the ");
+    got.append(in_name);
+    fail(ErrorCode::InvalidArgument, op, "output aliasing input", got, "separate memory");
+  }
+}
+
+// Source and destination: valid, same location, element type and channels, no overlap.
+void check_pair(const char* op, const ImageView& src, const ImageView& dst) {
+  validate_view(src, op, "source");
+  validate_view(dst, op, "destination");
+  if (src.location != dst.location)
+    fail(ErrorCode::InvalidArgument, op, "destination location differs from the source",
+         to_string(dst.location), to_string(src.location));
+  if (src.type != dst.type)
+    fail(ErrorCode::InvalidArgument, op, "destination element type differs from the source",
+         to_string(dst.type), to_string(src.type));
+  if (src.channels != dst.channels)
+    fail(ErrorCode::InvalidArgument, op, "destination channel count differs from the source",
+         std::to_string(dst.channels), std::to_string(src.channels));
+  check_no_overlap(op, dst, src, "source");
+}
+
+void check_same_size(const char* op, const ImageView& src, const ImageView& dst) {
+  if (src.width != dst.width || src.height != dst.height)
+    fail(ErrorCode::InvalidArgument, op, "destination size differs from the source",
+         size_str(dst.width, dst.height), size_str(src.width, src.height));
+}
+
+void check_interp(const char* op, Interp ip, bool area_allowed) {
+  switch (ip) {
+    case Interp::nearest:
+    case Interp::linear:
+    case Interp::cubic:
+      return;
+    case Interp::area:
+      if (area_allowed) return;
+      fail(ErrorCode::Unsupported, op, "interpolation is not supported by this operation", "area",
+           "nearest, linear or cubic");
+  }
+  fail(ErrorCode::InvalidArgument, op, "interpolation is not valid",
+       std::to_string(static_cast<int>(ip)), "nearest, linear, cubic or area");
+}
+
+// Constant border values are converted to the element type first (rounded and saturated for
+// u8/u16), as OpenCV converts its borderValue scalar.
+float border_value_for(ElemType t, double v) {
+  switch (t) {
+    case ElemType::u8:
+      return static_cast<float>(detail::saturate<std::uint8_t>(static_cast<float>(v)));
+    case ElemType::u16:
+      return static_cast<float>(detail::saturate<std::uint16_t>(static_cast<float>(v)));
+    case ElemType::f32:
+      break;
+  }
+  return static_cast<float>(v);
+}
+
+// automatic precision: fast for u8 (hardware filtering is within 1 level), exact for u16 and f32.
+Precision resolve_precision(Precision p, ElemType t) {
+  if (p != Precision::automatic) return p;
+  return t == ElemType::u8 ? Precision::fast : Precision::exact;
+}
+
+SamplingDesc make_sampling(const char* op, const ImageView& src, Interp ip, Border b,
+                           const std::array<double, 4>& bv, Precision prec, Path path,
+                           bool area_allowed) {
+  check_interp(op, ip, area_allowed);
+  if (static_cast<unsigned>(b) > static_cast<unsigned>(Border::wrap))
+    fail(ErrorCode::InvalidArgument, op, "border mode is not valid",
+         std::to_string(static_cast<int>(b)), "constant, replicate, reflect, reflect101 or wrap");
+  if (static_cast<unsigned>(prec) > static_cast<unsigned>(Precision::fast))
+    fail(ErrorCode::InvalidArgument, op, "precision is not valid",
+         std::to_string(static_cast<int>(prec)), "auto, exact or fast");
+  if (static_cast<unsigned>(path) > static_cast<unsigned>(Path::texture_filter))
+    fail(ErrorCode::InvalidArgument, op, "path is not valid",
+         std::to_string(static_cast<int>(path)), "auto, global, texture or texture_filter");
+  SamplingDesc s;
+  s.interp = ip;
+  s.border = b;
+  for (int c = 0; c < 4; ++c) s.border_value[c] = border_value_for(src.type, bv[c]);
+  s.precision = resolve_precision(prec, src.type);
+  s.path = path;
+  return s;
+}
+
+template <std::size_t N>
+void check_finite(const char* op, const std::array<double, N>& m) {
+  for (std::size_t i = 0; i < N; ++i) {
+    if (!std::isfinite(m[i])) {
+      std::string got = num(m[i]);
+      got.append(" at index ").append(std::to_string(i));
+      fail(ErrorCode::InvalidArgument, op, "matrix element is not finite", got, "finite values");
+    }
+  }
+}
+
+// |det| must exceed kSingular times the matrix scale (largest |element| to the power n).
+constexpr double kSingular = 1e-12;
+
+[[noreturn]] void fail_singular(const char* op, double det, double scale) {
+  fail(ErrorCode::InvalidArgument, op, "singular matrix", "determinant " + num(det),
+       "|determinant| > " + num(kSingular * scale));
+}
+
+// Inverse of the affine map [a b c; d e f] (double precision).
+std::array<double, 6> invert_affine(const char* op, const std::array<double, 6>& m) {
+  const double det = m[0] * m[4] - m[1] * m[3];
+  double mx = 0;
+  for (int i : {0, 1, 3, 4}) mx = std::max(mx, std::fabs(m[i]));
+  const double scale = mx * mx;
+  if (!(std::fabs(det) > kSingular * scale) || !std::isfinite(1.0 / det))
+    fail_singular(op, det, scale);
+  const double id = 1.0 / det;
+  const double a = m[4] * id, b = -m[1] * id, d = -m[3] * id, e = m[0] * id;
+  return {a, b, -(a * m[2] + b * m[5]), d, e, -(d * m[2] + e * m[5])};
+}
+
+std::array<double, 9> invert_perspective(const char* op, const std::array<double, 9>& m) {
+  const double c00 = m[4] * m[8] - m[5] * m[7];
+  const double c01 = m[5] * m[6] - m[3] * m[8];
+  const double c02 = m[3] * m[7] - m[4] * m[6];
+  const double det = m[0] * c00 + m[1] * c01 + m[2] * c02;
+  double mx = 0;
+  for (double v : m) mx = std::max(mx, std::fabs(v));
+  const double scale = mx * mx * mx;
+  if (!(std::fabs(det) > kSingular * scale) || !std::isfinite(1.0 / det))
+    fail_singular(op, det, scale);
+  const double id = 1.0 / det;
+  return {c00 * id, (m[2] * m[7] - m[1] * m[8]) * id, (m[1] * m[5] - m[2] * m[4]) * id,
+          c01 * id, (m[0] * m[8] - m[2] * m[6]) * id, (m[2] * m[3] - m[0] * m[5]) * id,
+          c02 * id, (m[1] * m[6] - m[0] * m[7]) * id, (m[0] * m[4] - m[1] * m[3]) * id};
+}
+
+void run_warp(const ImageView& src, const ImageView& dst, const WarpDesc& d, void* stream) {
+  if (src.location == Location::host) {
+    cpu::warp(src, dst, d);
+  } else {
+    cuda::warp(src, dst, d, stream);
+  }
+}
+
+void warp_affine_impl(const char* op, const ImageView& src, const ImageView& dst,
+                      const std::array<double, 6>& m, bool inverse_map, const Sampling& s,
+                      void* stream) {
+  check_pair(op, src, dst);
+  check_finite(op, m);
+  WarpDesc d;
+  d.kind = WarpKind::affine;
+  d.sampling =
+      make_sampling(op, src, s.interp, s.border, s.border_value, s.precision, s.path, false);
+  const std::array<double, 6> inv = inverse_map ? m : invert_affine(op, m);
+  for (int i = 0; i < 6; ++i) d.affine.m[i] = static_cast<float>(inv[i]);
+  run_warp(src, dst, d, stream);
+}
+
+// cos and sin of an angle in degrees, exact at multiples of 90 degrees.
+void cos_sin_deg(double angle, double& c, double& s) {
+  const double q = angle / 90.0;
+  if (q == std::floor(q) && std::fabs(q) < 1e15) {
+    const long long k = ((static_cast<long long>(q) % 4) + 4) % 4;
+    constexpr double kC[4] = {1, 0, -1, 0}, kS[4] = {0, 1, 0, -1};
+    c = kC[k];
+    s = kS[k];
+    return;
+  }
+  const double r = angle * (3.14159265358979323846 / 180.0);
+  c = std::cos(r);
+  s = std::sin(r);
+}
+
+void check_angle(const char* op, double angle) {
+  if (!std::isfinite(angle))
+    fail(ErrorCode::InvalidArgument, op, "angle must be finite", num(angle),
+         "a finite number of degrees");
+}
+
+}  // namespace
+
+void resize(const ImageView& src, const ImageView& dst, const ResizeParams& p, void* stream) {
+  const char* op = "resize";
+  check_pair(op, src, dst);
+  ResizeDesc d;
+  d.sampling =
+      make_sampling(op, src, p.interp, p.border, p.border_value, p.precision, p.path, true);
+  if (p.interp == Interp::area && p.align_corners)
+    fail(ErrorCode::Unsupported, op, "align_corners is not supported with area interpolation",
+         "area", "nearest, linear or cubic");
+  d.align_corners = p.align_corners;
+  d.scale_x = static_cast<double>(src.width) / dst.width;
+  d.scale_y = static_cast<double>(src.height) / dst.height;
+  if (p.align_corners) {
+    // With one destination pixel there is no span to align: it samples source pixel 0.
+    const double sx = dst.width > 1 ? static_cast<double>(src.width - 1) / (dst.width - 1) : 0.0;
+    const double sy = dst.height > 1 ? static_cast<double>(src.height - 1) / (dst.height - 1) : 0.0;
+    d.ax = {static_cast<float>(sx), true};
+    d.ay = {static_cast<float>(sy), true};
+  } else {
+    d.ax = {static_cast<float>(d.scale_x), false};
+    d.ay = {static_cast<float>(d.scale_y), false};
+  }
+  if (src.location == Location::host) {
+    cpu::resize(src, dst, d);
+  } else {
+    cuda::resize(src, dst, d, stream);
+  }
+}
+
+void warp_affine(const ImageView& src, const ImageView& dst, const std::array<double, 6>& m,
+                 bool inverse_map, const Sampling& s, void* stream) {
+  warp_affine_impl("warp_affine", src, dst, m, inverse_map, s, stream);
+}
+
+void warp_perspective(const ImageView& src, const ImageView& dst, const std::array<double, 9>& m,
+                      bool inverse_map, const Sampling& s, void* stream) {
+  const char* op = "warp_perspective";
+  check_pair(op, src, dst);
+  check_finite(op, m);
+  WarpDesc d;
+  d.kind = WarpKind::perspective;
+  d.sampling =
+      make_sampling(op, src, s.interp, s.border, s.border_value, s.precision, s.path, false);
+  const std::array<double, 9> inv = inverse_map ? m : invert_perspective(op, m);
+  for (int i = 0; i < 9; ++i) d.perspective.m[i] = static_cast<float>(inv[i]);
+  run_warp(src, dst, d, stream);
+}
+
+std::array<double, 6> rotation_matrix(int src_w, int src_h, int dst_w, int dst_h,
+                                      double angle_deg) {
+  double a, b;
+  cos_sin_deg(angle_deg, a, b);
+  const double cx = (src_w - 1) * 0.5, cy = (src_h - 1) * 0.5;
+  const double dcx = (dst_w - 1) * 0.5, dcy = (dst_h - 1) * 0.5;
+  // cv::getRotationMatrix2D(center, angle, 1) = [a b (1-a)cx - b cy; -b a b cx + (1-a)cy], then
+  // translated so that the source centre lands on the destination centre.
+  return {a, b, dcx - a * cx - b * cy, -b, a, dcy + b * cx - a * cy};
+}
+
+Rect rotated_size(int width, int height, double angle_deg, bool expand) {
+  const char* op = "rotated_size";
+  if (width <= 0)
+    fail(ErrorCode::InvalidArgument, op, "width must be positive", std::to_string(width), "> 0");
+  if (height <= 0)
+    fail(ErrorCode::InvalidArgument, op, "height must be positive", std::to_string(height), "> 0");
+  check_angle(op, angle_deg);
+  if (!expand) return Rect{0, 0, width, height};
+  double c, s;
+  cos_sin_deg(angle_deg, c, s);
+  c = std::fabs(c);
+  s = std::fabs(s);
+  // Bounding box of the rotated pixel area, rounded up; 1e-6 absorbs floating-point noise so that
+  // e.g. 90 degrees of 640x480 gives exactly 480x640.
+  const double w = width * c + height * s, h = width * s + height * c;
+  const double kMax = std::numeric_limits<int>::max();
+  if (w > kMax || h > kMax)
+    fail(ErrorCode::InvalidArgument, op, "rotated size overflows", num(w) + "x" + num(h), "< 2^31");
+  return Rect{0, 0, static_cast<int>(std::ceil(w - 1e-6)), static_cast<int>(std::ceil(h - 1e-6))};
+}
+
+void rotate(const ImageView& src, const ImageView& dst, double angle_deg, const Sampling& s,
+            void* stream) {
+  const char* op = "rotate";
+  check_pair(op, src, dst);
+  check_angle(op, angle_deg);
+  warp_affine_impl(op, src, dst,
+                   rotation_matrix(src.width, src.height, dst.width, dst.height, angle_deg), false,
+                   s, stream);
+}
+
+void remap(const ImageView& src, const ImageView& dst, const ImageView& map_x,
+           const ImageView& map_y, const Sampling& s, void* stream) {
+  const char* op = "remap";
+  check_pair(op, src, dst);
+  const std::pair<const ImageView*, const char*> maps[2] = {{&map_x, "map_x"}, {&map_y, "map_y"}};
+  for (const auto& [m, name] : maps) {
+    validate_view(*m, op, name);
+    if (m->channels != 1 || m->type != ElemType::f32)
+      fail(ErrorCode::InvalidArgument, op, std::string(name) + " must be 1-channel f32",
+           shape_str(*m), "1-channel f32");
+    if (m->width != dst.width || m->height != dst.height)
+      fail(ErrorCode::InvalidArgument, op, std::string(name) + " size differs from the destination",
+           size_str(m->width, m->height), size_str(dst.width, dst.height));
+    if (m->location != src.location)
+      fail(ErrorCode::InvalidArgument, op, std::string(name) + " location differs from the source",
+           to_string(m->location), to_string(src.location));
+    check_no_overlap(op, dst, *m, name);
+  }
+  const SamplingDesc sd =
+      make_sampling(op, src, s.interp, s.border, s.border_value, s.precision, s.path, false);
+  if (src.location == Location::host) {
+    cpu::remap(src, dst, map_x, map_y, sd);
+  } else {
+    cuda::remap(src, dst, map_x, map_y, sd, stream);
+  }
+}
+
+void flip(const ImageView& src, const ImageView& dst, FlipCode code, void* stream) {
+  const char* op = "flip";
+  check_pair(op, src, dst);
+  check_same_size(op, src, dst);
+  if (static_cast<unsigned>(code) > static_cast<unsigned>(FlipCode::both))
+    fail(ErrorCode::InvalidArgument, op, "flip code is not valid",
+         std::to_string(static_cast<int>(code)), "horizontal, vertical or both");
+  if (src.location == Location::host) {
+    cpu::flip(src, dst, code);
+  } else {
+    cuda::flip(src, dst, code, stream);
+  }
+}
+
+void crop(const ImageView& src, const ImageView& dst, const Rect& r, void* stream) {
+  const char* op = "crop";
+  check_pair(op, src, dst);
+  if (r.width <= 0 || r.height <= 0 || r.x < 0 || r.y < 0 || r.x > src.width - r.width ||
+      r.y > src.height - r.height) {
+    std::string expected("a non-empty rectangle inside ");
+    expected.append(size_str(src.width, src.height));
+    fail(ErrorCode::InvalidArgument, op, "rectangle is not inside the source", rect_str(r),
+         expected);
+  }
+  if (dst.width != r.width || dst.height != r.height)
+    fail(ErrorCode::InvalidArgument, op, "destination size differs from the rectangle",
+         size_str(dst.width, dst.height), size_str(r.width, r.height));
+  const ImageView part = src.roi(r);
+  if (src.location == Location::host) {
+    cpu::copy(part, dst);
+  } else {
+    cuda::copy(part, dst, stream);
+  }
+}
+
+}  // namespace texcv

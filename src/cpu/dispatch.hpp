@@ -1,0 +1,57 @@
+// Private helpers of the CPU backend: dispatch on (element type, channels) and row parallelism.
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+#include "src/core/backends.hpp"
+#include "texcv/error.hpp"
+
+#if defined(TEXCV_HAS_OPENMP)
+#define TEXCV_OMP_PARALLEL_FOR _Pragma("omp parallel for schedule(static)")
+#else
+#define TEXCV_OMP_PARALLEL_FOR
+#endif
+
+namespace texcv::cpu::detail {
+
+template <typename T>
+struct TypeTag {
+  using type = T;
+};
+
+// Calls f(TypeTag<T>{}, std::integral_constant<int, C>{}) for the view's element type and channel
+// count: the 9 combinations u8/u16/f32 x 1/3/4 (validated by src/core before).
+template <class F>
+void dispatch(ElemType type, int channels, const char* op, F&& f) {
+  auto by_channels = [&](auto tag) {
+    switch (channels) {
+      case 1:
+        return f(tag, std::integral_constant<int, 1>{});
+      case 3:
+        return f(tag, std::integral_constant<int, 3>{});
+      case 4:
+        return f(tag, std::integral_constant<int, 4>{});
+      default:
+        fail(ErrorCode::Internal, op, "unsupported channel count reached the CPU backend",
+             std::to_string(channels), "1, 3 or 4");
+    }
+  };
+  switch (type) {
+    case ElemType::u8:
+      return by_channels(TypeTag<std::uint8_t>{});
+    case ElemType::u16:
+      return by_channels(TypeTag<std::uint16_t>{});
+    case ElemType::f32:
+      return by_channels(TypeTag<float>{});
+  }
+  fail(ErrorCode::Internal, op, "unsupported element type reached the CPU backend",
+       std::to_string(static_cast<int>(type)), "u8, u16 or f32");
+}
+
+template <typename T, int C>
+texcv::detail::PitchedSource<T, C> source_of(const ImageView& v) {
+  return {static_cast<const unsigned char*>(v.data), v.pitch, v.width, v.height};
+}
+
+}  // namespace texcv::cpu::detail

@@ -1,0 +1,27 @@
+// CPU backend: remap with two float maps (dst(x, y) = src(map_x(x, y), map_y(x, y))).
+#include "src/cpu/dispatch.hpp"
+
+namespace texcv::cpu {
+
+void remap(const ImageView& src, const ImageView& dst, const ImageView& map_x,
+           const ImageView& map_y, const SamplingDesc& sp) {
+  namespace sd = texcv::detail;
+  detail::dispatch(src.type, src.channels, "remap", [&](auto tag, auto ch) {
+    using T = typename decltype(tag)::type;
+    constexpr int C = decltype(ch)::value;
+    const auto s = detail::source_of<T, C>(src);
+    TEXCV_OMP_PARALLEL_FOR
+    for (int y = 0; y < dst.height; ++y) {
+      const float* mx = map_x.row<const float>(y);
+      const float* my = map_y.row<const float>(y);
+      T* drow = dst.row<T>(y);
+      for (int x = 0; x < dst.width; ++x) {
+        float out[C];
+        sd::sample<C>(s, mx[x], my[x], sp.interp, sp.border, sp.border_value, out);
+        sd::store<T, C>(drow + static_cast<std::size_t>(x) * C, out);
+      }
+    }
+  });
+}
+
+}  // namespace texcv::cpu

@@ -1,0 +1,145 @@
+// CPU backend: resize (nearest, linear, cubic, area), parallel over destination rows.
+#include <vector>
+
+#include "src/cpu/dispatch.hpp"
+
+namespace texcv::cpu {
+
+namespace {
+
+namespace sd = texcv::detail;
+
+struct Tap {
+  int index;
+  float weight;
+};
+
+// Taps of every destination index along one axis for Interp::area shrinking; offsets[d] ..
+// offsets[d + 1] are the taps of destination index d.
+void area_table(int dst_n, double scale, int src_n, std::vector<Tap>& taps,
+                std::vector<int>& offsets) {
+  offsets.assign(static_cast<std::size_t>(dst_n) + 1, 0);
+  taps.clear();
+  for (int d = 0; d < dst_n; ++d) {
+    offsets[d] = static_cast<int>(taps.size());
+    sd::area_taps(d, scale, src_n, [&](int i, float w) { taps.push_back({i, w}); });
+  }
+  offsets[dst_n] = static_cast<int>(taps.size());
+}
+
+template <typename T, int C>
+void resize_nearest(const ImageView& src, const ImageView& dst, const ResizeDesc& d) {
+  std::vector<int> xs(dst.width);
+  for (int x = 0; x < dst.width; ++x) xs[x] = d.ax.nearest(x, src.width);
+  const int* xi = xs.data();
+  TEXCV_OMP_PARALLEL_FOR
+  for (int y = 0; y < dst.height; ++y) {
+    const T* srow = src.row<const T>(d.ay.nearest(y, src.height));
+    T* drow = dst.row<T>(y);
+    for (int x = 0; x < dst.width; ++x) {
+      const T* p = srow + static_cast<std::size_t>(xi[x]) * C;
+      for (int c = 0; c < C; ++c) drow[static_cast<std::size_t>(x) * C + c] = p[c];
+    }
+  }
+}
+
+// Interp::area, both axes shrinking (scale >= 1): weighted average of the covered pixels; each
+// source row is summed with the x weights first, then the rows with the y weights (as OpenCV).
+template <typename T, int C>
+void resize_area_shrink(const ImageView& src, const ImageView& dst, const ResizeDesc& d) {
+  std::vector<Tap> xt, yt;
+  std::vector<int> xo, yo;
+  area_table(dst.width, d.scale_x, src.width, xt, xo);
+  area_table(dst.height, d.scale_y, src.height, yt, yo);
+  const auto s = detail::source_of<T, C>(src);
+  TEXCV_OMP_PARALLEL_FOR
+  for (int y = 0; y < dst.height; ++y) {
+    T* drow = dst.row<T>(y);
+    for (int x = 0; x < dst.width; ++x) {
+      float out[C] = {};
+      for (int j = yo[y]; j < yo[y + 1]; ++j) {
+        float row[C] = {};
+        for (int i = xo[x]; i < xo[x + 1]; ++i) {
+          float p[C];
+          s.load(xt[i].index, yt[j].index, p);
+          for (int c = 0; c < C; ++c) row[c] += p[c] * xt[i].weight;
+        }
+        for (int c = 0; c < C; ++c) out[c] += row[c] * yt[j].weight;
+      }
+      sd::store<T, C>(drow + static_cast<std::size_t>(x) * C, out);
+    }
+  }
+}
+
+// Interp::area when an axis enlarges: bilinear with OpenCV's INTER_AREA fractions
+// (area_upscale_coord) on both axes.
+template <typename T, int C>
+void resize_area_upscale(const ImageView& src, const ImageView& dst, const ResizeDesc& d) {
+  std::vector<int> xi(dst.width);
+  std::vector<float> xf(dst.width);
+  for (int x = 0; x < dst.width; ++x) sd::area_upscale_coord(x, d.scale_x, xi[x], xf[x]);
+  const auto s = detail::source_of<T, C>(src);
+  const sd::SamplingDesc& sp = d.sampling;
+  TEXCV_OMP_PARALLEL_FOR
+  for (int y = 0; y < dst.height; ++y) {
+    int y0;
+    float fy;
+    sd::area_upscale_coord(y, d.scale_y, y0, fy);
+    const float gy = 1.0f - fy;
+    T* drow = dst.row<T>(y);
+    for (int x = 0; x < dst.width; ++x) {
+      const int x0 = xi[x];
+      const float fx = xf[x], gx = 1.0f - fx;
+      float p00[C], p01[C], p10[C], p11[C], out[C];
+      sd::fetch<C>(s, x0, y0, sp.border, sp.border_value, p00);
+      sd::fetch<C>(s, x0 + 1, y0, sp.border, sp.border_value, p01);
+      sd::fetch<C>(s, x0, y0 + 1, sp.border, sp.border_value, p10);
+      sd::fetch<C>(s, x0 + 1, y0 + 1, sp.border, sp.border_value, p11);
+      for (int c = 0; c < C; ++c) {
+        const float r0 = p00[c] * gx + p01[c] * fx;
+        const float r1 = p10[c] * gx + p11[c] * fx;
+        out[c] = r0 * gy + r1 * fy;
+      }
+      sd::store<T, C>(drow + static_cast<std::size_t>(x) * C, out);
+    }
+  }
+}
+
+// linear and cubic: sample the shared sampler at the ResizeAxis coordinates.
+template <typename T, int C>
+void resize_interp(const ImageView& src, const ImageView& dst, const ResizeDesc& d) {
+  std::vector<float> xs(dst.width);
+  for (int x = 0; x < dst.width; ++x) xs[x] = d.ax(x);
+  const auto s = detail::source_of<T, C>(src);
+  const sd::SamplingDesc& sp = d.sampling;
+  TEXCV_OMP_PARALLEL_FOR
+  for (int y = 0; y < dst.height; ++y) {
+    const float sy = d.ay(y);
+    T* drow = dst.row<T>(y);
+    for (int x = 0; x < dst.width; ++x) {
+      float out[C];
+      sd::sample<C>(s, xs[x], sy, sp.interp, sp.border, sp.border_value, out);
+      sd::store<T, C>(drow + static_cast<std::size_t>(x) * C, out);
+    }
+  }
+}
+
+}  // namespace
+
+void resize(const ImageView& src, const ImageView& dst, const ResizeDesc& d) {
+  detail::dispatch(src.type, src.channels, "resize", [&](auto tag, auto ch) {
+    using T = typename decltype(tag)::type;
+    constexpr int C = decltype(ch)::value;
+    switch (d.sampling.interp) {
+      case Interp::nearest:
+        return resize_nearest<T, C>(src, dst, d);
+      case Interp::area:
+        if (d.scale_x >= 1.0 && d.scale_y >= 1.0) return resize_area_shrink<T, C>(src, dst, d);
+        return resize_area_upscale<T, C>(src, dst, d);
+      default:
+        return resize_interp<T, C>(src, dst, d);
+    }
+  });
+}
+
+}  // namespace texcv::cpu

@@ -1,8 +1,22 @@
 // The operation registry: each operation declares its name and parameters once; the texcv
-// command (and the Python package) are driven from it. Names are those of the C++ API.
+// command (and the Python package) are driven from it: listing, parsing, validation and help.
+// Names are those of the C++ API (include/texcv/geometry.hpp).
+//
+// Parameter values are text. Types:
+//   int     a decimal integer                      width=300
+//   float   a finite decimal number                 scale=0.5
+//   bool    true|false (also 1|0, yes|no, on|off)   expand=true
+//   enum    one of the listed choices               interp=area
+//   floats  numbers separated by '|' (or spaces)    m=1|0|10|0|1|20
+// A list uses '|' because ',' separates the parameters of a pipeline step.
+//
+// Pipeline text (texcv run -p, Python): steps separated by ';', each "name" or
+// "name:key=value,key=value", e.g. "rotate:angle=30;resize:scale=0.5,interp=area".
 #pragma once
 
+#include <cstddef>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -13,17 +27,24 @@ namespace texcv {
 
 struct ParamSpec {
   std::string name;
-  std::string type;           // "int", "float", "bool", "enum", "floats" (comma-free list a|b|c)
-  std::string default_value;  // as text; "" when required
+  std::string type;           // "int", "float", "bool", "enum", "floats"
+  std::string default_value;  // as text; "" when required or when derived (help says how)
   std::string help;
   std::vector<std::string> choices;  // for "enum"
   bool required = false;
+  int min_count = 1, max_count = 1;  // for "floats": how many numbers are accepted
+  std::optional<double> min;         // for "int", "float": smallest accepted value
+  bool min_exclusive = false;        // min itself is not accepted (scale > 0)
+  // What a value must look like, for messages and listings: "a number > 0", "one of a, b",
+  // "6 numbers separated by '|'".
+  std::string expected() const;
 };
 
 struct OpSpec {
   std::string name;
   std::string summary;
   std::vector<ParamSpec> params;
+  const ParamSpec* find(std::string_view param) const noexcept;
 };
 
 using ParamValues = std::map<std::string, std::string>;
@@ -33,10 +54,40 @@ const std::vector<OpSpec>& operations();
 // The operation called name; throws Error(InvalidArgument) listing the known names.
 const OpSpec& find_operation(std::string_view name);
 
+// Checks everything that does not depend on an image: the operation exists, every key is known,
+// every value parses and is in range, required parameters are present, exclusive parameters are
+// not mixed. Throws Error(InvalidArgument) "<op>: parameter '<key>' ...; got <key>=<value>,
+// expected ...".
+void validate(std::string_view name, const ParamValues& params);
+
+// The size of the output of operation `name` on a src_width x src_height image (validates).
+Rect output_size(std::string_view name, int src_width, int src_height, const ParamValues& params);
+
 // Runs operation `name` on src with the given textual parameters and returns a new image in
 // src's location. Unknown keys, bad values and missing required parameters throw
 // Error(InvalidArgument) naming the parameter, the value and what was expected.
 Image apply(std::string_view name, const ImageView& src, const ParamValues& params,
             void* stream = nullptr);
+
+// One step of a pipeline text, with where it stands in the text (for carets in messages).
+struct PipelineStep {
+  std::string name;
+  ParamValues params;
+  std::string text;        // the step as written, trimmed
+  std::size_t offset = 0;  // of `text` in the whole pipeline text
+  int index = 0;           // 1-based
+};
+
+// Splits a pipeline text into steps (';'), keeping each step's text and offset; empty steps
+// (";;", a trailing ';') are dropped. Does not parse the steps.
+std::vector<PipelineStep> split_pipeline(std::string_view text);
+// Parses step.text into step.name and step.params and validates them. Throws
+// Error(InvalidArgument) with the reason (without the step prefix, see describe_step).
+void parse_step(PipelineStep& step);
+// "pipeline step 2 \"resiz:scale=0.5\"", the prefix of messages about a step.
+std::string describe_step(const PipelineStep& step);
+// split_pipeline + parse_step for every step; a failure throws Error(InvalidArgument)
+// "pipeline step N \"text\": <reason>". An empty pipeline is an error.
+std::vector<PipelineStep> parse_pipeline(std::string_view text);
 
 }  // namespace texcv

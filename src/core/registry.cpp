@@ -1,0 +1,678 @@
+// The operation registry (include/texcv/registry.hpp): one table declares every operation's
+// parameters; parsing, validation, listing and help all read it. Each operation also has a size
+// rule and a runner that call the public C++ API (include/texcv/geometry.hpp).
+#include "texcv/registry.hpp"
+
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <utility>
+#include <vector>
+
+#include "texcv/error.hpp"
+#include "texcv/geometry.hpp"
+
+namespace texcv {
+
+namespace {
+
+constexpr ErrorCode kInvalid = ErrorCode::InvalidArgument;
+
+std::string join(const std::vector<std::string>& items, std::string_view sep) {
+  std::string out;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (i > 0) out += sep;
+    out += items[i];
+  }
+  return out;
+}
+
+std::string_view trim(std::string_view s) {
+  const auto is_space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
+  while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
+  while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
+  return s;
+}
+
+// Shortest text that reads back as the same double ("0.5", "30", "1e-07").
+std::string number_text(double v) {
+  std::array<char, 64> buf{};
+  const auto r = std::to_chars(buf.data(), buf.data() + buf.size(), v);
+  return std::string(buf.data(), r.ptr);
+}
+
+// ---- Value parsing (no exceptions: callers build the message) ----------------------------
+
+std::optional<double> parse_number(std::string_view s) {
+  if (!s.empty() && s.front() == '+') s.remove_prefix(1);
+  if (s.empty()) return std::nullopt;
+  double v = 0;
+  const auto r = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (r.ec != std::errc() || r.ptr != s.data() + s.size() || !std::isfinite(v)) return std::nullopt;
+  return v;
+}
+
+std::optional<int> parse_integer(std::string_view s) {
+  if (!s.empty() && s.front() == '+') s.remove_prefix(1);
+  if (s.empty()) return std::nullopt;
+  int v = 0;
+  const auto r = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (r.ec != std::errc() || r.ptr != s.data() + s.size()) return std::nullopt;
+  return v;
+}
+
+std::optional<bool> parse_boolean(std::string_view s) {
+  if (s == "true" || s == "1" || s == "yes" || s == "on") return true;
+  if (s == "false" || s == "0" || s == "no" || s == "off") return false;
+  return std::nullopt;
+}
+
+// Numbers separated by '|' or whitespace; nullopt when an item is not a number.
+std::optional<std::vector<double>> parse_numbers(std::string_view s) {
+  std::vector<double> out;
+  std::size_t i = 0;
+  while (i < s.size()) {
+    while (i < s.size() && (s[i] == ' ' || s[i] == '\t')) ++i;
+    if (i >= s.size()) break;
+    std::size_t j = i;
+    while (j < s.size() && s[j] != '|' && s[j] != ' ' && s[j] != '\t') ++j;
+    const auto v = parse_number(s.substr(i, j - i));
+    if (!v) return std::nullopt;
+    out.push_back(*v);
+    // Skip spaces, then at most one '|'.
+    while (j < s.size() && (s[j] == ' ' || s[j] == '\t')) ++j;
+    if (j < s.size() && s[j] == '|') {
+      ++j;
+      // A '|' must be followed by a number.
+      std::size_t k = j;
+      while (k < s.size() && (s[k] == ' ' || s[k] == '\t')) ++k;
+      if (k >= s.size() || s[k] == '|') return std::nullopt;
+    }
+    i = j;
+  }
+  if (out.empty()) return std::nullopt;
+  return out;
+}
+
+// ---- Declaring parameters ---------------------------------------------------------------
+
+ParamSpec p_int(std::string name, std::string def, std::optional<double> min, std::string help) {
+  ParamSpec p;
+  p.name = std::move(name);
+  p.type = "int";
+  p.default_value = std::move(def);
+  p.min = min;
+  p.help = std::move(help);
+  return p;
+}
+
+ParamSpec p_float(std::string name, std::string def, std::string help,
+                  std::optional<double> min = std::nullopt, bool min_exclusive = false) {
+  ParamSpec p;
+  p.name = std::move(name);
+  p.type = "float";
+  p.default_value = std::move(def);
+  p.min = min;
+  p.min_exclusive = min_exclusive;
+  p.help = std::move(help);
+  return p;
+}
+
+ParamSpec p_bool(std::string name, std::string def, std::string help) {
+  ParamSpec p;
+  p.name = std::move(name);
+  p.type = "bool";
+  p.default_value = std::move(def);
+  p.help = std::move(help);
+  return p;
+}
+
+ParamSpec p_enum(std::string name, std::string def, std::vector<std::string> choices,
+                 std::string help) {
+  ParamSpec p;
+  p.name = std::move(name);
+  p.type = "enum";
+  p.default_value = std::move(def);
+  p.choices = std::move(choices);
+  p.help = std::move(help);
+  return p;
+}
+
+ParamSpec p_floats(std::string name, std::string def, int min_count, int max_count,
+                   std::string help) {
+  ParamSpec p;
+  p.name = std::move(name);
+  p.type = "floats";
+  p.default_value = std::move(def);
+  p.min_count = min_count;
+  p.max_count = max_count;
+  p.help = std::move(help);
+  return p;
+}
+
+ParamSpec required(ParamSpec p) {
+  p.required = true;
+  p.default_value.clear();
+  return p;
+}
+
+const std::vector<std::string> kInterpAll{"nearest", "linear", "cubic", "area"};
+const std::vector<std::string> kInterpWarp{"nearest", "linear", "cubic"};
+const std::vector<std::string> kBorders{"constant", "replicate", "reflect", "reflect101", "wrap"};
+
+// The sampling parameters shared by resize, the warps and rotate.
+void add_sampling(std::vector<ParamSpec>& ps, const std::vector<std::string>& interps,
+                  const std::string& border_default) {
+  ps.push_back(p_enum("interp", "linear", interps,
+                      interps.size() == 4
+                          ? "interpolation; area averages the covered source pixels when "
+                            "shrinking (as cv::INTER_AREA)"
+                          : "interpolation (cubic uses a = -0.75, as OpenCV)"));
+  ps.push_back(p_enum("border", border_default, kBorders,
+                      "how pixels outside the source are read (docs/conventions.md)"));
+  ps.push_back(p_floats("border_value", "0", 1, 4,
+                        "value outside the source for border=constant: one number for every "
+                        "channel, or one per channel (missing channels get 0)"));
+  ps.push_back(p_enum("precision", "auto", {"auto", "exact", "fast"},
+                      "exact: float32 software weights; fast: hardware texture filtering (8-bit "
+                      "weights); auto: fast for u8, exact for u16 and f32"));
+  ps.push_back(p_enum("path", "auto", {"auto", "global", "texture", "texture_filter"},
+                      "how the CUDA backend reads the source; the CPU backend ignores it"));
+}
+
+// ---- Reading validated arguments --------------------------------------------------------
+
+// The given values of one call, checked against the op's declaration: unknown keys, values
+// that do not parse or are out of range, and missing required parameters throw at
+// construction. Accessors return the value or the declared default.
+class Args {
+ public:
+  Args(const OpSpec& op, const ParamValues& values) : op_(op), values_(values) {
+    for (const auto& [key, value] : values_) {
+      const ParamSpec* spec = op_.find(key);
+      if (spec == nullptr) {
+        std::vector<std::string> names;
+        for (const auto& p : op_.params) names.push_back(p.name);
+        fail(kInvalid, op_.name, "parameter '" + key + "' is unknown", key + "=" + value,
+             "one of " + join(names, ", "));
+      }
+      check(*spec, value);
+    }
+    for (const auto& p : op_.params)
+      if (p.required && values_.find(p.name) == values_.end())
+        fail(kInvalid, op_.name, "parameter '" + p.name + "' is required", "no " + p.name,
+             p.name + "=<" + p.expected() + ">");
+  }
+
+  const std::string& op() const { return op_.name; }
+  bool has(const std::string& name) const { return values_.find(name) != values_.end(); }
+
+  int i(const std::string& name) const { return *parse_integer(text(name)); }
+  double f(const std::string& name) const { return *parse_number(text(name)); }
+  bool b(const std::string& name) const { return *parse_boolean(text(name)); }
+  std::string e(const std::string& name) const { return text(name); }
+  std::vector<double> fs(const std::string& name) const { return *parse_numbers(text(name)); }
+
+  // "key=value" as given, for messages.
+  std::string given(const std::string& name) const {
+    const auto it = values_.find(name);
+    return it == values_.end() ? name + " not given" : name + "=" + it->second;
+  }
+
+  // The parameters interp, border, border_value, precision, path.
+  Sampling sampling() const {
+    Sampling s;
+    s.interp = parse_interp(e("interp"));
+    s.border = parse_border(e("border"));
+    s.border_value = border_value();
+    s.precision = parse_precision(e("precision"));
+    s.path = parse_path(e("path"));
+    return s;
+  }
+
+  std::array<double, 4> border_value() const {
+    const auto v = fs("border_value");
+    std::array<double, 4> out{0, 0, 0, 0};
+    if (v.size() == 1) {
+      out.fill(v[0]);
+    } else {
+      for (std::size_t c = 0; c < v.size() && c < 4; ++c) out[c] = v[c];
+    }
+    return out;
+  }
+
+ private:
+  std::string text(const std::string& name) const {
+    const auto it = values_.find(name);
+    if (it != values_.end()) return std::string(trim(it->second));
+    const ParamSpec* spec = op_.find(name);
+    return spec ? spec->default_value : std::string();
+  }
+
+  void check(const ParamSpec& p, const std::string& raw) const {
+    const std::string_view v = trim(raw);
+    const std::string got = p.name + "=" + raw;
+    bool ok = false;
+    double number = 0;
+    if (p.type == "int") {
+      const auto x = parse_integer(v);
+      ok = x.has_value();
+      number = x.value_or(0);
+    } else if (p.type == "float") {
+      const auto x = parse_number(v);
+      ok = x.has_value();
+      number = x.value_or(0);
+    } else if (p.type == "bool") {
+      ok = parse_boolean(v).has_value();
+    } else if (p.type == "enum") {
+      for (const auto& c : p.choices) ok = ok || v == c;
+    } else if (p.type == "floats") {
+      const auto x = parse_numbers(v);
+      if (x) {
+        const int n = static_cast<int>(x->size());
+        ok = true;
+        if (n < p.min_count || n > p.max_count)
+          fail(kInvalid, op_.name, "parameter '" + p.name + "' has the wrong number of values",
+               got + " (" + std::to_string(n) + (n == 1 ? " number)" : " numbers)"), p.expected());
+      }
+    }
+    if (!ok)
+      fail(kInvalid, op_.name, "parameter '" + p.name + "' has a bad value", got, p.expected());
+    if ((p.type == "int" || p.type == "float") && p.min) {
+      if (number < *p.min || (p.min_exclusive && number == *p.min))
+        fail(kInvalid, op_.name, "parameter '" + p.name + "' is out of range", got, p.expected());
+    }
+  }
+
+  const OpSpec& op_;
+  const ParamValues& values_;
+};
+
+// ---- The operations ------------------------------------------------------------------------
+
+struct OpEntry {
+  OpSpec spec;
+  // Checks that need more than one parameter (exclusive groups); may be empty.
+  std::function<void(const Args&)> check;
+  // The output size for a w x h source.
+  std::function<Rect(const Args&, int w, int h)> size;
+  // Runs the operation through the public API; dst has the size from `size`.
+  std::function<void(const Args&, const ImageView& src, const ImageView& dst, void* stream)> run;
+};
+
+std::string size_text(int w, int h) {
+  return std::to_string(w) + "x" + std::to_string(h);
+}
+
+int scaled(int n, double factor) {
+  const double v = std::round(static_cast<double>(n) * factor);
+  return v > 1e9 ? 1000000000 : static_cast<int>(v);
+}
+
+void check_size(const Args& a, Rect r, int w, int h, const std::string& given) {
+  if (r.width < 1 || r.height < 1)
+    fail(kInvalid, a.op(), "the output size is empty",
+         given + " on a " + size_text(w, h) + " image gives " + size_text(r.width, r.height),
+         "an output of at least 1x1");
+}
+
+std::vector<OpEntry> make_entries() {
+  std::vector<OpEntry> ops;
+
+  {  // resize
+    OpEntry e;
+    e.spec.name = "resize";
+    e.spec.summary =
+        "change the image size, as cv::resize (pixel centres; give scale, or width and/or "
+        "height, or fx and/or fy)";
+    auto& ps = e.spec.params;
+    ps.push_back(
+        p_float("scale", "", "scale factor of both axes: output = round(size * scale)", 0, true));
+    ps.push_back(p_int("width", "", 1, "output width; alone, the height follows the aspect ratio"));
+    ps.push_back(
+        p_int("height", "", 1, "output height; alone, the width follows the aspect ratio"));
+    ps.push_back(p_float("fx", "", "horizontal scale factor (fy missing: 1)", 0, true));
+    ps.push_back(p_float("fy", "", "vertical scale factor (fx missing: 1)", 0, true));
+    ps.push_back(
+        p_bool("align_corners", "false",
+               "sample x * (src_w - 1) / (dst_w - 1): corner pixels map to corner pixels"));
+    add_sampling(ps, kInterpAll, "replicate");
+    e.check = [](const Args& a) {
+      const bool by_scale = a.has("scale");
+      const bool by_size = a.has("width") || a.has("height");
+      const bool by_factor = a.has("fx") || a.has("fy");
+      const std::string expected = "one of scale, width/height or fx/fy";
+      if (by_scale && by_size)
+        fail(kInvalid, "resize", "parameters 'scale' and 'width'/'height' cannot be combined",
+             a.given("scale") + " with " + (a.has("width") ? a.given("width") : a.given("height")),
+             expected);
+      if (by_scale && by_factor)
+        fail(kInvalid, "resize", "parameters 'scale' and 'fx'/'fy' cannot be combined",
+             a.given("scale") + " with " + (a.has("fx") ? a.given("fx") : a.given("fy")), expected);
+      if (by_size && by_factor)
+        fail(kInvalid, "resize", "parameters 'width'/'height' and 'fx'/'fy' cannot be combined",
+             (a.has("width") ? a.given("width") : a.given("height")) + " with " +
+                 (a.has("fx") ? a.given("fx") : a.given("fy")),
+             expected);
+      if (!by_scale && !by_size && !by_factor)
+        fail(kInvalid, "resize", "no output size given", "none of scale, width, height, fx, fy",
+             "scale=S, width=W and/or height=H, or fx=X and/or fy=Y");
+    };
+    e.size = [](const Args& a, int w, int h) {
+      Rect r;
+      std::string given;
+      if (a.has("scale")) {
+        r.width = scaled(w, a.f("scale"));
+        r.height = scaled(h, a.f("scale"));
+        given = a.given("scale");
+      } else if (a.has("width") || a.has("height")) {
+        if (a.has("width") && a.has("height")) {
+          r.width = a.i("width");
+          r.height = a.i("height");
+        } else if (a.has("width")) {
+          r.width = a.i("width");
+          r.height = scaled(h, static_cast<double>(r.width) / w);
+        } else {
+          r.height = a.i("height");
+          r.width = scaled(w, static_cast<double>(r.height) / h);
+        }
+        given = a.has("width") ? a.given("width") : a.given("height");
+      } else {
+        r.width = a.has("fx") ? scaled(w, a.f("fx")) : w;
+        r.height = a.has("fy") ? scaled(h, a.f("fy")) : h;
+        given = a.has("fx") ? a.given("fx") : a.given("fy");
+      }
+      check_size(a, r, w, h, given);
+      return r;
+    };
+    e.run = [](const Args& a, const ImageView& src, const ImageView& dst, void* stream) {
+      ResizeParams p;
+      p.interp = parse_interp(a.e("interp"));
+      p.align_corners = a.b("align_corners");
+      p.border = parse_border(a.e("border"));
+      p.border_value = a.border_value();
+      p.precision = parse_precision(a.e("precision"));
+      p.path = parse_path(a.e("path"));
+      resize(src, dst, p, stream);
+    };
+    ops.push_back(std::move(e));
+  }
+
+  // warp_affine and warp_perspective share everything but the matrix size.
+  for (const int n : {6, 9}) {
+    OpEntry e;
+    const bool affine = n == 6;
+    e.spec.name = affine ? "warp_affine" : "warp_perspective";
+    e.spec.summary = affine ? "affine warp with a 2x3 matrix, as cv::warpAffine"
+                            : "perspective warp with a 3x3 matrix, as cv::warpPerspective";
+    auto& ps = e.spec.params;
+    ps.push_back(required(
+        p_floats("m", "", n, n,
+                 affine ? "the 2x3 matrix, row-major: m=a|b|tx|c|d|ty (source to destination)"
+                        : "the 3x3 matrix, row-major, 9 numbers (source to destination)")));
+    ps.push_back(p_bool("inverse_map", "false", "m already maps destination to source"));
+    ps.push_back(p_int("width", "", 1, "output width (default: the source width)"));
+    ps.push_back(p_int("height", "", 1, "output height (default: the source height)"));
+    add_sampling(ps, kInterpWarp, "constant");
+    e.size = [](const Args& a, int w, int h) {
+      return Rect{0, 0, a.has("width") ? a.i("width") : w, a.has("height") ? a.i("height") : h};
+    };
+    e.run = [affine](const Args& a, const ImageView& src, const ImageView& dst, void* stream) {
+      const auto m = a.fs("m");
+      if (affine) {
+        std::array<double, 6> mm{};
+        for (std::size_t k = 0; k < 6; ++k) mm[k] = m[k];
+        warp_affine(src, dst, mm, a.b("inverse_map"), a.sampling(), stream);
+      } else {
+        std::array<double, 9> mm{};
+        for (std::size_t k = 0; k < 9; ++k) mm[k] = m[k];
+        warp_perspective(src, dst, mm, a.b("inverse_map"), a.sampling(), stream);
+      }
+    };
+    ops.push_back(std::move(e));
+  }
+
+  {  // rotate
+    OpEntry e;
+    e.spec.name = "rotate";
+    e.spec.summary =
+        "rotate about the image centre, counter-clockwise in degrees, as cv::getRotationMatrix2D "
+        "+ cv::warpAffine";
+    auto& ps = e.spec.params;
+    ps.push_back(required(p_float("angle", "", "degrees, counter-clockwise")));
+    ps.push_back(p_bool("expand", "false",
+                        "enlarge the output to hold the whole rotated image (else: source size)"));
+    add_sampling(ps, kInterpWarp, "constant");
+    e.size = [](const Args& a, int w, int h) {
+      const Rect r = rotated_size(w, h, a.f("angle"), a.b("expand"));
+      check_size(a, r, w, h, a.given("angle"));
+      return Rect{0, 0, r.width, r.height};
+    };
+    e.run = [](const Args& a, const ImageView& src, const ImageView& dst, void* stream) {
+      rotate(src, dst, a.f("angle"), a.sampling(), stream);
+    };
+    ops.push_back(std::move(e));
+  }
+
+  {  // flip
+    OpEntry e;
+    e.spec.name = "flip";
+    e.spec.summary = "mirror the image, as cv::flip";
+    e.spec.params.push_back(p_enum("code", "horizontal", {"horizontal", "vertical", "both"},
+                                   "horizontal: left-right; vertical: top-bottom; both: 180 deg"));
+    e.size = [](const Args&, int w, int h) { return Rect{0, 0, w, h}; };
+    e.run = [](const Args& a, const ImageView& src, const ImageView& dst, void* stream) {
+      flip(src, dst, parse_flip(a.e("code")), stream);
+    };
+    ops.push_back(std::move(e));
+  }
+
+  {  // crop
+    OpEntry e;
+    e.spec.name = "crop";
+    e.spec.summary = "copy a rectangle of the image; it must lie inside the image";
+    auto& ps = e.spec.params;
+    ps.push_back(p_int("x", "0", 0, "left column of the rectangle"));
+    ps.push_back(p_int("y", "0", 0, "top row of the rectangle"));
+    ps.push_back(p_int("width", "", 1, "width of the rectangle (default: up to the right edge)"));
+    ps.push_back(
+        p_int("height", "", 1, "height of the rectangle (default: down to the bottom edge)"));
+    e.size = [](const Args& a, int w, int h) {
+      Rect r{a.i("x"), a.i("y"), 0, 0};
+      r.width = a.has("width") ? a.i("width") : w - r.x;
+      r.height = a.has("height") ? a.i("height") : h - r.y;
+      const bool inside = r.x < w && r.y < h && r.width >= 1 && r.height >= 1 &&
+                          r.width <= w - r.x && r.height <= h - r.y;
+      if (!inside)
+        fail(kInvalid, "crop", "the rectangle is not inside the image",
+             "x=" + std::to_string(r.x) + ",y=" + std::to_string(r.y) +
+                 ",width=" + std::to_string(r.width) + ",height=" + std::to_string(r.height) +
+                 " on a " + size_text(w, h) + " image",
+             "x + width <= " + std::to_string(w) + " and y + height <= " + std::to_string(h));
+      return r;
+    };
+    e.run = [](const Args& a, const ImageView& src, const ImageView& dst, void* stream) {
+      Rect r{a.i("x"), a.i("y"), dst.width, dst.height};
+      crop(src, dst, r, stream);
+    };
+    ops.push_back(std::move(e));
+  }
+
+  return ops;
+}
+
+const std::vector<OpEntry>& entries() {
+  static const std::vector<OpEntry> kEntries = make_entries();
+  return kEntries;
+}
+
+std::string operation_names() {
+  std::vector<std::string> names;
+  for (const auto& e : entries()) names.push_back(e.spec.name);
+  return join(names, ", ");
+}
+
+const OpEntry* find_entry(std::string_view name) noexcept {
+  for (const auto& e : entries())
+    if (e.spec.name == name) return &e;
+  return nullptr;
+}
+
+const OpEntry& entry(std::string_view name) {
+  const OpEntry* e = find_entry(name);
+  if (e == nullptr)
+    fail(kInvalid, "registry", "unknown operation", "'" + std::string(name) + "'",
+         "one of " + operation_names());
+  return *e;
+}
+
+// Validated arguments of one call (keys, values, exclusive groups).
+Args checked_args(const OpEntry& e, const ParamValues& params) {
+  Args a(e.spec, params);
+  if (e.check) e.check(a);
+  return a;
+}
+
+}  // namespace
+
+std::string ParamSpec::expected() const {
+  std::string bound;
+  if (min) bound = std::string(min_exclusive ? " > " : " >= ") + number_text(*min);
+  if (type == "int") return "an integer" + bound;
+  if (type == "float") return "a number" + bound;
+  if (type == "bool") return "true or false";
+  if (type == "enum") return "one of " + join(choices, ", ");
+  if (type == "floats") {
+    const std::string count = min_count == max_count
+                                  ? std::to_string(min_count)
+                                  : std::to_string(min_count) + " to " + std::to_string(max_count);
+    return count + (max_count == 1 ? " number" : " numbers separated by '|'");
+  }
+  return type;
+}
+
+const ParamSpec* OpSpec::find(std::string_view param) const noexcept {
+  for (const auto& p : params)
+    if (p.name == param) return &p;
+  return nullptr;
+}
+
+const std::vector<OpSpec>& operations() {
+  static const std::vector<OpSpec> kOps = [] {
+    std::vector<OpSpec> v;
+    for (const auto& e : entries()) v.push_back(e.spec);
+    return v;
+  }();
+  return kOps;
+}
+
+const OpSpec& find_operation(std::string_view name) {
+  return entry(name).spec;
+}
+
+void validate(std::string_view name, const ParamValues& params) {
+  checked_args(entry(name), params);
+}
+
+Rect output_size(std::string_view name, int src_width, int src_height, const ParamValues& params) {
+  const OpEntry& e = entry(name);
+  const Args a = checked_args(e, params);
+  return e.size(a, src_width, src_height);
+}
+
+Image apply(std::string_view name, const ImageView& src, const ParamValues& params, void* stream) {
+  const OpEntry& e = entry(name);
+  const Args a = checked_args(e, params);
+  validate_view(src, e.spec.name.c_str(), "src");
+  const Rect r = e.size(a, src.width, src.height);
+  Image dst(r.width, r.height, src.channels, src.type, src.location);
+  e.run(a, src, dst.view(), stream);
+  return dst;
+}
+
+// ---- Pipelines -----------------------------------------------------------------------------
+
+std::vector<PipelineStep> split_pipeline(std::string_view text) {
+  std::vector<PipelineStep> steps;
+  std::size_t start = 0;
+  int index = 0;
+  while (start <= text.size()) {
+    std::size_t end = text.find(';', start);
+    if (end == std::string_view::npos) end = text.size();
+    const std::string_view raw = text.substr(start, end - start);
+    const std::string_view t = trim(raw);
+    if (!t.empty()) {
+      PipelineStep s;
+      s.text = std::string(t);
+      s.offset = start + static_cast<std::size_t>(t.data() - raw.data());
+      s.index = ++index;
+      steps.push_back(std::move(s));
+    }
+    start = end + 1;
+  }
+  return steps;
+}
+
+void parse_step(PipelineStep& step) {
+  const std::string_view text = step.text;
+  const std::size_t colon = text.find(':');
+  step.name = std::string(trim(text.substr(0, colon)));
+  step.params.clear();
+  if (step.name.empty())
+    throw Error(kInvalid, "the operation name is missing; expected name:key=value,...");
+  if (find_entry(step.name) == nullptr)
+    throw Error(kInvalid,
+                "unknown operation '" + step.name + "'; expected one of " + operation_names());
+  if (colon != std::string_view::npos) {
+    std::string_view rest = text.substr(colon + 1);
+    while (true) {
+      const std::size_t comma = rest.find(',');
+      const std::string_view item = trim(rest.substr(0, comma));
+      if (!item.empty()) {
+        const std::size_t eq = item.find('=');
+        const std::string key(trim(item.substr(0, eq)));
+        if (eq == std::string_view::npos)
+          throw Error(kInvalid, step.name + ": parameter '" + key + "' has no value; got " + key +
+                                    ", expected " + key + "=value");
+        if (key.empty())
+          throw Error(kInvalid, step.name + ": a parameter has no name; got " + std::string(item) +
+                                    ", expected key=value");
+        const std::string value(trim(item.substr(eq + 1)));
+        const auto [it, inserted] = step.params.emplace(key, value);
+        if (!inserted)
+          throw Error(kInvalid, step.name + ": parameter '" + key + "' is given twice; got " + key +
+                                    "=" + it->second + " and " + key + "=" + value +
+                                    ", expected each parameter once");
+      }
+      if (comma == std::string_view::npos) break;
+      rest.remove_prefix(comma + 1);
+    }
+  }
+  validate(step.name, step.params);
+}
+
+std::string describe_step(const PipelineStep& step) {
+  return "pipeline step " + std::to_string(step.index) + " \"" + step.text + "\"";
+}
+
+std::vector<PipelineStep> parse_pipeline(std::string_view text) {
+  auto steps = split_pipeline(text);
+  if (steps.empty())
+    fail(kInvalid, "pipeline", "no steps", "'" + std::string(text) + "'",
+         "steps such as rotate:angle=30;resize:scale=0.5");
+  for (auto& s : steps) {
+    try {
+      parse_step(s);
+    } catch (const Error& err) {
+      throw Error(err.code(), describe_step(s) + ": " + err.what());
+    }
+  }
+  return steps;
+}
+
+}  // namespace texcv

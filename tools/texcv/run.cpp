@@ -1,0 +1,275 @@
+// texcv run: parse and check the pipeline, resolve inputs and outputs, then process the files
+// one by one (a later version hands folders to the batch engine in src/pipeline).
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <exception>
+#include <filesystem>
+#include <iostream>
+#include <set>
+#include <string>
+#include <system_error>
+#include <vector>
+
+#include "texcv/error.hpp"
+#include "texcv/image.hpp"
+#include "texcv/io.hpp"
+#include "texcv/registry.hpp"
+#include "texcv/runtime.hpp"
+#include "tools/texcv/commands.hpp"
+
+namespace fs = std::filesystem;
+
+namespace texcv::cli {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+void say(const std::string& msg) {
+  std::cerr << "texcv: " << msg << "\n";
+}
+
+// Parses and validates every step; reports each bad one with a caret line under it.
+bool parse_all(const std::string& text, std::vector<PipelineStep>& steps) {
+  steps = split_pipeline(text);
+  if (steps.empty()) {
+    say("the pipeline is empty; got \"" + text +
+        "\", expected steps such as \"rotate:angle=30;resize:scale=0.5\" (see texcv ops)");
+    return false;
+  }
+  bool ok = true;
+  for (auto& s : steps) {
+    try {
+      parse_step(s);
+    } catch (const Error& e) {
+      ok = false;
+      say(describe_step(s) + ": " + e.what());
+      std::cerr << "  " << text << "\n  " << std::string(s.offset, ' ') << '^'
+                << std::string(s.text.size() > 1 ? s.text.size() - 1 : 0, '~') << "\n";
+    }
+  }
+  return ok;
+}
+
+// ".png", ".jpg" or ".tif" for a --format value.
+std::string extension_of_format(const std::string& f) {
+  if (f == "jpg" || f == "jpeg") return ".jpg";
+  if (f == "tif" || f == "tiff") return ".tif";
+  std::string ext(".");
+  ext += f;
+  return ext;
+}
+
+bool is_image_file(const fs::path& p) {
+  try {
+    format_from_path(p.string());
+    return true;
+  } catch (const Error&) {
+    return false;
+  }
+}
+
+// True when a and b name the same file (existing or not).
+bool same_file(const fs::path& a, const fs::path& b) {
+  std::error_code ec;
+  if (fs::exists(a, ec) && fs::exists(b, ec)) return fs::equivalent(a, b, ec);
+  return fs::weakly_canonical(a, ec) == fs::weakly_canonical(b, ec);
+}
+
+struct Job {
+  fs::path input;
+  fs::path output;
+};
+
+std::string size_text(const ImageView& v) {
+  return std::to_string(v.width) + "x" + std::to_string(v.height) + "x" +
+         std::to_string(v.channels) + " " + to_string(v.type);
+}
+
+// Reads, runs every step on the chosen device, writes. Throws on any failure.
+std::string process(const Job& job, const std::vector<PipelineStep>& steps, bool on_gpu,
+                    const WriteOptions& wopt) {
+  Image img = imread(job.input.string());
+  const std::string before = size_text(img.view());
+  if (on_gpu) img = img.clone(Location::device);
+  for (const auto& s : steps) {
+    try {
+      img = apply(s.name, img.view(), s.params);
+    } catch (const Error& e) {
+      throw Error(e.code(), "step " + std::to_string(s.index) + " (" + s.name + "): " + e.what());
+    }
+  }
+  if (on_gpu) img = img.clone(Location::host);
+  imwrite(job.output.string(), img.view(), wopt);
+  return before + " -> " + size_text(img.view());
+}
+
+}  // namespace
+
+int run_command(const RunOptions& opt) {
+  // 1. The pipeline, before any file is touched.
+  std::vector<PipelineStep> steps;
+  if (!parse_all(opt.pipeline, steps)) return kExitUsage;
+
+  // 2. Format and device.
+  const BuildInfo build = build_info();
+  if (!opt.format.empty()) {
+    const std::string want =
+        opt.format == "jpg" ? "jpeg" : (opt.format == "tif" ? "tiff" : opt.format);
+    if (std::find(build.formats.begin(), build.formats.end(), want) == build.formats.end()) {
+      say("--format " + opt.format + ": this build cannot write " + want +
+          " files; expected one of " + (build.formats.empty() ? std::string("none") : [&] {
+            std::string s;
+            for (const auto& f : build.formats) s += (s.empty() ? "" : ", ") + f;
+            return s;
+          }()));
+      return kExitUsage;
+    }
+  }
+  bool on_gpu = false;
+  if (opt.device == "cuda" || opt.device == "auto") {
+    bool available = false;
+    try {
+      available = cuda_available();
+    } catch (const std::exception&) {
+      available = false;
+    }
+    if (opt.device == "cuda" && !available) {
+      say(std::string("--device cuda: no usable GPU; ") +
+          (build.cuda_compiled ? "the CUDA runtime sees no GPU on this machine"
+                               : "this build has no CUDA backend") +
+          " (use --device cpu or auto)");
+      return kExitUsage;
+    }
+    on_gpu = available;
+  }
+
+  // 3. Inputs and outputs.
+  const fs::path in(opt.input);
+  fs::path out(opt.output);
+  std::error_code ec;
+  if (!fs::exists(in, ec)) {
+    say("input '" + opt.input + "' does not exist");
+    return kExitUsage;
+  }
+  std::vector<Job> jobs;
+  std::size_t skipped = 0;
+  if (fs::is_directory(in, ec)) {
+    if (fs::exists(out, ec) && !fs::is_directory(out, ec)) {
+      say("output '" + opt.output + "' is a file, but the input '" + opt.input +
+          "' is a folder; expected an output folder");
+      return kExitUsage;
+    }
+    if (same_file(in, out)) {
+      say("output folder '" + opt.output + "' is the input folder; refusing to write over inputs");
+      return kExitUsage;
+    }
+    std::vector<fs::path> files;
+    for (const auto& entry : fs::directory_iterator(in, ec)) {
+      if (!entry.is_regular_file(ec)) continue;
+      if (is_image_file(entry.path())) {
+        files.push_back(entry.path());
+      } else {
+        ++skipped;
+      }
+    }
+    if (ec) {
+      say("cannot list input folder '" + opt.input + "': " + ec.message());
+      return kExitUsage;
+    }
+    if (files.empty()) {
+      say("input folder '" + opt.input + "' has no image files (.png, .jpg, .jpeg, .tif, .tiff)");
+      return kExitUsage;
+    }
+    std::sort(files.begin(), files.end());
+    fs::create_directories(out, ec);
+    if (ec) {
+      say("cannot create output folder '" + opt.output + "': " + ec.message());
+      return kExitUsage;
+    }
+    for (const auto& f : files) {
+      fs::path o = out / f.filename();
+      if (!opt.format.empty()) o.replace_extension(extension_of_format(opt.format));
+      jobs.push_back({f, o});
+    }
+  } else {
+    const bool to_folder =
+        fs::is_directory(out, ec) || (!opt.output.empty() && (opt.output.back() == '/'));
+    if (to_folder) {
+      fs::create_directories(out, ec);
+      out /= in.filename();
+      if (!opt.format.empty()) out.replace_extension(extension_of_format(opt.format));
+    } else {
+      if (!is_image_file(out)) {
+        say("output '" + opt.output +
+            "' has no image extension; expected .png, .jpg, .jpeg, .tif or .tiff");
+        return kExitUsage;
+      }
+      if (!opt.format.empty() &&
+          format_from_path(out.string()) !=
+              format_from_path(
+                  fs::path("x").replace_extension(extension_of_format(opt.format)).string())) {
+        say("--format " + opt.format + " does not match the output name '" + opt.output + "'");
+        return kExitUsage;
+      }
+      const fs::path parent = out.parent_path();
+      if (!parent.empty() && !fs::is_directory(parent, ec)) {
+        say("output folder '" + parent.string() + "' does not exist");
+        return kExitUsage;
+      }
+    }
+    if (same_file(in, out)) {
+      say("output '" + out.string() + "' is the input file; refusing to overwrite it");
+      return kExitUsage;
+    }
+    jobs.push_back({in, out});
+  }
+  if (skipped > 0 && !opt.quiet)
+    say("skipping " + std::to_string(skipped) + " file(s) without an image extension in '" +
+        opt.input + "'");
+
+  // 4. The files, one by one: a failure is reported and the others continue.
+  WriteOptions wopt;
+  wopt.jpeg_quality = opt.quality;
+  const auto t0 = Clock::now();
+  std::size_t ok = 0, failed = 0;
+  std::set<fs::path> written;
+  const std::string total = std::to_string(jobs.size());
+  for (std::size_t k = 0; k < jobs.size(); ++k) {
+    const Job& job = jobs[k];
+    const auto t1 = Clock::now();
+    try {
+      const fs::path key = fs::weakly_canonical(job.output, ec);
+      if (!written.insert(key).second)
+        throw Error(ErrorCode::InvalidArgument,
+                    "output '" + job.output.string() +
+                        "' was already written by another input of this run");
+      if (!opt.overwrite && fs::exists(job.output, ec))
+        throw Error(ErrorCode::Io,
+                    "output '" + job.output.string() + "' exists (use --overwrite to replace it)");
+      const std::string sizes = process(job, steps, on_gpu, wopt);
+      ++ok;
+      if (!opt.quiet) {
+        const double ms = std::chrono::duration<double, std::milli>(Clock::now() - t1).count();
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%.1f ms", ms);
+        std::cerr << "texcv: [" << (k + 1) << "/" << total << "] " << job.input.string() << " ("
+                  << sizes << ") -> " << job.output.string() << " (" << buf << ")\n";
+      }
+    } catch (const std::exception& e) {
+      ++failed;
+      say(job.input.string() + ": " + e.what());
+    }
+  }
+  const double seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  if (!opt.quiet || failed > 0) {
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "%zu ok, %zu failed, %.2f s on %s", ok, failed, seconds,
+                  on_gpu ? "cuda" : "cpu");
+    say(buf);
+  }
+  return failed > 0 ? kExitFailed : kExitOk;
+}
+
+}  // namespace texcv::cli

@@ -309,8 +309,9 @@ std::string size_text(int w, int h) {
   return std::to_string(w) + "x" + std::to_string(h);
 }
 
+// n * factor rounded to nearest, ties to even, as cv::resize computes its output size.
 int scaled(int n, double factor) {
-  const double v = std::round(static_cast<double>(n) * factor);
+  const double v = std::nearbyint(static_cast<double>(n) * factor);
   return v > 1e9 ? 1000000000 : static_cast<int>(v);
 }
 
@@ -331,8 +332,10 @@ std::vector<OpEntry> make_entries() {
         "change the image size, as cv::resize (pixel centres; give scale, or width and/or "
         "height, or fx and/or fy)";
     auto& ps = e.spec.params;
-    ps.push_back(
-        p_float("scale", "", "scale factor of both axes: output = round(size * scale)", 0, true));
+    ps.push_back(p_float(
+        "scale", "",
+        "scale factor of both axes: output = size * scale rounded (ties to even, as cv::resize)", 0,
+        true));
     ps.push_back(p_int("width", "", 1, "output width; alone, the height follows the aspect ratio"));
     ps.push_back(
         p_int("height", "", 1, "output height; alone, the width follows the aspect ratio"));

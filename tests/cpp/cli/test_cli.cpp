@@ -1,0 +1,325 @@
+// The texcv command, run as a process on temporary copies of the sample images (--device cpu).
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "texcv/texcv.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Result {
+  int code = -1;
+  std::string out, err;
+};
+
+std::string slurp(const fs::path& p) {
+  std::ifstream f(p, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
+}
+
+// Single-quotes a word for /bin/sh.
+std::string quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) {
+    if (c == '\'') {
+      q += "'\\''";
+    } else {
+      q += c;
+    }
+  }
+  return q + "'";
+}
+
+class Cli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    dir_ = fs::temp_directory_path() / (std::string("texcv_cli_") + std::to_string(::getpid()) +
+                                        std::string("_") + info->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override {
+    std::error_code ec;
+    fs::remove_all(dir_, ec);
+  }
+
+  // Runs texcv with the given arguments (each quoted), capturing stdout, stderr, exit code.
+  Result texcv(const std::vector<std::string>& args) {
+    std::string cmd = quote(TEXCV_CLI_PATH);
+    for (const auto& a : args) cmd += std::string(" ") + quote(a);
+    const fs::path out = dir_ / "stdout.txt", err = dir_ / "stderr.txt";
+    cmd += std::string(" >") + quote(out.string()) + std::string(" 2>") + quote(err.string());
+    const int status = std::system(cmd.c_str());
+    Result r;
+    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    r.out = slurp(out);
+    r.err = slurp(err);
+    fs::remove(out);
+    fs::remove(err);
+    return r;
+  }
+
+  // Copies sample images into dir_/name and returns that folder.
+  fs::path samples(const std::string& name, const std::vector<std::string>& files) {
+    const fs::path d = dir_ / name;
+    fs::create_directories(d);
+    for (const auto& f : files) fs::copy_file(fs::path(TEXCV_EXAMPLE_IMAGES) / f, d / f);
+    return d;
+  }
+
+  fs::path dir_;
+};
+
+void expect_image(const fs::path& p, int width, int height, int channels, texcv::ElemType type) {
+  ASSERT_TRUE(fs::exists(p)) << p;
+  const texcv::ImageInfo info = texcv::read_info(p.string());
+  EXPECT_EQ(info.width, width) << p;
+  EXPECT_EQ(info.height, height) << p;
+  EXPECT_EQ(info.channels, channels) << p;
+  EXPECT_EQ(info.type, type) << p;
+}
+
+bool contains(const std::string& haystack, const std::string& needle) {
+  return haystack.find(needle) != std::string::npos;
+}
+
+TEST_F(Cli, RotateThenResizeOneFile) {
+  const fs::path in = samples("in", {"coffee.png"});
+  const fs::path out = dir_ / "coffee_small.png";
+  const Result r = texcv({"run", "-i", (in / "coffee.png").string(), "-o", out.string(), "-p",
+                          "rotate:angle=30;resize:scale=0.5,interp=area", "--device", "cpu"});
+  EXPECT_EQ(r.code, 0) << r.err;
+  // rotate keeps 600x400 (expand=false); scale 0.5 gives 300x200.
+  expect_image(out, 300, 200, 3, texcv::ElemType::u8);
+  EXPECT_TRUE(contains(r.err, "1 ok, 0 failed")) << r.err;
+}
+
+TEST_F(Cli, FolderInFolderOut) {
+  const fs::path in = samples(
+      "in", {"camera.png", "coffee.png", "chelsea.png", "rocket.jpg", "chessboard_GRAY_U16.tif"});
+  const fs::path out = dir_ / "out";
+  const Result r = texcv({"run", "-i", in.string(), "-o", out.string(), "-p",
+                          "resize:scale=0.5;flip:code=both", "--device", "cpu", "--quiet"});
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.err, "");  // --quiet and nothing failed
+  // Sizes are size * 0.5 rounded to nearest, ties to even: 451 -> 226, 427 -> 214.
+  expect_image(out / "camera.png", 256, 256, 1, texcv::ElemType::u8);
+  expect_image(out / "coffee.png", 300, 200, 3, texcv::ElemType::u8);
+  expect_image(out / "chelsea.png", 226, 150, 3, texcv::ElemType::u8);
+  expect_image(out / "rocket.jpg", 320, 214, 3, texcv::ElemType::u8);
+  expect_image(out / "chessboard_GRAY_U16.tif", 100, 100, 1, texcv::ElemType::u16);
+}
+
+TEST_F(Cli, FormatChangesTheExtensionAndProgressIsReported) {
+  const fs::path in = samples("in", {"camera.png", "chelsea.png"});
+  const fs::path out = dir_ / "out";
+  const Result r = texcv({"run", "-i", in.string(), "-o", out.string(), "-p",
+                          "crop:x=10,y=20,width=100,height=50", "--device", "cpu", "--format",
+                          "jpg", "--quality", "80"});
+  EXPECT_EQ(r.code, 0) << r.err;
+  expect_image(out / "camera.jpg", 100, 50, 1, texcv::ElemType::u8);
+  expect_image(out / "chelsea.jpg", 100, 50, 3, texcv::ElemType::u8);
+  EXPECT_FALSE(fs::exists(out / "camera.png"));
+  EXPECT_TRUE(contains(r.err, "[1/2]")) << r.err;
+  EXPECT_TRUE(contains(r.err, "[2/2]")) << r.err;
+  EXPECT_TRUE(contains(r.err, "2 ok, 0 failed")) << r.err;
+}
+
+TEST_F(Cli, BadStepNameIsAUsageErrorNamingTheStep) {
+  const fs::path in = samples("in", {"coffee.png"});
+  const fs::path out = dir_ / "out";
+  const Result r = texcv({"run", "-i", in.string(), "-o", out.string(), "-p",
+                          "rotate:angle=30;resiz:scale=0.5", "--device", "cpu"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(contains(r.err,
+                       "texcv: pipeline step 2 \"resiz:scale=0.5\": unknown operation "
+                       "'resiz'; expected one of resize, warp_affine"))
+      << r.err;
+  // The caret line points at the bad step (offset 16 in the pipeline, after a 2-space indent).
+  EXPECT_TRUE(contains(r.err, std::string("\n") + std::string(2 + 16, ' ') + "^~~~~~~~~~~~~~~\n"))
+      << r.err;
+  EXPECT_FALSE(fs::exists(out)) << "nothing may be written for a bad pipeline";
+}
+
+TEST_F(Cli, BadKeyIsAUsageErrorNamingStepAndKey) {
+  const fs::path in = samples("in", {"coffee.png"});
+  const Result r = texcv({"run", "-i", (in / "coffee.png").string(), "-o",
+                          (dir_ / "x.png").string(), "-p", "rotate:angel=30", "--device", "cpu"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(contains(r.err,
+                       "pipeline step 1 \"rotate:angel=30\": rotate: parameter 'angel' "
+                       "is unknown; got angel=30, expected one of angle, expand"))
+      << r.err;
+  EXPECT_FALSE(fs::exists(dir_ / "x.png"));
+}
+
+TEST_F(Cli, BadValueIsAUsageErrorNamingStepKeyAndValue) {
+  const fs::path in = samples("in", {"coffee.png"});
+  const Result r =
+      texcv({"run", "-i", (in / "coffee.png").string(), "-o", (dir_ / "x.png").string(), "-p",
+             "flip;resize:scale=0.5,interp=bilinear", "--device", "cpu"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(contains(r.err,
+                       "pipeline step 2 \"resize:scale=0.5,interp=bilinear\": resize: "
+                       "parameter 'interp' has a bad value; got interp=bilinear, expected "
+                       "one of nearest, linear, cubic, area"))
+      << r.err;
+  EXPECT_FALSE(fs::exists(dir_ / "x.png"));
+}
+
+TEST_F(Cli, MissingInputIsAUsageError) {
+  const Result r = texcv({"run", "-i", (dir_ / "nope.png").string(), "-o",
+                          (dir_ / "x.png").string(), "-p", "flip", "--device", "cpu"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(contains(r.err, "nope.png' does not exist")) << r.err;
+}
+
+TEST_F(Cli, MissingOptionIsAUsageError) {
+  const Result r = texcv({"run", "-i", (dir_ / "a.png").string(), "-p", "flip"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(contains(r.err, "--output is required")) << r.err;
+}
+
+TEST_F(Cli, CorruptFileIsReportedAndTheOthersAreWritten) {
+  const fs::path in = samples("in", {"camera.png", "coffee.png"});
+  fs::copy_file(fs::path(TEXCV_SHARED_IMAGES) / "truncated.jpg", in / "truncated.jpg");
+  const fs::path out = dir_ / "out";
+  const Result r = texcv(
+      {"run", "-i", in.string(), "-o", out.string(), "-p", "resize:width=100", "--device", "cpu"});
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_TRUE(contains(r.err, std::string("texcv: ") + (in / "truncated.jpg").string() + ": "))
+      << r.err;
+  EXPECT_TRUE(contains(r.err, "2 ok, 1 failed")) << r.err;
+  expect_image(out / "camera.png", 100, 100, 1, texcv::ElemType::u8);
+  expect_image(out / "coffee.png", 100, 67, 3, texcv::ElemType::u8);  // 400 * 100 / 600 = 66.7
+  EXPECT_FALSE(fs::exists(out / "truncated.jpg"));
+}
+
+TEST_F(Cli, NeverOverwritesTheInput) {
+  const fs::path in = samples("in", {"camera.png"});
+  const std::string before = slurp(in / "camera.png");
+  Result r = texcv({"run", "-i", (in / "camera.png").string(), "-o", (in / "camera.png").string(),
+                    "-p", "flip", "--device", "cpu", "--overwrite"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(contains(r.err, "is the input file")) << r.err;
+  // The same file through another spelling of its folder, and a folder run into itself.
+  r = texcv({"run", "-i", (in / "camera.png").string(), "-o", (in / "." / "camera.png").string(),
+             "-p", "flip", "--device", "cpu", "--overwrite"});
+  EXPECT_EQ(r.code, 2);
+  r = texcv({"run", "-i", in.string(), "-o", (in / ".").string(), "-p", "flip", "--device", "cpu",
+             "--overwrite"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(contains(r.err, "is the input folder")) << r.err;
+  EXPECT_EQ(slurp(in / "camera.png"), before);
+}
+
+TEST_F(Cli, ExistingOutputNeedsOverwrite) {
+  const fs::path in = samples("in", {"camera.png"});
+  const fs::path out = dir_ / "cam.png";
+  const std::vector<std::string> args = {
+      "run",      "-i", (in / "camera.png").string(), "-o", out.string(), "-p", "resize:scale=0.25",
+      "--device", "cpu"};
+  EXPECT_EQ(texcv(args).code, 0);
+  expect_image(out, 128, 128, 1, texcv::ElemType::u8);
+  std::vector<std::string> again = args;
+  again[6] = "resize:scale=0.5";
+  const Result r = texcv(again);
+  EXPECT_EQ(r.code, 1);
+  EXPECT_TRUE(contains(r.err, "exists (use --overwrite")) << r.err;
+  expect_image(out, 128, 128, 1, texcv::ElemType::u8);
+  again.push_back("--overwrite");
+  EXPECT_EQ(texcv(again).code, 0);
+  expect_image(out, 256, 256, 1, texcv::ElemType::u8);
+}
+
+TEST_F(Cli, ImageDependentErrorFailsTheFile) {
+  // crop's rectangle fits camera (512x512) but not chelsea (451x300): exit 1, camera written.
+  const fs::path in = samples("in", {"camera.png", "chelsea.png"});
+  const fs::path out = dir_ / "out";
+  const Result r = texcv({"run", "-i", in.string(), "-o", out.string(), "-p",
+                          "crop:x=0,y=0,width=400,height=400", "--device", "cpu"});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_TRUE(contains(r.err, "chelsea.png: step 1 (crop): crop: the rectangle is not inside"))
+      << r.err;
+  expect_image(out / "camera.png", 400, 400, 1, texcv::ElemType::u8);
+  EXPECT_FALSE(fs::exists(out / "chelsea.png"));
+}
+
+TEST_F(Cli, CudaDevice) {
+  const fs::path in = samples("in", {"coffee.png"});
+  const fs::path out = dir_ / "c.png";
+  const Result r = texcv({"run", "-i", (in / "coffee.png").string(), "-o", out.string(), "-p",
+                          "resize:scale=0.5", "--device", "cuda"});
+  if (texcv::cuda_available()) {
+    EXPECT_EQ(r.code, 0) << r.err;
+    expect_image(out, 300, 200, 3, texcv::ElemType::u8);
+  } else {
+    // Requested but unavailable: a set-up error before any file is touched.
+    EXPECT_EQ(r.code, 2);
+    EXPECT_TRUE(contains(r.err, "--device cuda: no usable GPU")) << r.err;
+    EXPECT_FALSE(fs::exists(out));
+  }
+}
+
+TEST_F(Cli, OpsListsEveryOperationAndParameter) {
+  const Result r = texcv({"ops"});
+  EXPECT_EQ(r.code, 0) << r.err;
+  for (const auto& op : texcv::operations()) {
+    EXPECT_TRUE(contains(r.out, op.name + ": ")) << op.name;
+    for (const auto& p : op.params)
+      EXPECT_TRUE(contains(r.out, std::string("  ") + p.name + " ")) << p.name;
+  }
+  EXPECT_TRUE(contains(r.out, "remap is not a pipeline step")) << r.out;
+
+  const Result one = texcv({"ops", "rotate"});
+  EXPECT_EQ(one.code, 0);
+  EXPECT_TRUE(contains(one.out, "rotate: "));
+  EXPECT_FALSE(contains(one.out, "resize: "));
+  EXPECT_TRUE(contains(one.out, "angle           float   required"));
+
+  const Result bad = texcv({"ops", "rotat"});
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_TRUE(contains(bad.err, "unknown operation 'rotat'")) << bad.err;
+}
+
+TEST_F(Cli, InfoSaysWhetherCudaIsCompiled) {
+  const Result r = texcv({"info"});
+  EXPECT_EQ(r.code, 0) << r.err;
+  const texcv::BuildInfo b = texcv::build_info();
+  EXPECT_TRUE(contains(r.out, std::string("texcv ") + b.version));
+  if (b.cuda_compiled) {
+    EXPECT_TRUE(contains(r.out, std::string("CUDA backend       compiled (CUDA ") + b.cuda_version))
+        << r.out;
+  } else {
+    EXPECT_TRUE(contains(r.out, "CUDA backend       not compiled")) << r.out;
+  }
+  if (texcv::gpus().empty()) {
+    EXPECT_TRUE(contains(r.out, "GPUs:\n  none")) << r.out;
+  } else {
+    EXPECT_TRUE(contains(r.out, texcv::gpus()[0].name)) << r.out;
+  }
+}
+
+TEST_F(Cli, VersionAndHelp) {
+  const Result v = texcv({"--version"});
+  EXPECT_EQ(v.code, 0);
+  EXPECT_TRUE(contains(v.out, std::string("texcv ") + texcv::build_info().version)) << v.out;
+  const Result h = texcv({"run", "--help"});
+  EXPECT_EQ(h.code, 0);
+  EXPECT_TRUE(contains(h.out, "Examples:")) << h.out;
+  EXPECT_TRUE(contains(h.out, "Exit codes:")) << h.out;
+  const Result none = texcv({});
+  EXPECT_EQ(none.code, 2);
+}
+
+}  // namespace

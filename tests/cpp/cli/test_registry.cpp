@@ -1,0 +1,322 @@
+// The operation registry: apply() equals calling the C++ API directly, output sizes, and the
+// exact text of parsing and validation errors.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <string>
+#include <vector>
+
+#include "common/test_support.hpp"
+#include "texcv/texcv.hpp"
+
+namespace {
+
+using texcv::ElemType;
+using texcv::Error;
+using texcv::ErrorCode;
+using texcv::Image;
+using texcv::ParamValues;
+
+// The message of the Error that f throws (and that its code is InvalidArgument).
+template <typename F>
+std::string error_of(F&& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::InvalidArgument) << e.what();
+    return e.what();
+  }
+  ADD_FAILURE() << "no texcv::Error thrown";
+  return {};
+}
+
+void expect_same(const Image& a, const Image& b) {
+  ASSERT_EQ(a.width(), b.width());
+  ASSERT_EQ(a.height(), b.height());
+  ASSERT_EQ(a.channels(), b.channels());
+  ASSERT_EQ(a.type(), b.type());
+  const auto d = texcv::test::compare(a.view(), b.view());
+  EXPECT_EQ(d.count, 0) << d.describe();
+}
+
+TEST(Registry, ListsTheGeometryOperationsInOrder) {
+  std::vector<std::string> names;
+  for (const auto& op : texcv::operations()) names.push_back(op.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"resize", "warp_affine", "warp_perspective", "rotate",
+                                             "flip", "crop"}));
+  EXPECT_EQ(texcv::find_operation("rotate").params[0].name, "angle");
+  EXPECT_TRUE(texcv::find_operation("warp_affine").find("m")->required);
+  EXPECT_EQ(texcv::find_operation("resize").find("border")->default_value, "replicate");
+  EXPECT_EQ(error_of([] { texcv::find_operation("remap"); }),
+            "registry: unknown operation; got 'remap', expected one of resize, warp_affine, "
+            "warp_perspective, rotate, flip, crop");
+}
+
+TEST(Registry, ResizeEqualsDirectCall) {
+  const Image src = texcv::test::random_image(41, 30, 3, ElemType::u8, 1);
+  const Image got = texcv::apply("resize", src, {{"scale", "0.5"}, {"interp", "area"}});
+  // 41 * 0.5 = 20.5 rounds to even (20), as cv::resize; 30 * 0.5 = 15.
+  Image want(20, 15, 3, ElemType::u8);
+  texcv::ResizeParams p;
+  p.interp = texcv::Interp::area;
+  texcv::resize(src, want, p);
+  expect_same(got, want);
+}
+
+TEST(Registry, ResizeWithBorderAndAlignCornersEqualsDirectCall) {
+  const Image src = texcv::test::random_image(17, 13, 1, ElemType::f32, 2);
+  const Image got = texcv::apply("resize", src,
+                                 {{"width", "40"},
+                                  {"height", "25"},
+                                  {"interp", "cubic"},
+                                  {"align_corners", "true"},
+                                  {"border", "reflect101"},
+                                  {"precision", "exact"}});
+  Image want(40, 25, 1, ElemType::f32);
+  texcv::ResizeParams p;
+  p.interp = texcv::Interp::cubic;
+  p.align_corners = true;
+  p.border = texcv::Border::reflect101;
+  p.precision = texcv::Precision::exact;
+  texcv::resize(src, want, p);
+  expect_same(got, want);
+}
+
+TEST(Registry, ResizeOutputSizes) {
+  EXPECT_EQ(texcv::output_size("resize", 600, 400, {{"scale", "0.5"}}).width, 300);
+  EXPECT_EQ(texcv::output_size("resize", 600, 400, {{"scale", "0.5"}}).height, 200);
+  // Width alone keeps the aspect ratio: 400 * 150 / 600 = 100.
+  const auto r = texcv::output_size("resize", 600, 400, {{"width", "150"}});
+  EXPECT_EQ(r.width, 150);
+  EXPECT_EQ(r.height, 100);
+  // fx alone leaves the height.
+  const auto f = texcv::output_size("resize", 600, 400, {{"fx", "2"}});
+  EXPECT_EQ(f.width, 1200);
+  EXPECT_EQ(f.height, 400);
+  // Ties round to even as cv::resize: 5 * 0.5 = 2.5 -> 2, 7 * 0.5 = 3.5 -> 4.
+  const auto t = texcv::output_size("resize", 5, 7, {{"scale", "0.5"}});
+  EXPECT_EQ(t.width, 2);
+  EXPECT_EQ(t.height, 4);
+}
+
+TEST(Registry, WarpAffineEqualsDirectCall) {
+  const Image src = texcv::test::random_image(32, 24, 4, ElemType::u16, 3);
+  const Image got = texcv::apply("warp_affine", src,
+                                 {{"m", "0.9|0.1|3|-0.1|0.9|2.5"},
+                                  {"border", "constant"},
+                                  {"border_value", "1|2|3|4"},
+                                  {"interp", "cubic"},
+                                  {"width", "20"}});
+  Image want(20, 24, 4, ElemType::u16);
+  texcv::Sampling s;
+  s.interp = texcv::Interp::cubic;
+  s.border_value = {1, 2, 3, 4};
+  texcv::warp_affine(src, want, {0.9, 0.1, 3, -0.1, 0.9, 2.5}, false, s);
+  expect_same(got, want);
+}
+
+TEST(Registry, ListSeparatorsBarAndSpacesAreTheSame) {
+  const Image src = texcv::test::random_image(16, 16, 1, ElemType::u8, 4);
+  const Image a = texcv::apply("warp_affine", src, {{"m", "1|0|2|0|1|3"}, {"inverse_map", "1"}});
+  const Image b = texcv::apply("warp_affine", src, {{"m", "1 0 2 0 1 3"}, {"inverse_map", "yes"}});
+  Image want(16, 16, 1, ElemType::u8);
+  texcv::warp_affine(src, want, {1, 0, 2, 0, 1, 3}, true, {});
+  expect_same(a, want);
+  expect_same(b, want);
+}
+
+TEST(Registry, WarpPerspectiveEqualsDirectCall) {
+  const Image src = texcv::test::random_image(30, 20, 3, ElemType::u8, 5);
+  const Image got = texcv::apply("warp_perspective", src,
+                                 {{"m", "1|0.05|1|0.02|1|-2|0.001|0.0005|1"},
+                                  {"width", "25"},
+                                  {"height", "18"},
+                                  {"border", "replicate"}});
+  Image want(25, 18, 3, ElemType::u8);
+  texcv::Sampling s;
+  s.border = texcv::Border::replicate;
+  texcv::warp_perspective(src, want, {1, 0.05, 1, 0.02, 1, -2, 0.001, 0.0005, 1}, false, s);
+  expect_same(got, want);
+}
+
+TEST(Registry, RotateEqualsDirectCall) {
+  const Image src = texcv::test::random_image(33, 21, 3, ElemType::u8, 6);
+  const Image got = texcv::apply("rotate", src, {{"angle", "30"}, {"interp", "nearest"}});
+  Image want(33, 21, 3, ElemType::u8);
+  texcv::Sampling s;
+  s.interp = texcv::Interp::nearest;
+  texcv::rotate(src, want, 30.0, s);
+  expect_same(got, want);
+
+  const Image big = texcv::apply("rotate", src, {{"angle", "30"}, {"expand", "true"}});
+  const texcv::Rect r = texcv::rotated_size(33, 21, 30.0, true);
+  Image want_big(r.width, r.height, 3, ElemType::u8);
+  texcv::rotate(src, want_big, 30.0, {});
+  expect_same(big, want_big);
+}
+
+TEST(Registry, FlipAndCropEqualDirectCalls) {
+  const Image src = texcv::test::random_image(19, 11, 1, ElemType::f32, 7);
+  const Image flipped = texcv::apply("flip", src, {{"code", "vertical"}});
+  Image want_flip(19, 11, 1, ElemType::f32);
+  texcv::flip(src, want_flip, texcv::FlipCode::vertical);
+  expect_same(flipped, want_flip);
+  // The default code is horizontal.
+  const Image h = texcv::apply("flip", src, {});
+  Image want_h(19, 11, 1, ElemType::f32);
+  texcv::flip(src, want_h, texcv::FlipCode::horizontal);
+  expect_same(h, want_h);
+
+  const Image cropped = texcv::apply("crop", src, {{"x", "3"}, {"y", "2"}, {"width", "7"}});
+  // Height defaults to the rest of the image: 11 - 2 = 9.
+  Image want_crop(7, 9, 1, ElemType::f32);
+  texcv::crop(src, want_crop, texcv::Rect{3, 2, 7, 9});
+  expect_same(cropped, want_crop);
+}
+
+TEST(Registry, ErrorMessages) {
+  const Image src = texcv::test::random_image(8, 6, 1, ElemType::u8, 8);
+  EXPECT_EQ(error_of([&] {
+              texcv::apply("rotate", src, {{"angel", "30"}});
+            }),
+            "rotate: parameter 'angel' is unknown; got angel=30, expected one of angle, expand, "
+            "interp, border, border_value, precision, path");
+  EXPECT_EQ(error_of([&] { texcv::apply("rotate", src, {}); }),
+            "rotate: parameter 'angle' is required; got no angle, expected angle=<a number>");
+  EXPECT_EQ(error_of([&] {
+              texcv::apply("rotate", src, {{"angle", "30deg"}});
+            }),
+            "rotate: parameter 'angle' has a bad value; got angle=30deg, expected a number");
+  EXPECT_EQ(error_of([&] {
+              texcv::apply("rotate", src, {{"angle", "nan"}});
+            }),
+            "rotate: parameter 'angle' has a bad value; got angle=nan, expected a number");
+  EXPECT_EQ(error_of([&] {
+              texcv::apply("rotate", src, {{"angle", "1"}, {"expand", "maybe"}});
+            }),
+            "rotate: parameter 'expand' has a bad value; got expand=maybe, expected true or false");
+  EXPECT_EQ(error_of([&] {
+              texcv::apply("resize", src, {{"scale", "-1"}});
+            }),
+            "resize: parameter 'scale' is out of range; got scale=-1, expected a number > 0");
+  EXPECT_EQ(error_of([&] {
+              texcv::apply("resize", src, {{"width", "0"}});
+            }),
+            "resize: parameter 'width' is out of range; got width=0, expected an integer >= 1");
+  EXPECT_EQ(error_of([&] {
+              texcv::apply("resize", src, {{"width", "2.5"}});
+            }),
+            "resize: parameter 'width' has a bad value; got width=2.5, expected an integer >= 1");
+  EXPECT_EQ(error_of([&] {
+              texcv::apply("resize", src, {{"interp", "area"}});
+            }),
+            "resize: no output size given; got none of scale, width, height, fx, fy, expected "
+            "scale=S, width=W and/or height=H, or fx=X and/or fy=Y");
+  EXPECT_EQ(error_of([&] {
+              texcv::apply("resize", src, {{"scale", "2"}, {"height", "5"}});
+            }),
+            "resize: parameters 'scale' and 'width'/'height' cannot be combined; got scale=2 with "
+            "height=5, expected one of scale, width/height or fx/fy");
+  EXPECT_EQ(error_of([&] {
+              texcv::apply("resize", src, {{"scale", "0.01"}});
+            }),
+            "resize: the output size is empty; got scale=0.01 on a 8x6 image gives 0x0, expected "
+            "an output of at least 1x1");
+  EXPECT_EQ(error_of([&] {
+              texcv::apply("warp_affine", src, {{"m", "1|2|3"}});
+            }),
+            "warp_affine: parameter 'm' has the wrong number of values; got m=1|2|3 (3 numbers), "
+            "expected 6 numbers separated by '|'");
+  EXPECT_EQ(error_of([&] {
+              texcv::apply("warp_affine", src, {{"m", "1|0||0|1|0"}});
+            }),
+            "warp_affine: parameter 'm' has a bad value; got m=1|0||0|1|0, expected 6 numbers "
+            "separated by '|'");
+  EXPECT_EQ(
+      error_of([&] {
+        texcv::apply("warp_affine", src, {{"m", "1|0|0|0|1|0"}, {"interp", "area"}});
+      }),
+      "warp_affine: parameter 'interp' has a bad value; got interp=area, expected one of nearest, "
+      "linear, cubic");
+  EXPECT_EQ(error_of([&] {
+              texcv::apply("rotate", src, {{"angle", "0"}, {"border_value", "1|2|3|4|5"}});
+            }),
+            "rotate: parameter 'border_value' has the wrong number of values; got "
+            "border_value=1|2|3|4|5 (5 numbers), expected 1 to 4 numbers separated by '|'");
+  EXPECT_EQ(error_of([&] {
+              texcv::apply("flip", src, {{"code", "diagonal"}});
+            }),
+            "flip: parameter 'code' has a bad value; got code=diagonal, expected one of "
+            "horizontal, vertical, both");
+  EXPECT_EQ(error_of([&] {
+              texcv::apply("crop", src, {{"x", "5"}, {"width", "4"}});
+            }),
+            "crop: the rectangle is not inside the image; got x=5,y=0,width=4,height=6 on a 8x6 "
+            "image, expected x + width <= 8 and y + height <= 6");
+  // validate() needs no image and reports the same errors.
+  EXPECT_EQ(error_of([] {
+              texcv::validate("flip", {{"mode", "both"}});
+            }),
+            "flip: parameter 'mode' is unknown; got mode=both, expected one of code");
+  EXPECT_NO_THROW(texcv::validate("crop", {{"x", "5"}, {"width", "4000"}}));
+}
+
+TEST(Registry, ApplyKeepsTheSourceLocationAndType) {
+  const Image src = texcv::test::random_image(10, 8, 3, ElemType::u16, 9);
+  const Image out = texcv::apply("resize", src, {{"width", "5"}, {"height", "4"}});
+  EXPECT_EQ(out.location(), texcv::Location::host);
+  EXPECT_EQ(out.type(), ElemType::u16);
+  EXPECT_EQ(out.channels(), 3);
+}
+
+TEST(Pipeline, SplitKeepsTextAndOffsets) {
+  const auto steps = texcv::split_pipeline(" rotate:angle=30 ;resize:scale=0.5;;flip;");
+  ASSERT_EQ(steps.size(), 3u);
+  EXPECT_EQ(steps[0].text, "rotate:angle=30");
+  EXPECT_EQ(steps[0].offset, 1u);
+  EXPECT_EQ(steps[0].index, 1);
+  EXPECT_EQ(steps[1].text, "resize:scale=0.5");
+  EXPECT_EQ(steps[1].offset, 18u);
+  EXPECT_EQ(steps[2].text, "flip");
+  EXPECT_EQ(steps[2].offset, 36u);
+  EXPECT_EQ(steps[2].index, 3);
+}
+
+TEST(Pipeline, ParsesStepsAndParameters) {
+  const auto steps =
+      texcv::parse_pipeline("rotate: angle = 30 , expand=true;resize:scale=0.5,interp=area;flip");
+  ASSERT_EQ(steps.size(), 3u);
+  EXPECT_EQ(steps[0].name, "rotate");
+  EXPECT_EQ(steps[0].params, (ParamValues{{"angle", "30"}, {"expand", "true"}}));
+  EXPECT_EQ(steps[1].name, "resize");
+  EXPECT_EQ(steps[1].params, (ParamValues{{"scale", "0.5"}, {"interp", "area"}}));
+  EXPECT_EQ(steps[2].name, "flip");
+  EXPECT_TRUE(steps[2].params.empty());
+}
+
+TEST(Pipeline, ErrorMessagesNameTheStep) {
+  EXPECT_EQ(error_of([] { texcv::parse_pipeline("rotate:angle=30;resiz:scale=0.5"); }),
+            "pipeline step 2 \"resiz:scale=0.5\": unknown operation 'resiz'; expected one of "
+            "resize, warp_affine, warp_perspective, rotate, flip, crop");
+  EXPECT_EQ(error_of([] { texcv::parse_pipeline("rotate:angel=30"); }),
+            "pipeline step 1 \"rotate:angel=30\": rotate: parameter 'angel' is unknown; got "
+            "angel=30, expected one of angle, expand, interp, border, border_value, precision, "
+            "path");
+  EXPECT_EQ(error_of([] { texcv::parse_pipeline("flip;resize:scale=abc"); }),
+            "pipeline step 2 \"resize:scale=abc\": resize: parameter 'scale' has a bad value; got "
+            "scale=abc, expected a number > 0");
+  EXPECT_EQ(error_of([] { texcv::parse_pipeline("rotate:angle=3,angle=4"); }),
+            "pipeline step 1 \"rotate:angle=3,angle=4\": rotate: parameter 'angle' is given "
+            "twice; got angle=3 and angle=4, expected each parameter once");
+  EXPECT_EQ(error_of([] { texcv::parse_pipeline("rotate:angle=3,expand"); }),
+            "pipeline step 1 \"rotate:angle=3,expand\": rotate: parameter 'expand' has no value; "
+            "got expand, expected expand=value");
+  EXPECT_EQ(error_of([] { texcv::parse_pipeline(":angle=3"); }),
+            "pipeline step 1 \":angle=3\": the operation name is missing; expected "
+            "name:key=value,...");
+  EXPECT_EQ(error_of([] { texcv::parse_pipeline(" ; "); }),
+            "pipeline: no steps; got ' ; ', expected steps such as "
+            "rotate:angle=30;resize:scale=0.5");
+}
+
+}  // namespace

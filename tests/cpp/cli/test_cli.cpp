@@ -323,3 +323,16 @@ TEST_F(Cli, VersionAndHelp) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST_F(Cli, DocsListTheOperationsAsTexcvOpsPrintsThem) {
+  const Result r = texcv({"ops", "--markdown"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "### warp_perspective\n")) << r.out;
+  const std::string doc = slurp(fs::path(TEXCV_SOURCE_DIR) / "docs" / "cli.md");
+  EXPECT_TRUE(contains(doc, r.out))
+      << "docs/cli.md is out of date: replace its operation tables with `texcv ops --markdown`";
+}
+
+}  // namespace

@@ -1,0 +1,370 @@
+// TIFF through libtiff (compiled only with TEXCV_HAS_TIFF): the first image of a file.
+// Reads unsigned 8/16-bit and IEEE float 32-bit samples; gray (MinIsBlack, 1 sample), gray +
+// alpha (2 samples, read as RGBA), RGB (3) and RGB + alpha (4); contiguous (chunky) samples in
+// strips or tiles, with any compression libtiff decodes. Other sample formats, photometric
+// interpretations (palette, MinIsWhite, CMYK, YCbCr, ...) and planar layouts are
+// Error(Unsupported). Writes u8/u16/f32 gray/RGB/RGBA in strips, deflate (with a predictor) or
+// uncompressed.
+//
+// libtiff reports errors through a handler and return codes (no longjmp), so plain RAII works
+// here. With libtiff >= 4.5 the handler is per file (TIFFOpenOptions); older libtiff gets a
+// process-wide handler that writes into a thread-local slot.
+#if defined(TEXCV_HAS_TIFF)
+
+#include <tiffio.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <climits>
+#include <cstdarg>
+#include <cstring>
+#include <vector>
+
+#include "src/io/codec.hpp"
+
+#if defined(TIFFLIB_VERSION) && TIFFLIB_VERSION >= 20221213
+#define TEXCV_TIFF_OPEN_OPTIONS 1
+#else
+#include <mutex>
+#endif
+
+namespace texcv::io_detail {
+namespace {
+
+// Keeps the first error message (later ones usually follow from it).
+struct TiffErrors {
+  ErrorText first;
+  bool any = false;
+  void add(const char* module, const char* fmt, va_list ap) noexcept {
+    if (any) return;
+    any = true;
+    char msg[400];
+    std::vsnprintf(msg, sizeof msg, fmt, ap);
+    char full[512];
+    if (module && *module)
+      std::snprintf(full, sizeof full, "%s: %s", module, msg);
+    else
+      std::snprintf(full, sizeof full, "%s", msg);
+    first.set(full);
+  }
+  const char* text(const char* fallback) const noexcept { return any ? first.text : fallback; }
+};
+
+#if defined(TEXCV_TIFF_OPEN_OPTIONS)
+int on_tiff_error(TIFF*, void* user, const char* module, const char* fmt, va_list ap) {
+  static_cast<TiffErrors*>(user)->add(module, fmt, ap);
+  return 1;  // handled: libtiff does not print it
+}
+int on_tiff_warning(TIFF*, void*, const char*, const char*, va_list) {
+  return 1;
+}  // ignored
+
+TIFF* tiff_open(int fd, const std::string& path, const char* mode, TiffErrors& errs) {
+  TIFFOpenOptions* o = TIFFOpenOptionsAlloc();
+  if (!o) return nullptr;
+  TIFFOpenOptionsSetErrorHandlerExtR(o, on_tiff_error, &errs);
+  TIFFOpenOptionsSetWarningHandlerExtR(o, on_tiff_warning, nullptr);
+  TIFF* t = TIFFFdOpenExt(fd, path.c_str(), mode, o);
+  TIFFOpenOptionsFree(o);
+  return t;
+}
+struct ErrorScope {
+  explicit ErrorScope(TiffErrors&) {}
+};
+#else
+thread_local TiffErrors* t_errors = nullptr;
+void on_tiff_error_global(const char* module, const char* fmt, va_list ap) {
+  if (t_errors) t_errors->add(module, fmt, ap);
+}
+void on_tiff_warning_global(const char*, const char*, va_list) {}
+// Routes this thread's libtiff messages to `errs` while alive.
+struct ErrorScope {
+  explicit ErrorScope(TiffErrors& e) {
+    static std::once_flag once;
+    std::call_once(once, [] {
+      TIFFSetErrorHandler(on_tiff_error_global);
+      TIFFSetWarningHandler(on_tiff_warning_global);
+    });
+    t_errors = &e;
+  }
+  ~ErrorScope() { t_errors = nullptr; }
+  ErrorScope(const ErrorScope&) = delete;
+  ErrorScope& operator=(const ErrorScope&) = delete;
+};
+TIFF* tiff_open(int fd, const std::string& path, const char* mode, TiffErrors&) {
+  return TIFFFdOpen(fd, path.c_str(), mode);
+}
+#endif
+
+// Owns the TIFF handle, or the bare descriptor until libtiff has taken it.
+class TiffFile {
+ public:
+  TiffFile(int fd, const std::string& path, const char* mode, const char* op, TiffErrors& errs) {
+    tif_ = tiff_open(fd, path, mode, errs);
+    if (!tif_) {
+      ::close(fd);  // libtiff does not close the descriptor when opening fails
+      fail_file(ErrorCode::Io, op, path, errs.text("libtiff cannot open the file"));
+    }
+  }
+  ~TiffFile() {
+    if (tif_) TIFFClose(tif_);  // also closes the descriptor
+  }
+  TiffFile(const TiffFile&) = delete;
+  TiffFile& operator=(const TiffFile&) = delete;
+  TIFF* get() const noexcept { return tif_; }
+  // Closes and reports whether libtiff could flush everything.
+  bool flush_and_close() noexcept {
+    const bool ok = TIFFFlush(tif_) != 0;
+    TIFFClose(tif_);
+    tif_ = nullptr;
+    return ok;
+  }
+
+ private:
+  TIFF* tif_ = nullptr;
+};
+
+struct TiffLayout {
+  ImageInfo info;
+  int file_spp = 1;  // samples per pixel in the file (2 for gray + alpha)
+  bool tiled = false;
+};
+
+const char* photometric_name(std::uint16_t p) {
+  switch (p) {
+    case PHOTOMETRIC_MINISWHITE:
+      return "MinIsWhite";
+    case PHOTOMETRIC_MINISBLACK:
+      return "MinIsBlack";
+    case PHOTOMETRIC_RGB:
+      return "RGB";
+    case PHOTOMETRIC_PALETTE:
+      return "Palette";
+    case PHOTOMETRIC_MASK:
+      return "Mask";
+    case PHOTOMETRIC_SEPARATED:
+      return "Separated (CMYK)";
+    case PHOTOMETRIC_YCBCR:
+      return "YCbCr";
+    case PHOTOMETRIC_CIELAB:
+      return "CIELab";
+    default:
+      return "other";
+  }
+}
+
+TiffLayout tiff_layout(TIFF* tif, const char* op, const std::string& path) {
+  std::uint32_t w = 0, h = 0;
+  std::uint16_t spp = 1, bps = 1, sf = SAMPLEFORMAT_UINT, planar = PLANARCONFIG_CONTIG;
+  std::uint16_t photometric = 0;
+  if (!TIFFGetField(tif, TIFFTAG_IMAGEWIDTH, &w) || !TIFFGetField(tif, TIFFTAG_IMAGELENGTH, &h))
+    fail_file(ErrorCode::Io, op, path, "TIFF without image width/length");
+  TIFFGetFieldDefaulted(tif, TIFFTAG_SAMPLESPERPIXEL, &spp);
+  TIFFGetFieldDefaulted(tif, TIFFTAG_BITSPERSAMPLE, &bps);
+  TIFFGetFieldDefaulted(tif, TIFFTAG_SAMPLEFORMAT, &sf);
+  TIFFGetFieldDefaulted(tif, TIFFTAG_PLANARCONFIG, &planar);
+  if (!TIFFGetField(tif, TIFFTAG_PHOTOMETRIC, &photometric))
+    photometric = spp >= 3 ? PHOTOMETRIC_RGB : PHOTOMETRIC_MINISBLACK;  // a common omission
+
+  TiffLayout L;
+  L.tiled = TIFFIsTiled(tif) != 0;
+  L.file_spp = spp;
+  L.info.format = ImageFormat::tiff;
+  if (sf == SAMPLEFORMAT_UINT && bps == 8)
+    L.info.type = ElemType::u8;
+  else if (sf == SAMPLEFORMAT_UINT && bps == 16)
+    L.info.type = ElemType::u16;
+  else if (sf == SAMPLEFORMAT_IEEEFP && bps == 32)
+    L.info.type = ElemType::f32;
+  else {
+    const char* kind = sf == SAMPLEFORMAT_UINT     ? "unsigned"
+                       : sf == SAMPLEFORMAT_INT    ? "signed"
+                       : sf == SAMPLEFORMAT_IEEEFP ? "float"
+                                                   : "other";
+    fail_file(ErrorCode::Unsupported, op, path,
+              std::string("unsupported TIFF sample format; got ") + kind + " " +
+                  std::to_string(bps) + "-bit, expected unsigned 8/16-bit or float 32-bit");
+  }
+  if (photometric == PHOTOMETRIC_MINISBLACK && spp == 1)
+    L.info.channels = 1;
+  else if (photometric == PHOTOMETRIC_MINISBLACK && spp == 2)
+    L.info.channels = 4;  // gray + alpha, read as RGBA
+  else if (photometric == PHOTOMETRIC_RGB && (spp == 3 || spp == 4))
+    L.info.channels = spp;
+  else {
+    fail_file(ErrorCode::Unsupported, op, path,
+              std::string("unsupported TIFF photometric interpretation; got ") +
+                  photometric_name(photometric) + " with " + std::to_string(spp) +
+                  " samples per pixel, expected MinIsBlack with 1-2 or RGB with 3-4");
+  }
+  if (planar != PLANARCONFIG_CONTIG && spp > 1) {
+    fail_file(ErrorCode::Unsupported, op, path,
+              "unsupported TIFF layout; got separate sample planes, expected contiguous samples");
+  }
+  if (w == 0 || h == 0 || w > static_cast<std::uint32_t>(INT_MAX) ||
+      h > static_cast<std::uint32_t>(INT_MAX)) {
+    fail_file(ErrorCode::Io, op, path,
+              "the header gives an unusable size; got " + std::to_string(w) + "x" +
+                  std::to_string(h) + ", expected 1..2147483647 per side");
+  }
+  L.info.width = static_cast<int>(w);
+  L.info.height = static_cast<int>(h);
+  return L;
+}
+
+// n pixels of gray + alpha to RGBA, for samples of E bytes (copied as bits).
+template <typename E>
+void gray_alpha_to_rgba(const unsigned char* src, unsigned char* dst, std::size_t n) {
+  E s[2];
+  E d[4];
+  for (std::size_t i = 0; i < n; ++i) {
+    std::memcpy(s, src + i * sizeof s, sizeof s);
+    d[0] = d[1] = d[2] = s[0];
+    d[3] = s[1];
+    std::memcpy(dst + i * sizeof d, d, sizeof d);
+  }
+}
+
+// Copies n file pixels to image pixels (expanding gray + alpha).
+void put_pixels(const unsigned char* src, unsigned char* dst, std::size_t n, const TiffLayout& L) {
+  if (L.file_spp == L.info.channels) {
+    std::memcpy(dst, src, n * static_cast<std::size_t>(L.info.channels) * elem_size(L.info.type));
+    return;
+  }
+  switch (elem_size(L.info.type)) {
+    case 1:
+      gray_alpha_to_rgba<std::uint8_t>(src, dst, n);
+      break;
+    case 2:
+      gray_alpha_to_rgba<std::uint16_t>(src, dst, n);
+      break;
+    default:
+      gray_alpha_to_rgba<std::uint32_t>(src, dst, n);
+      break;
+  }
+}
+
+void read_strips(TIFF* tif, const TiffLayout& L, const ImageView& v, TiffErrors& errs,
+                 const std::string& path) {
+  const std::size_t file_row = static_cast<std::size_t>(L.info.width) *
+                               static_cast<std::size_t>(L.file_spp) * elem_size(L.info.type);
+  if (static_cast<std::uint64_t>(TIFFScanlineSize64(tif)) != file_row)
+    fail_file(ErrorCode::Io, "imread", path, "TIFF scanline size does not match its header");
+  const bool direct = L.file_spp == L.info.channels;
+  std::vector<unsigned char> tmp(direct ? 0 : file_row);
+  for (int y = 0; y < L.info.height; ++y) {
+    unsigned char* dst = v.row<unsigned char>(y);
+    if (TIFFReadScanline(tif, direct ? dst : tmp.data(), static_cast<std::uint32_t>(y), 0) < 0) {
+      fail_file(ErrorCode::Io, "imread", path,
+                std::string("row ") + std::to_string(y) + ": " + errs.text("read error"));
+    }
+    if (!direct) put_pixels(tmp.data(), dst, static_cast<std::size_t>(L.info.width), L);
+  }
+}
+
+void read_tiles(TIFF* tif, const TiffLayout& L, const ImageView& v, TiffErrors& errs,
+                const std::string& path) {
+  std::uint32_t tw = 0, th = 0;
+  if (!TIFFGetField(tif, TIFFTAG_TILEWIDTH, &tw) || !TIFFGetField(tif, TIFFTAG_TILELENGTH, &th) ||
+      tw == 0 || th == 0)
+    fail_file(ErrorCode::Io, "imread", path, "tiled TIFF without a tile size");
+  const std::size_t px = static_cast<std::size_t>(L.file_spp) * elem_size(L.info.type);
+  const std::size_t tile_row = static_cast<std::size_t>(tw) * px;
+  const std::uint64_t tile_bytes = static_cast<std::uint64_t>(tile_row) * th;
+  if (static_cast<std::uint64_t>(TIFFTileSize64(tif)) != tile_bytes)
+    fail_file(ErrorCode::Io, "imread", path, "TIFF tile size does not match its header");
+  std::vector<unsigned char> tile(static_cast<std::size_t>(tile_bytes));
+  const auto W = static_cast<std::uint32_t>(L.info.width);
+  const auto H = static_cast<std::uint32_t>(L.info.height);
+  const std::size_t out_px = v.pixel_bytes();
+  for (std::uint32_t ty = 0; ty < H; ty += th) {
+    for (std::uint32_t tx = 0; tx < W; tx += tw) {
+      if (TIFFReadTile(tif, tile.data(), tx, ty, 0, 0) < 0) {
+        fail_file(ErrorCode::Io, "imread", path,
+                  "tile at (" + std::to_string(tx) + ", " + std::to_string(ty) +
+                      "): " + errs.text("read error"));
+      }
+      const std::uint32_t rows = std::min(th, H - ty);
+      const std::uint32_t cols = std::min(tw, W - tx);
+      for (std::uint32_t r = 0; r < rows; ++r) {
+        unsigned char* dst = v.row<unsigned char>(static_cast<int>(ty + r)) + tx * out_px;
+        put_pixels(tile.data() + r * tile_row, dst, cols, L);
+      }
+    }
+  }
+}
+
+}  // namespace
+
+ImageInfo read_tiff_info(int fd, const std::string& path) {
+  TiffErrors errs;
+  ErrorScope scope(errs);
+  TiffFile f(fd, path, "r", "read_info", errs);
+  return tiff_layout(f.get(), "read_info", path).info;
+}
+
+Image read_tiff(int fd, const std::string& path) {
+  TiffErrors errs;
+  ErrorScope scope(errs);
+  TiffFile f(fd, path, "r", "imread", errs);
+  const TiffLayout L = tiff_layout(f.get(), "imread", path);
+  check_image_size("imread", path, L.info);
+  Image img(L.info.width, L.info.height, L.info.channels, L.info.type);
+  if (L.tiled)
+    read_tiles(f.get(), L, img.view(), errs, path);
+  else
+    read_strips(f.get(), L, img.view(), errs, path);
+  return img;
+}
+
+void write_tiff(int fd, const std::string& path, const ImageView& img, const WriteOptions& opt) {
+  TiffErrors errs;
+  ErrorScope scope(errs);
+  TiffFile f(fd, path, "w", "imwrite", errs);
+  TIFF* tif = f.get();
+  const std::uint16_t bps = static_cast<std::uint16_t>(8 * elem_size(img.type));
+  const std::uint16_t sf = img.type == ElemType::f32 ? SAMPLEFORMAT_IEEEFP : SAMPLEFORMAT_UINT;
+  const std::size_t row_bytes = img.row_bytes();
+  const auto rows_per_strip =
+      static_cast<std::uint32_t>(std::max<std::size_t>(1, (std::size_t{256} << 10) / row_bytes));
+  bool ok = TIFFSetField(tif, TIFFTAG_IMAGEWIDTH, static_cast<std::uint32_t>(img.width)) &&
+            TIFFSetField(tif, TIFFTAG_IMAGELENGTH, static_cast<std::uint32_t>(img.height)) &&
+            TIFFSetField(tif, TIFFTAG_SAMPLESPERPIXEL, static_cast<std::uint16_t>(img.channels)) &&
+            TIFFSetField(tif, TIFFTAG_BITSPERSAMPLE, bps) &&
+            TIFFSetField(tif, TIFFTAG_SAMPLEFORMAT, sf) &&
+            TIFFSetField(tif, TIFFTAG_PLANARCONFIG, PLANARCONFIG_CONTIG) &&
+            TIFFSetField(tif, TIFFTAG_PHOTOMETRIC,
+                         img.channels == 1 ? PHOTOMETRIC_MINISBLACK : PHOTOMETRIC_RGB) &&
+            TIFFSetField(tif, TIFFTAG_ROWSPERSTRIP, rows_per_strip);
+  if (ok && img.channels == 4) {
+    const std::uint16_t extra[1] = {EXTRASAMPLE_UNASSALPHA};
+    ok = TIFFSetField(tif, TIFFTAG_EXTRASAMPLES, 1, extra);
+  }
+  if (ok && opt.tiff_compress) {
+    if (!TIFFIsCODECConfigured(COMPRESSION_ADOBE_DEFLATE)) {
+      fail_file(ErrorCode::Unsupported, "imwrite", path,
+                "this libtiff has no deflate codec (write with tiff_compress = false)");
+    }
+    ok = TIFFSetField(tif, TIFFTAG_COMPRESSION, COMPRESSION_ADOBE_DEFLATE) &&
+         TIFFSetField(tif, TIFFTAG_PREDICTOR,
+                      img.type == ElemType::f32 ? PREDICTOR_FLOATINGPOINT : PREDICTOR_HORIZONTAL);
+  } else if (ok) {
+    ok = TIFFSetField(tif, TIFFTAG_COMPRESSION, COMPRESSION_NONE);
+  }
+  if (!ok) fail_file(ErrorCode::Io, "imwrite", path, errs.text("cannot set the TIFF tags"));
+
+  // libtiff's predictor encodes in place, so each row goes through a scratch copy.
+  std::vector<unsigned char> scratch(row_bytes);
+  for (int y = 0; y < img.height; ++y) {
+    std::memcpy(scratch.data(), img.row<const unsigned char>(y), row_bytes);
+    if (TIFFWriteScanline(tif, scratch.data(), static_cast<std::uint32_t>(y), 0) < 0) {
+      fail_file(ErrorCode::Io, "imwrite", path,
+                "row " + std::to_string(y) + ": " + errs.text("write error"));
+    }
+  }
+  if (!f.flush_and_close()) fail_file(ErrorCode::Io, "imwrite", path, errs.text("write error"));
+}
+
+}  // namespace texcv::io_detail
+
+#endif  // TEXCV_HAS_TIFF

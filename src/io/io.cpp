@@ -1,0 +1,315 @@
+// The public entry points of texcv/io.hpp: format from the extension, opening and checking
+// files, the atomic write (temporary file beside the target, then rename), and dispatch to the
+// codecs.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cctype>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "src/io/codec.hpp"
+#include "texcv/error.hpp"
+#include "texcv/io.hpp"
+
+namespace texcv {
+namespace io_detail {
+
+void fail_file(ErrorCode code, const char* op, const std::string& path, const std::string& reason) {
+  fail(code, op, path + ": " + reason);
+}
+
+void ErrorText::set(const char* msg) noexcept {
+  if (!msg) msg = "(no message)";
+  std::snprintf(text, sizeof text, "%s", msg);
+}
+
+void check_image_size(const char* op, const std::string& path, const ImageInfo& info) {
+  if (info.width <= 0 || info.height <= 0) {
+    fail_file(ErrorCode::Io, op, path,
+              "the header gives an empty image; got " + std::to_string(info.width) + "x" +
+                  std::to_string(info.height) + ", expected a positive width and height");
+  }
+  if (info.bytes() > kMaxImageBytes) {
+    fail_file(ErrorCode::Io, op, path,
+              "the header claims an image too large to decode (" + std::to_string(info.width) +
+                  "x" + std::to_string(info.height) + "x" + std::to_string(info.channels) + " " +
+                  to_string(info.type) + "); got " + std::to_string(info.bytes()) +
+                  " bytes, expected at most " + std::to_string(kMaxImageBytes) + " bytes");
+  }
+}
+
+}  // namespace io_detail
+
+namespace {
+
+using io_detail::fail_file;
+using io_detail::FilePtr;
+
+std::string lower_extension(const std::string& path) {
+  std::string ext = std::filesystem::path(path).extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return ext;
+}
+
+#if !defined(TEXCV_HAS_TIFF)
+[[noreturn]] void fail_no_tiff(const char* op, const std::string& path) {
+  fail_file(ErrorCode::Unsupported, op, path,
+            "TIFF files are not supported: texcv was built without libtiff");
+}
+#endif
+
+// What the first bytes say the file is (for clearer messages), or nullptr.
+const char* sniff(const unsigned char* b, std::size_t n) {
+  static const unsigned char png_sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
+  if (n >= 8 && std::memcmp(b, png_sig, 8) == 0) return "png";
+  if (n >= 3 && b[0] == 0xFF && b[1] == 0xD8 && b[2] == 0xFF) return "jpeg";
+  if (n >= 4 && ((b[0] == 'I' && b[1] == 'I' && (b[2] == 42 || b[2] == 43) && b[3] == 0) ||
+                 (b[0] == 'M' && b[1] == 'M' && b[2] == 0 && (b[3] == 42 || b[3] == 43))))
+    return "tiff";
+  return nullptr;
+}
+
+// Opens `path` for reading and checks it is a non-empty regular file whose signature matches
+// `fmt`. Errors name the path and the reason.
+FilePtr open_for_read(const char* op, const std::string& path, ImageFormat fmt) {
+  FilePtr f(std::fopen(path.c_str(), "rb"));
+  if (!f) fail_file(ErrorCode::Io, op, path, std::string("cannot open: ") + std::strerror(errno));
+  struct stat st {};
+  if (::fstat(::fileno(f.get()), &st) != 0)
+    fail_file(ErrorCode::Io, op, path, std::string("cannot stat: ") + std::strerror(errno));
+  if (S_ISDIR(st.st_mode)) fail_file(ErrorCode::Io, op, path, "is a directory, not an image file");
+  if (!S_ISREG(st.st_mode)) fail_file(ErrorCode::Io, op, path, "not a regular file");
+  if (st.st_size == 0) fail_file(ErrorCode::Io, op, path, "empty file (0 bytes)");
+
+  unsigned char head[8] = {};
+  const std::size_t n = std::fread(head, 1, sizeof head, f.get());
+  if (std::ferror(f.get()))
+    fail_file(ErrorCode::Io, op, path, std::string("read error: ") + std::strerror(errno));
+  const char* is = sniff(head, n);
+  const char* want = to_string(fmt);
+  if (!is || std::strcmp(is, want) != 0) {
+    std::string up = want;
+    std::transform(up.begin(), up.end(), up.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+    fail_file(ErrorCode::Io, op, path,
+              "not a " + up + " file (bad signature" +
+                  (is ? std::string("; the data looks like ") + is : std::string()) + ")");
+  }
+  std::rewind(f.get());
+  return f;
+}
+
+#if defined(TEXCV_HAS_TIFF)
+// libtiff closes the descriptor it is given, so it gets a duplicate of the FILE's.
+int dup_for_tiff(const char* op, const std::string& path, std::FILE* f) {
+  const int fd = ::fcntl(::fileno(f), F_DUPFD_CLOEXEC, 0);
+  if (fd < 0) fail_file(ErrorCode::Io, op, path, std::string("dup: ") + std::strerror(errno));
+  return fd;
+}
+#endif
+
+// The temporary file of an atomic write: removed unless committed.
+struct TempFile {
+  std::string path;
+  bool committed = false;
+  TempFile() = default;
+  TempFile(const TempFile&) = delete;
+  TempFile& operator=(const TempFile&) = delete;
+  ~TempFile() {
+    if (!path.empty() && !committed) ::unlink(path.c_str());
+  }
+};
+
+std::uint64_t random_suffix() {
+  static std::atomic<std::uint64_t> counter{0};
+  thread_local std::mt19937_64 rng = [] {
+    std::random_device rd;
+    return std::mt19937_64((static_cast<std::uint64_t>(rd()) << 32) ^ rd() ^
+                           static_cast<std::uint64_t>(::getpid()));
+  }();
+  return rng() ^ counter.fetch_add(1, std::memory_order_relaxed);
+}
+
+// Creates "<dir>/.<name>.tmp-<random>" exclusively, beside the target (same file system, so
+// the rename is atomic). Mode 0666 minus the umask, like any new file.
+int create_temp(const std::string& target, TempFile& tmp) {
+  namespace fs = std::filesystem;
+  const fs::path p(target);
+  const std::string name = p.filename().string();
+  if (name.empty() || name == "." || name == "..")
+    fail_file(ErrorCode::Io, "imwrite", target, "not a file name");
+  const fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    char suffix[32];
+    std::snprintf(suffix, sizeof suffix, "%016llx",
+                  static_cast<unsigned long long>(random_suffix()));
+    const std::string candidate = (dir / ("." + name + ".tmp-" + suffix)).string();
+    const int fd = ::open(candidate.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd >= 0) {
+      tmp.path = candidate;
+      return fd;
+    }
+    if (errno != EEXIST) {
+      fail_file(
+          ErrorCode::Io, "imwrite", target,
+          "cannot create a temporary file in '" + dir.string() + "': " + std::strerror(errno));
+    }
+  }
+  fail_file(ErrorCode::Io, "imwrite", target, "cannot find a free temporary file name");
+}
+
+void check_writable(ImageFormat fmt, const ImageView& img, const WriteOptions& opt,
+                    const std::string& path) {
+  const std::string got =
+      std::string(to_string(img.type)) + " with " + std::to_string(img.channels) + " channel(s)";
+  switch (fmt) {
+    case ImageFormat::png:
+      if (img.type == ElemType::f32)
+        fail(ErrorCode::Unsupported, "imwrite", path + ": PNG cannot store this element type", got,
+             "u8 or u16");
+      if (opt.png_compression < 0 || opt.png_compression > 9)
+        fail(ErrorCode::InvalidArgument, "imwrite", "png_compression out of range",
+             std::to_string(opt.png_compression), "0..9");
+      break;
+    case ImageFormat::jpeg:
+      if (img.type != ElemType::u8)
+        fail(ErrorCode::Unsupported, "imwrite",
+             path + ": JPEG stores 8-bit samples only (convert to u8 first)", got, "u8");
+      if (img.channels == 4)
+        fail(ErrorCode::Unsupported, "imwrite",
+             path + ": JPEG has no alpha channel (drop it first, or write PNG/TIFF)", got,
+             "1 or 3 channels");
+      if (opt.jpeg_quality < 1 || opt.jpeg_quality > 100)
+        fail(ErrorCode::InvalidArgument, "imwrite", "jpeg_quality out of range",
+             std::to_string(opt.jpeg_quality), "1..100");
+      break;
+    case ImageFormat::tiff:
+      break;  // u8/u16/f32 and 1/3/4 channels are all writable
+  }
+}
+
+}  // namespace
+
+const char* to_string(ImageFormat f) noexcept {
+  switch (f) {
+    case ImageFormat::png:
+      return "png";
+    case ImageFormat::jpeg:
+      return "jpeg";
+    case ImageFormat::tiff:
+      return "tiff";
+  }
+  return "unknown";
+}
+
+ImageFormat format_from_path(const std::string& path) {
+  const std::string ext = lower_extension(path);
+  if (ext == ".png") return ImageFormat::png;
+  if (ext == ".jpg" || ext == ".jpeg") return ImageFormat::jpeg;
+  if (ext == ".tif" || ext == ".tiff") return ImageFormat::tiff;
+  fail(ErrorCode::Unsupported, "format_from_path", "unsupported file extension for '" + path + "'",
+       ext.empty() ? std::string("no extension") : "'" + ext + "'",
+       ".png, .jpg, .jpeg, .tif or .tiff");
+}
+
+std::vector<std::string> supported_formats() {
+  std::vector<std::string> out{"png", "jpeg"};
+#if defined(TEXCV_HAS_TIFF)
+  out.emplace_back("tiff");
+#endif
+  return out;
+}
+
+ImageInfo read_info(const std::string& path) {
+  const ImageFormat fmt = format_from_path(path);
+  constexpr const char* op = "read_info";
+#if !defined(TEXCV_HAS_TIFF)
+  if (fmt == ImageFormat::tiff) fail_no_tiff(op, path);
+#endif
+  FilePtr f = open_for_read(op, path, fmt);
+  switch (fmt) {
+    case ImageFormat::png:
+      return io_detail::read_png_info(f.get(), path);
+    case ImageFormat::jpeg:
+      return io_detail::read_jpeg_info(f.get(), path);
+    case ImageFormat::tiff:
+#if defined(TEXCV_HAS_TIFF)
+      return io_detail::read_tiff_info(dup_for_tiff(op, path, f.get()), path);
+#endif
+      break;
+  }
+  fail(ErrorCode::Internal, op, "unknown image format");
+}
+
+Image imread(const std::string& path) {
+  const ImageFormat fmt = format_from_path(path);
+  constexpr const char* op = "imread";
+#if !defined(TEXCV_HAS_TIFF)
+  if (fmt == ImageFormat::tiff) fail_no_tiff(op, path);
+#endif
+  FilePtr f = open_for_read(op, path, fmt);
+  switch (fmt) {
+    case ImageFormat::png:
+      return io_detail::read_png(f.get(), path);
+    case ImageFormat::jpeg:
+      return io_detail::read_jpeg(f.get(), path);
+    case ImageFormat::tiff:
+#if defined(TEXCV_HAS_TIFF)
+      return io_detail::read_tiff(dup_for_tiff(op, path, f.get()), path);
+#endif
+      break;
+  }
+  fail(ErrorCode::Internal, op, "unknown image format");
+}
+
+void imwrite(const std::string& path, const ImageView& img, const WriteOptions& opt) {
+  const ImageFormat fmt = format_from_path(path);
+#if !defined(TEXCV_HAS_TIFF)
+  if (fmt == ImageFormat::tiff) fail_no_tiff("imwrite", path);
+#endif
+  validate_view(img, "imwrite", "img");
+  if (img.location != Location::host)
+    fail(ErrorCode::InvalidArgument, "imwrite", "the image must be in host memory",
+         to_string(img.location), "host (copy device images to the host first)");
+  check_writable(fmt, img, opt, path);
+
+  TempFile tmp;
+  const int fd = create_temp(path, tmp);
+  if (fmt == ImageFormat::tiff) {
+#if defined(TEXCV_HAS_TIFF)
+    io_detail::write_tiff(fd, path, img, opt);  // closes fd
+#endif
+  } else {
+    FilePtr f(::fdopen(fd, "wb"));
+    if (!f) {
+      const int e = errno;
+      ::close(fd);
+      fail_file(ErrorCode::Io, "imwrite", path, std::string("fdopen: ") + std::strerror(e));
+    }
+    if (fmt == ImageFormat::png)
+      io_detail::write_png(f.get(), path, img, opt);
+    else
+      io_detail::write_jpeg(f.get(), path, img, opt);
+    if (std::fflush(f.get()) != 0 || std::ferror(f.get()))
+      fail_file(ErrorCode::Io, "imwrite", path,
+                std::string("write error: ") + std::strerror(errno));
+    if (std::fclose(f.release()) != 0)
+      fail_file(ErrorCode::Io, "imwrite", path, std::string("close: ") + std::strerror(errno));
+  }
+  if (std::rename(tmp.path.c_str(), path.c_str()) != 0) {
+    fail_file(ErrorCode::Io, "imwrite", path,
+              std::string("cannot move the written file into place: ") + std::strerror(errno));
+  }
+  tmp.committed = true;
+}
+
+}  // namespace texcv

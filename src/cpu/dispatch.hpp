@@ -7,13 +7,19 @@
 #include "src/core/backends.hpp"
 #include "texcv/error.hpp"
 
+// Parallel over rows when the work is worth waking threads for (small images run serially).
+#define TEXCV_PRAGMA(x) _Pragma(#x)
 #if defined(TEXCV_HAS_OPENMP)
-#define TEXCV_OMP_PARALLEL_FOR _Pragma("omp parallel for schedule(static)")
+#define TEXCV_OMP_PARALLEL_FOR_IF(work) \
+  TEXCV_PRAGMA(omp parallel for schedule(static) if ((work) >= texcv::cpu::detail::kParallelWork))
 #else
-#define TEXCV_OMP_PARALLEL_FOR
+#define TEXCV_OMP_PARALLEL_FOR_IF(work)
 #endif
 
 namespace texcv::cpu::detail {
+
+// Below this many destination pixels an operation runs on the calling thread.
+constexpr long kParallelWork = 32 * 1024;
 
 template <typename T>
 struct TypeTag {

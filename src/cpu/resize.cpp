@@ -32,7 +32,7 @@ void resize_nearest(const ImageView& src, const ImageView& dst, const ResizeDesc
   std::vector<int> xs(dst.width);
   for (int x = 0; x < dst.width; ++x) xs[x] = d.ax.nearest(x, src.width);
   const int* xi = xs.data();
-  TEXCV_OMP_PARALLEL_FOR
+  TEXCV_OMP_PARALLEL_FOR_IF(static_cast<long>(dst.width) * dst.height)
   for (int y = 0; y < dst.height; ++y) {
     const T* srow = src.row<const T>(d.ay.nearest(y, src.height));
     T* drow = dst.row<T>(y);
@@ -52,7 +52,7 @@ void resize_area_shrink(const ImageView& src, const ImageView& dst, const Resize
   area_table(dst.width, d.scale_x, src.width, xt, xo);
   area_table(dst.height, d.scale_y, src.height, yt, yo);
   const auto s = detail::source_of<T, C>(src);
-  TEXCV_OMP_PARALLEL_FOR
+  TEXCV_OMP_PARALLEL_FOR_IF(static_cast<long>(dst.width) * dst.height)
   for (int y = 0; y < dst.height; ++y) {
     T* drow = dst.row<T>(y);
     for (int x = 0; x < dst.width; ++x) {
@@ -80,7 +80,7 @@ void resize_area_upscale(const ImageView& src, const ImageView& dst, const Resiz
   for (int x = 0; x < dst.width; ++x) sd::area_upscale_coord(x, d.scale_x, xi[x], xf[x]);
   const auto s = detail::source_of<T, C>(src);
   const sd::SamplingDesc& sp = d.sampling;
-  TEXCV_OMP_PARALLEL_FOR
+  TEXCV_OMP_PARALLEL_FOR_IF(static_cast<long>(dst.width) * dst.height)
   for (int y = 0; y < dst.height; ++y) {
     int y0;
     float fy;
@@ -112,7 +112,7 @@ void resize_interp(const ImageView& src, const ImageView& dst, const ResizeDesc&
   for (int x = 0; x < dst.width; ++x) xs[x] = d.ax(x);
   const auto s = detail::source_of<T, C>(src);
   const sd::SamplingDesc& sp = d.sampling;
-  TEXCV_OMP_PARALLEL_FOR
+  TEXCV_OMP_PARALLEL_FOR_IF(static_cast<long>(dst.width) * dst.height)
   for (int y = 0; y < dst.height; ++y) {
     const float sy = d.ay(y);
     T* drow = dst.row<T>(y);

@@ -11,7 +11,7 @@ template <typename T, int C, class Map>
 void warp_rows(const ImageView& src, const ImageView& dst, const Map& map,
                const sd::SamplingDesc& sp) {
   const auto s = detail::source_of<T, C>(src);
-  TEXCV_OMP_PARALLEL_FOR
+  TEXCV_OMP_PARALLEL_FOR_IF(static_cast<long>(dst.width) * dst.height)
   for (int y = 0; y < dst.height; ++y) {
     T* drow = dst.row<T>(y);
     for (int x = 0; x < dst.width; ++x) {

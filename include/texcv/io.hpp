@@ -46,9 +46,9 @@ ImageInfo read_info(const std::string& path);
 Image imread(const std::string& path);
 
 struct WriteOptions {
-  int jpeg_quality = 95;     // 1..100
-  int png_compression = 6;   // 0..9 (zlib level)
-  bool tiff_compress = true; // deflate (lossless) when true
+  int jpeg_quality = 95;      // 1..100
+  int png_compression = 6;    // 0..9 (zlib level)
+  bool tiff_compress = true;  // deflate (lossless) when true
 };
 
 // Writes a host image. The format comes from the extension. JPEG takes u8 with 1 or 3 channels

@@ -1,0 +1,203 @@
+#!/usr/bin/env bash
+# The one script to run on the GPU machine (Ubuntu 24.04, CUDA 13 in /usr/local/cuda, no
+# GoogleTest / CLI11 / libtiff / OpenCV C++ there). Carry .devdeps/ with it:
+#   .devdeps/googletest/     the GoogleTest source tree (as Debian's /usr/src/googletest)
+#   .devdeps/include/CLI/    the CLI11 headers
+#
+#   bash bench/run_device.sh                      # info build test bench peers summary
+#   bash bench/run_device.sh build bench          # only some stages (info and summary always run)
+#   bash bench/run_device.sh quick build bench    # small sizes, few reps (a smoke test)
+#
+# Writes under $OUT (default ./out-device): build.log, ctest.log, ctest_cuda.log, bench.txt,
+# bench.json (+ bench_<config>.json), peers.txt, peers.json, summary.txt. Every stage is timed;
+# a failing stage prints its error and the script goes on. Stages that would start after
+# $TEXCV_DEADLINE seconds (default 500) are skipped, so the whole run stays under 9 minutes.
+# shellcheck disable=SC2317  # stage functions are called through "stage NAME FUNCTION"
+set -u
+cd "$(dirname "$0")/.." || exit 1
+ROOT=$PWD
+OUT=${OUT:-$ROOT/out-device}
+mkdir -p "$OUT"
+BUILD=${TEXCV_BUILD_DIR:-$ROOT/build-device}
+DEADLINE=${TEXCV_DEADLINE:-500}
+JOBS=$(nproc 2>/dev/null || echo 8)
+T0=$(date +%s)
+STAGES_FILE="$OUT/stages.txt"
+: >"$STAGES_FILE"
+
+QUICK=0
+WANT=()
+for a in "$@"; do
+  case "$a" in
+    quick) QUICK=1 ;;
+    build | test | bench | peers) WANT+=("$a") ;;
+    *) echo "run_device.sh: unknown stage '$a' (stages: build test bench peers; flag: quick)" ;;
+  esac
+done
+[ ${#WANT[@]} -eq 0 ] && WANT=(build test bench peers)
+wanted() { local s; for s in "${WANT[@]}"; do [ "$s" = "$1" ] && return 0; done; return 1; }
+elapsed() { echo $(($(date +%s) - T0)); }
+
+# stage NAME FUNCTION: runs it unless the deadline has passed; records status and seconds.
+stage() {
+  local name=$1 fn=$2 t rc
+  if [ "$(elapsed)" -ge "$DEADLINE" ]; then
+    echo "== $name: SKIPPED (deadline ${DEADLINE}s reached at $(elapsed)s)"
+    printf '%-8s %-8s %5s s  %s\n' "$name" skipped 0 "deadline" >>"$STAGES_FILE"
+    return
+  fi
+  echo "== $name (at $(elapsed)s)"
+  t=$(date +%s)
+  "$fn"
+  rc=$?
+  local status=ok
+  [ $rc -ne 0 ] && status="FAIL($rc)"
+  printf '%-8s %-8s %5s s  %s\n' "$name" "$status" $(($(date +%s) - t)) "${STAGE_NOTE:-}" >>"$STAGES_FILE"
+  STAGE_NOTE=""
+  echo "== $name: $status in $(($(date +%s) - t)) s"
+}
+
+# ---------------------------------------------------------------------------------------------
+do_info() {
+  nvidia-smi -L 2>&1 | head -8
+  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm,temperature.gpu \
+    --format=csv,noheader 2>&1 | head -8
+  COMMIT=$(git rev-parse HEAD 2>/dev/null || true)
+  if [ -z "$COMMIT" ] && [ -f COMMIT ]; then COMMIT=$(head -1 COMMIT); fi
+  [ -z "$COMMIT" ] && COMMIT=unknown
+  if [ -n "$(git status --porcelain 2>/dev/null | head -1)" ]; then COMMIT="$COMMIT+dirty"; fi
+  export TEXCV_COMMIT=$COMMIT
+  echo "commit: $TEXCV_COMMIT"
+  echo "cmake: $(cmake --version 2>/dev/null | head -1); ninja: $(ninja --version 2>/dev/null)"
+  echo "cores: $JOBS; out: $OUT; build: $BUILD; quick: $QUICK; deadline: ${DEADLINE}s"
+  return 0
+}
+
+do_build() {
+  local nvcc=""
+  if ! command -v nvcc >/dev/null 2>&1 && [ -x /usr/local/cuda/bin/nvcc ]; then
+    export PATH=/usr/local/cuda/bin:$PATH
+  fi
+  command -v nvcc >/dev/null 2>&1 && nvcc="-DCMAKE_CUDA_COMPILER=$(command -v nvcc)"
+  local extra=()
+  [ -d "$ROOT/.devdeps/googletest" ] && extra+=("-DTEXCV_GTEST_SOURCE=$ROOT/.devdeps/googletest")
+  [ -d "$ROOT/.devdeps/include/CLI" ] && extra+=("-DTEXCV_CLI11_INCLUDE=$ROOT/.devdeps/include")
+  # CMake before 3.26 does not know nvcc 13's C++20 flag; naming it is harmless for newer ones.
+  cmake -S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_CUDA_ARCHITECTURES=90 -DTEXCV_CUDA=ON -DTEXCV_TIFF=OFF \
+    -DCMAKE_CUDA20_STANDARD_COMPILE_OPTION=-std=c++20 \
+    -DCMAKE_CUDA20_EXTENSION_COMPILE_OPTION=-std=c++20 \
+    ${nvcc:+"$nvcc"} "${extra[@]}" >"$OUT/build.log" 2>&1
+  local rc=$?
+  if [ $rc -ne 0 ]; then
+    echo "configure FAILED (rc $rc); last lines of $OUT/build.log:"
+    tail -30 "$OUT/build.log"
+    STAGE_NOTE="configure failed"
+    return $rc
+  fi
+  grep -E "texcv:|CUDA" "$OUT/build.log" | head -8
+  # Keep going past failing targets so that whatever compiles (the benchmark) is usable.
+  cmake --build "$BUILD" -j "$JOBS" -- -k 0 >>"$OUT/build.log" 2>&1
+  rc=$?
+  if [ $rc -ne 0 ]; then
+    echo "build FAILED (rc $rc); errors from $OUT/build.log:"
+    grep -E "error|FAILED" "$OUT/build.log" | head -30
+    STAGE_NOTE="build failed: $(grep -c 'FAILED:' "$OUT/build.log") targets"
+  else
+    STAGE_NOTE="$(grep -c 'Building' "$OUT/build.log") compile steps"
+  fi
+  ls -la "$BUILD/bin/bench_geometry" "$BUILD/bin/texcv" 2>&1
+  return $rc
+}
+
+do_test() {
+  if [ ! -f "$BUILD/CTestTestfile.cmake" ]; then
+    echo "no build at $BUILD"
+    return 1
+  fi
+  local rc1 rc2
+  # The CUDA-labelled tests first (their own summary), then all the others: each test runs once.
+  timeout 240 ctest --test-dir "$BUILD" -L cuda --output-on-failure -j 8 --timeout 120 \
+    >"$OUT/ctest_cuda.log" 2>&1
+  rc1=$?
+  timeout 240 ctest --test-dir "$BUILD" -LE cuda --output-on-failure -j 8 --timeout 120 \
+    >"$OUT/ctest.log" 2>&1
+  rc2=$?
+  cat "$OUT/ctest_cuda.log" >>"$OUT/ctest.log"
+  echo "-- ctest -L cuda:"
+  grep -E "tests passed|tests failed|No tests were found|Total Test time" "$OUT/ctest_cuda.log"
+  grep -cE "Skipped|SKIPPED" "$OUT/ctest_cuda.log" | sed 's/^/   lines mentioning skips: /'
+  echo "-- ctest (all other labels):"
+  grep -E "tests passed|tests failed|No tests were found|Total Test time" "$OUT/ctest.log" | head -2
+  if [ $rc1 -ne 0 ] || [ $rc2 -ne 0 ]; then
+    echo "-- failed tests:"
+    grep -hE "^\s+[0-9]+ - .*\((Failed|Timeout|SEGFAULT|Subprocess|Exception|Not Run)" \
+      "$OUT/ctest.log" | sort -u | head -25
+    [ $rc1 -eq 124 ] || [ $rc2 -eq 124 ] && echo "   (ctest itself timed out after 240 s)"
+  fi
+  STAGE_NOTE="cuda: $(grep -E 'tests passed' "$OUT/ctest_cuda.log" | head -1 | sed 's/^ *//')"
+  [ $rc1 -eq 0 ] && [ $rc2 -eq 0 ]
+}
+
+do_bench() {
+  local bin="$BUILD/bin/bench_geometry"
+  if [ ! -x "$bin" ]; then
+    echo "no $bin (build stage failed or not run)"
+    return 1
+  fi
+  local configs="f32x1 u8x1 u8x4 u16x1 u8x3 f32x3" args=() rc=0 c crc
+  [ $QUICK -eq 1 ] && args+=(--quick)
+  rm -f "$OUT"/bench_*.json
+  : >"$OUT/bench.txt"
+  # One process per configuration: a crash (or a lost CUDA context) costs one configuration only.
+  for c in $configs; do
+    if [ "$(elapsed)" -ge "$DEADLINE" ]; then
+      echo "   $c: skipped (deadline)" | tee -a "$OUT/bench.txt"
+      continue
+    fi
+    timeout 100 "$bin" "${args[@]}" --config "$c" --budget 70 --out "$OUT/bench_$c.json" \
+      >>"$OUT/bench.txt" 2>&1
+    crc=$?
+    echo "   $c: exit $crc at $(elapsed)s"
+    if [ $crc -ne 0 ]; then
+      rc=$crc
+      [ $crc -eq 124 ] && echo "   $c: TIMED OUT after 100 s" | tee -a "$OUT/bench.txt"
+      tail -5 "$OUT/bench.txt"
+    fi
+  done
+  python3 bench/summarize.py --out-dir "$OUT" --merge --no-peers >/dev/null ||
+    echo "   could not merge the JSON files"
+  STAGE_NOTE="$(grep -c '' "$OUT/bench.txt") lines of output"
+  return $rc
+}
+
+do_peers() {
+  local args=()
+  [ $QUICK -eq 1 ] && args+=(--quick)
+  local left=$((DEADLINE + 60 - $(elapsed)))
+  [ $left -gt 200 ] && left=200
+  [ $left -lt 30 ] && left=30
+  timeout "$left" python3 bench/peers.py "${args[@]}" --budget $((left - 25)) \
+    --out "$OUT/peers.json" >"$OUT/peers.txt" 2>&1
+  local rc=$?
+  [ $rc -eq 124 ] && echo "   peers TIMED OUT after ${left} s (partial peers.json kept)"
+  grep -E "^peers:|Error|Traceback" "$OUT/peers.txt" | head -6
+  STAGE_NOTE="$(grep -cE ' ms ' "$OUT/peers.txt") timed rows"
+  return $rc
+}
+
+# ---------------------------------------------------------------------------------------------
+stage info do_info
+wanted build && stage build do_build
+wanted test && stage test do_test
+wanted bench && stage bench do_bench
+wanted peers && stage peers do_peers
+
+{
+  echo
+  python3 bench/summarize.py --out-dir "$OUT" || echo "summary failed"
+  echo
+  echo "== stages (total $(elapsed) s; logs in $OUT)"
+  cat "$STAGES_FILE"
+} | tee "$OUT/summary.txt"
+exit 0

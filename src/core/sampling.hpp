@@ -13,9 +13,16 @@
 
 #if defined(__CUDACC__)
 #define TEXCV_HD __host__ __device__ __forceinline__
-#define TEXCV_UNROLL _Pragma("unroll")
 #else
 #define TEXCV_HD inline
+#endif
+// Device code unrolls; nvcc's host pass gets no pragma (GCC warns on "unroll", nvcc's front end
+// on "GCC unroll"); the C++ compiler gets "GCC unroll".
+#if defined(__CUDA_ARCH__)
+#define TEXCV_UNROLL _Pragma("unroll")
+#elif defined(__CUDACC__)
+#define TEXCV_UNROLL
+#else
 #define TEXCV_UNROLL _Pragma("GCC unroll 4")
 #endif
 

@@ -1,0 +1,249 @@
+// Device pieces shared by the geometric kernels: the two sources of software sampling (plain
+// loads and point-sampled textures, both used through src/core/sampling.hpp), the hardware
+// bilinear fetch, vector stores and the launch geometry.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "src/core/sampling.hpp"
+#include "src/cuda/ops/common/kernel_args.hpp"
+
+namespace texcv::cuda::ops {
+
+// Threads per block: 32 along x (one warp per row: coalesced) by 8 rows.
+constexpr int kBlockX = 32;
+constexpr int kBlockY = 8;
+
+// Output pixels per thread for the resampling kernels: 4-byte stores for 1-channel u8 and u16.
+template <typename T, int C>
+constexpr int kResamplePx = (C == 1 && sizeof(T) == 1)   ? 4
+                            : (C == 1 && sizeof(T) == 2) ? 2
+                                                         : 1;
+
+template <typename T, int C>
+struct Vec4Of;
+template <>
+struct Vec4Of<std::uint8_t, 4> {
+  using type = uchar4;
+};
+template <>
+struct Vec4Of<std::uint16_t, 4> {
+  using type = ushort4;
+};
+template <>
+struct Vec4Of<float, 4> {
+  using type = float4;
+};
+
+// A source in global memory, read through the read-only cache.
+template <typename T, int C>
+struct GlobalSource {
+  const unsigned char* __restrict__ data;
+  std::size_t pitch;
+  int width, height;
+  bool vec;
+
+  __device__ __forceinline__ void load(int x, int y, float* v) const {
+    const T* p = reinterpret_cast<const T*>(data + pitch * static_cast<std::size_t>(y)) +
+                 static_cast<std::size_t>(x) * C;
+    if constexpr (C == 4) {
+      if (vec) {
+        using V = typename Vec4Of<T, 4>::type;
+        const V q = __ldg(reinterpret_cast<const V*>(p));
+        v[0] = static_cast<float>(q.x);
+        v[1] = static_cast<float>(q.y);
+        v[2] = static_cast<float>(q.z);
+        v[3] = static_cast<float>(q.w);
+        return;
+      }
+    }
+#pragma unroll
+    for (int c = 0; c < C; ++c) v[c] = static_cast<float>(__ldg(p + c));
+  }
+};
+
+// A point-sampled texture (element read mode, unnormalized coordinates) over the source:
+// texel (x, y) is fetched at its centre. Border handling stays in software (sampling.hpp's
+// fetch), so results equal the plain-load path. 1 and 4 channels only (3 has no format).
+template <typename T, int C>
+struct TextureSource {
+  cudaTextureObject_t tex;
+  int width, height;
+
+  __device__ __forceinline__ void load(int x, int y, float* v) const {
+    const float u = static_cast<float>(x) + 0.5f;
+    const float w = static_cast<float>(y) + 0.5f;
+    if constexpr (C == 1) {
+      v[0] = static_cast<float>(tex2D<T>(tex, u, w));
+    } else {
+      static_assert(C == 4, "textures exist for 1 and 4 channels only");
+      const auto q = tex2D<typename Vec4Of<T, 4>::type>(tex, u, w);
+      v[0] = static_cast<float>(q.x);
+      v[1] = static_cast<float>(q.y);
+      v[2] = static_cast<float>(q.z);
+      v[3] = static_cast<float>(q.w);
+    }
+  }
+};
+
+template <typename T, int C>
+__host__ GlobalSource<T, C> make_global_source(const SourceArgs& a) {
+  return GlobalSource<T, C>{a.data, a.pitch, a.width, a.height, a.vec_load};
+}
+template <typename T, int C>
+__host__ TextureSource<T, C> make_texture_source(const SourceArgs& a) {
+  return TextureSource<T, C>{a.tex, a.width, a.height};
+}
+
+// Hardware bilinear filtering at (sx, sy) in pixel-centre coordinates. The texture reads u8/u16
+// normalized to [0, 1]; value_scale turns the result back into element units. Border handling
+// is the texture's address mode (set up by the host).
+template <int C>
+__device__ __forceinline__ void filter_fetch(const SourceArgs& a, float sx, float sy, float* out) {
+  float u = detail::sanitize_coord(sx) + 0.5f;
+  float w = detail::sanitize_coord(sy) + 0.5f;
+  if (a.normalized_coords) {
+    u *= a.inv_width;
+    w *= a.inv_height;
+  }
+  if constexpr (C == 1) {
+    out[0] = tex2D<float>(a.tex, u, w) * a.value_scale;
+  } else {
+    static_assert(C == 4, "textures exist for 1 and 4 channels only");
+    const float4 q = tex2D<float4>(a.tex, u, w);
+    out[0] = q.x * a.value_scale;
+    out[1] = q.y * a.value_scale;
+    out[2] = q.z * a.value_scale;
+    out[3] = q.w * a.value_scale;
+  }
+}
+
+// Samples PX pixels whose source coordinates coord(i, sx, sy) gives, with the interpolation
+// chosen once (outside the pixel loop) from the runtime value s.interp.
+template <int C, int PX, class Src, class Coord>
+__device__ __forceinline__ void sample_pixels(const Src& src, const SampleArgs& s, Coord&& coord,
+                                              float* v) {
+  switch (s.interp) {
+    case Interp::nearest:
+#pragma unroll
+      for (int i = 0; i < PX; ++i) {
+        float sx, sy;
+        coord(i, sx, sy);
+        detail::sample_nearest<C>(src, sx, sy, s.border, s.bv, v + i * C);
+      }
+      return;
+    case Interp::cubic:
+#pragma unroll
+      for (int i = 0; i < PX; ++i) {
+        float sx, sy;
+        coord(i, sx, sy);
+        detail::sample_cubic<C>(src, sx, sy, s.border, s.bv, v + i * C);
+      }
+      return;
+    default:
+#pragma unroll
+      for (int i = 0; i < PX; ++i) {
+        float sx, sy;
+        coord(i, sx, sy);
+        detail::sample_linear<C>(src, sx, sy, s.border, s.bv, v + i * C);
+      }
+      return;
+  }
+}
+
+// Vector types for 4, 8 and 16 bytes.
+template <int Bytes>
+struct VecBytes;
+template <>
+struct VecBytes<4> {
+  using type = unsigned int;
+};
+template <>
+struct VecBytes<8> {
+  using type = uint2;
+};
+template <>
+struct VecBytes<16> {
+  using type = uint4;
+};
+
+// N elements of T, viewed as K vectors of VB bytes (N * sizeof(T) == K * VB).
+template <typename T, int N, int VB>
+union Chunk {
+  static_assert(N * sizeof(T) % VB == 0, "chunk size must be a multiple of the vector size");
+  typename VecBytes<VB>::type v[N * sizeof(T) / VB];
+  T e[N];
+};
+
+// The vector size for a chunk of `bytes` bytes: 16, 8, 4 or 0 (no vector: scalar accesses).
+constexpr int vec_bytes_for(int bytes) {
+  return bytes % 16 == 0 ? 16 : bytes % 8 == 0 ? 8 : bytes % 4 == 0 ? 4 : 0;
+}
+
+template <int VB>
+__device__ __forceinline__ bool aligned_to(const void* p) {
+  return (reinterpret_cast<std::uintptr_t>(p) & (VB - 1)) == 0;
+}
+
+// Stores n (<= N) elements e[0..n) at p, with vector stores when all N fit and p is aligned.
+template <typename T, int N>
+__device__ __forceinline__ void store_elems(T* __restrict__ p, const T (&e)[N], int n) {
+  constexpr int VB = vec_bytes_for(static_cast<int>(N * sizeof(T)));
+  if constexpr (VB != 0) {
+    if (n == N && aligned_to<VB>(p)) {
+      Chunk<T, N, VB> ch;
+#pragma unroll
+      for (int i = 0; i < N; ++i) ch.e[i] = e[i];
+      auto* q = reinterpret_cast<typename VecBytes<VB>::type*>(p);
+#pragma unroll
+      for (int k = 0; k < static_cast<int>(N * sizeof(T) / VB); ++k) q[k] = ch.v[k];
+      return;
+    }
+  }
+#pragma unroll
+  for (int i = 0; i < N; ++i)
+    if (i < n) p[i] = e[i];
+}
+
+// Loads n (<= N) elements from p into e, with vector loads when all N are wanted and p aligned.
+template <typename T, int N>
+__device__ __forceinline__ void load_elems(const T* __restrict__ p, T (&e)[N], int n) {
+  constexpr int VB = vec_bytes_for(static_cast<int>(N * sizeof(T)));
+  if constexpr (VB != 0) {
+    if (n == N && aligned_to<VB>(p)) {
+      Chunk<T, N, VB> ch;
+      const auto* q = reinterpret_cast<const typename VecBytes<VB>::type*>(p);
+#pragma unroll
+      for (int k = 0; k < static_cast<int>(N * sizeof(T) / VB); ++k) ch.v[k] = __ldg(q + k);
+#pragma unroll
+      for (int i = 0; i < N; ++i) e[i] = ch.e[i];
+      return;
+    }
+  }
+#pragma unroll
+  for (int i = 0; i < N; ++i) e[i] = i < n ? __ldg(p + i) : T(0);
+}
+
+// Rounds and saturates PX pixels of C floats and stores the first n of them at (x0, y).
+template <typename T, int C, int PX>
+__device__ __forceinline__ void store_pixels(const DstArgs& d, int x0, int y,
+                                             const float (&v)[PX * C], int n) {
+  T e[PX * C];
+#pragma unroll
+  for (int i = 0; i < PX * C; ++i) e[i] = detail::saturate<T>(v[i]);
+  T* p = reinterpret_cast<T*>(d.data + d.pitch * static_cast<std::size_t>(y)) +
+         static_cast<std::size_t>(x0) * C;
+  store_elems<T, PX * C>(p, e, n * C);
+}
+
+// The grid covering width x height with PX pixels per thread along x.
+inline dim3 grid_for(int width, int height, int px) {
+  const int cols = (width + px - 1) / px;
+  return dim3(static_cast<unsigned>((cols + kBlockX - 1) / kBlockX),
+              static_cast<unsigned>((height + kBlockY - 1) / kBlockY));
+}
+
+}  // namespace texcv::cuda::ops

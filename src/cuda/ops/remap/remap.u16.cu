@@ -1,0 +1,6 @@
+// remap kernels for u16 (1, 3 and 4 channels).
+#include "src/cuda/ops/remap/remap_kernels.cuh"
+
+namespace texcv::cuda::ops {
+TEXCV_INSTANTIATE_REMAP(std::uint16_t)
+}  // namespace texcv::cuda::ops

@@ -1,0 +1,29 @@
+// resize on the CUDA backend: choose the access path, launch on the caller's stream.
+#include "src/core/backends.hpp"
+#include "src/cuda/ops/common/dispatch.hpp"
+#include "src/cuda/ops/common/host_common.hpp"
+#include "src/cuda/ops/common/source_access.hpp"
+#include "src/cuda/ops/resize/resize_launch.hpp"
+
+namespace texcv::cuda {
+
+void resize(const ImageView& src, const ImageView& dst, const ResizeDesc& d, void* stream) {
+  constexpr const char* kOp = "resize";
+  const auto st = static_cast<cudaStream_t>(stream);
+  ops::check_device_view(kOp, dst, "dst");
+  ops::SourcePlan plan(kOp, ops::GeomOp::resize, src, d.sampling, st);
+  ops::ResizeArgs a;
+  a.s = ops::sample_args(d.sampling);
+  a.ax = d.ax;
+  a.ay = d.ay;
+  a.scale_x = d.scale_x;
+  a.scale_y = d.scale_y;
+  a.area_shrink = d.scale_x >= 1.0 && d.scale_y >= 1.0;
+  const ops::DstArgs da = ops::dst_args(dst);
+  ops::dispatch_type_channels(kOp, src.type, src.channels, [&]<typename T, int C>() {
+    ops::launch_resize<T, C>(plan.args(), da, a, st);
+  });
+  plan.finish();
+}
+
+}  // namespace texcv::cuda

@@ -432,6 +432,39 @@ TEST(IoErrors, HeaderClaimingTooManyBytes) {
                 "100000x100000x4 u8", "got 40000000000 bytes", "expected at most 2147483648"});
 }
 
+// Open file descriptors of this process (Linux: /proc/self/fd).
+std::size_t open_fds() {
+  std::size_t n = 0;
+  for ([[maybe_unused]] const auto& e : fs::directory_iterator("/proc/self/fd")) ++n;
+  return n;
+}
+
+TEST(IoErrors, FailuresCloseTheirFiles) {
+  // Every error path (libpng/libjpeg longjmps, libtiff failures, failed renames) must close
+  // what it opened: run them all many times and count descriptors.
+  TempDir dir;
+  const Image img = random_image(32, 16, 3, ElemType::u8, 9);
+  std::vector<std::string> exts = {"png", "jpg"};
+  if (has_tiff()) exts.push_back("tif");
+  for (const auto& ext : exts) {
+    imwrite(dir.file("good." + ext), img);
+    const std::string bytes = read_bytes(dir.file("good." + ext));
+    write_bytes(dir.file("cut." + ext), bytes.substr(0, bytes.size() * 2 / 3));
+    fs::create_directory(dir.file("taken." + ext));
+  }
+  const std::size_t before = open_fds();
+  for (int i = 0; i < 50; ++i) {
+    for (const auto& ext : exts) {
+      EXPECT_THROW(imread(dir.file("cut." + ext)), Error);
+      EXPECT_THROW(imwrite(dir.file("taken." + ext), img), Error);
+      EXPECT_NO_THROW(read_info(dir.file("good." + ext)));
+    }
+    EXPECT_THROW(imread(std::string(TEXCV_TEST_DATA) + "/io/cmyk.jpg"), Error);
+    EXPECT_THROW(imread(kShared + "/truncated.jpg"), Error);
+  }
+  EXPECT_EQ(open_fds(), before);
+}
+
 // ------------------------------------------------------------------ atomic writes
 
 TEST(IoWrite, ParentFolderMissing) {

@@ -255,8 +255,9 @@ void resize(const ImageView& src, const ImageView& dst, const ResizeParams& p, v
     d.ax = {static_cast<float>(sx), true};
     d.ay = {static_cast<float>(sy), true};
   } else {
-    d.ax = {static_cast<float>(d.scale_x), false};
-    d.ay = {static_cast<float>(d.scale_y), false};
+    d.ax = {static_cast<float>(d.scale_x), false, detail::nearest_fixed_step(src.width, dst.width)};
+    d.ay = {static_cast<float>(d.scale_y), false,
+            detail::nearest_fixed_step(src.height, dst.height)};
   }
   if (src.location == Location::host) {
     cpu::resize(src, dst, d);

@@ -278,18 +278,28 @@ struct PerspectiveMap {
 struct ResizeAxis {
   float scale;  // src / dst, or (src - 1) / (dst - 1) with align_corners
   bool align_corners;
+  // src / dst in 16.16 fixed point, ((src << 16) + dst / 2) / dst, for Interp::nearest (set by
+  // src/core with nearest_fixed_step).
+  long long nearest_step = 0;
   TEXCV_HD float operator()(int d) const {
     return align_corners ? static_cast<float>(d) * scale
                          : (static_cast<float>(d) + 0.5f) * scale - 0.5f;
   }
-  // Interp::nearest: floor((d + 0.5) * scale), as cv::INTER_NEAREST_EXACT (rounded with
-  // align_corners), clamped into [0, n).
+  // Interp::nearest: floor((d + 0.5) * src / dst) evaluated in 16.16 fixed point exactly as
+  // cv::INTER_NEAREST_EXACT (OpenCV 4.6: (step * d + step / 2 - 1) >> 16), so ties fall as in
+  // OpenCV; with align_corners floor(d * scale + 0.5). Clamped into [0, n).
   TEXCV_HD int nearest(int d, int n) const {
-    int i = align_corners ? floor_to_int(static_cast<float>(d) * scale + 0.5f)
-                          : floor_to_int((static_cast<float>(d) + 0.5f) * scale);
+    int i = align_corners
+                ? floor_to_int(static_cast<float>(d) * scale + 0.5f)
+                : static_cast<int>((nearest_step * d + nearest_step / 2 - 1) >> 16);
     return i < 0 ? 0 : (i >= n ? n - 1 : i);
   }
 };
+
+// The 16.16 fixed-point step of ResizeAxis::nearest for a src -> dst resize.
+constexpr long long nearest_fixed_step(int src, int dst) {
+  return ((static_cast<long long>(src) << 16) + dst / 2) / dst;
+}
 
 // ---- Interp::area for resize (as cv::INTER_AREA) ----
 

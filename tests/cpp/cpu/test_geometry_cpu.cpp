@@ -152,6 +152,14 @@ TEST(CpuResize, LinearNearestAlignCorners) {
   EXPECT_EQ(at<float>(three, 1, 0), 12.0f);
   EXPECT_EQ(at<float>(three, 2, 0), 14.0f);
 
+  // 2:1 shrink: floor((x + 0.5) * 2) is an exact tie; OpenCV's 16.16 fixed point (step 131072,
+  // index (131072 x + 65535) >> 16) picks 0, 2, so does texcv.
+  const Image four = image_of<float>(4, 1, 1, ElemType::f32, {10, 11, 12, 13});
+  Image two(2, 1, 1, ElemType::f32);
+  resize(four, two, p);
+  EXPECT_EQ(at<float>(two, 0, 0), 10.0f);
+  EXPECT_EQ(at<float>(two, 1, 0), 12.0f);
+
   const Image src3 = image_of<float>(3, 1, 1, ElemType::f32, {0, 10, 30});
   Image dst5(5, 1, 1, ElemType::f32);
   ResizeParams a;

@@ -11,7 +11,8 @@
 //
 // Usage: bench_geometry [--quick] [--filter S[,S...]] [--config NAME[,NAME...]] [--out FILE.json]
 //                       [--csv FILE.csv] [--reps N] [--warmup N] [--budget SECONDS] [--no-npp]
-//                       [--list]
+//                       [--list] [--selftest]
+// --selftest writes made-up rows (no GPU needed) to check the writers and bench/summarize.py.
 // Exit codes: 0 done (rows may carry errors), 1 bad arguments or setup failure, 2 no GPU.
 #include <cuda_runtime.h>
 
@@ -105,6 +106,7 @@ struct Options {
   bool quick = false;
   bool list = false;
   bool no_npp = false;
+  bool selftest = false;  // write made-up rows through the JSON/CSV writers and the summary
   std::vector<std::string> filters;
   std::vector<std::string> configs;
   std::string out;
@@ -152,6 +154,8 @@ Options parse_args(int argc, char** argv) {
     };
     if (a == "--quick") {
       o.quick = true;
+    } else if (a == "--selftest") {
+      o.selftest = true;
     } else if (a == "--list") {
       o.list = true;
     } else if (a == "--no-npp") {
@@ -342,7 +346,7 @@ void write_csv(const std::string& path, const std::vector<Row>& rows) {
 }
 
 void print_header() {
-  std::printf("%-6s %-16s %-18s %-7s %-14s %9s %8s %6s %9s  %s\n", "config", "op", "params", "impl",
+  std::printf("%-6s %-16s %-18s %-7s %-22s %9s %8s %6s %9s  %s\n", "config", "op", "params", "impl",
               "path", "median_ms", "GB/s", "%copy", "diff", "note");
   std::fflush(stdout);
 }
@@ -353,13 +357,17 @@ void print_row(const Row& r) {
   char diff[32] = "";
   if (r.diff_mean >= 0) std::snprintf(diff, sizeof diff, "%.3g", r.diff_mean);
   if (r.status == "ok") {
-    std::printf("%-6s %-16s %-18s %-7s %-14s %9.4f %8.1f %5.1f%% %9s  %s\n", r.config.c_str(),
+    std::printf("%-6s %-16s %-18s %-7s %-22s %9.4f %8.1f %5.1f%% %9s  %s\n", r.config.c_str(),
                 r.op.c_str(), r.params.c_str(), r.impl.c_str(), path.c_str(), r.median_ms, r.gbps,
                 r.pct_copy, diff, shorten(r.note, 70).c_str());
   } else {
-    std::printf("%-6s %-16s %-18s %-7s %-14s %9s %8s %6s %9s  %s: %s\n", r.config.c_str(),
+    // texcv's messages end "; got X, expected Y": that part says why in a few words.
+    std::string why = r.note;
+    const auto g = why.find("; got ");
+    if (r.status == "n/a" && g != std::string::npos) why = why.substr(g + 2);
+    std::printf("%-6s %-16s %-18s %-7s %-22s %9s %8s %6s %9s  %s: %s\n", r.config.c_str(),
                 r.op.c_str(), r.params.c_str(), r.impl.c_str(), path.c_str(), "-", "-", "-", "",
-                r.status.c_str(), shorten(r.note, 70).c_str());
+                r.status.c_str(), shorten(why, 70).c_str());
   }
   std::fflush(stdout);
 }
@@ -465,11 +473,11 @@ void fill_host(const ImageView& v, std::uint32_t seed) {
       val = std::min(1.0f, std::max(0.0f, val));
       switch (v.type) {
         case ElemType::u8:
-          row[i] = static_cast<unsigned char>(std::lround(val * 255.0f));
+          row[i] = static_cast<unsigned char>(val * 255.0f + 0.5f);  // val >= 0: rounds
           break;
         case ElemType::u16:
           reinterpret_cast<std::uint16_t*>(row)[i] =
-              static_cast<std::uint16_t>(std::lround(val * 65535.0f));
+              static_cast<std::uint16_t>(val * 65535.0f + 0.5f);
           break;
         case ElemType::f32:
           reinterpret_cast<float*>(row)[i] = val;
@@ -1346,6 +1354,12 @@ void Runner::run_config(const Config& cfg) {
     }
     add(r);
   }
+  // Drop the cached texture objects while their buffers still exist (they are freed next).
+  try {
+    texcv::clear_texture_cache();
+  } catch (const std::exception& e) {
+    std::printf("   clear_texture_cache: %s\n", e.what());
+  }
 }
 
 // The compact table printed last: one line per op variant.
@@ -1438,6 +1452,54 @@ int main(int argc, char** argv) {
                   c.channels, c.full_ops ? "all ops" : "reduced op set");
     return 0;
   }
+  if (run.opt.selftest) {
+    run.meta.strings.push_back({"gpu", "selftest \"quoted\" \\ name"});
+    run.meta.numbers.push_back({"reps", run.opt.reps});
+    const char* paths[] = {"global", "texture", "texture_filter", "auto"};
+    for (const Config& c : configs) {
+      Row copy;
+      copy.config = c.name;
+      copy.op = "copy";
+      copy.params = "floor d2d";
+      copy.impl = "cuda";
+      copy.type = tname(c.type);
+      copy.status = "ok";
+      copy.median_ms = 0.131;
+      copy.gbps = 4100;
+      copy.pct_copy = 100;
+      run.rows.push_back(copy);
+      for (int k = 0; k < 4; ++k) {
+        Row r = copy;
+        r.op = "rotate";
+        r.params = "30deg linear";
+        r.impl = "texcv";
+        r.path = paths[k];
+        r.median_ms = 0.2 + 0.01 * k;
+        r.pct_copy = 60;
+        if (k == 3) r.auto_choice = "texture_filter";
+        if (k == 1 && c.channels == 3) {
+          r.status = "n/a";
+          r.note = "path texture needs a texture; got 3 channels, expected 1 or 4 channels";
+        }
+        run.rows.push_back(r);
+      }
+      Row n = copy;
+      n.op = "rotate";
+      n.params = "30deg linear";
+      n.impl = "npp";
+      n.median_ms = 0.3;
+      n.diff_mean = 0.25;
+      n.diff_max = 2;
+      n.diff_vs = "texcv global";
+      n.note = "nppiWarpAffine, max diff 2 vs texcv global";
+      run.rows.push_back(n);
+    }
+    for (const Row& r : run.rows) print_row(r);
+    write_json(run.opt.out, run.meta, run.rows);
+    write_csv(run.opt.csv, run.rows);
+    print_summary(run.rows);
+    return 0;
+  }
   if (configs.empty()) {
     std::fprintf(stderr, "bench_geometry: no configuration matches --config\n");
     return 1;
@@ -1508,11 +1570,6 @@ int main(int argc, char** argv) {
     } catch (const std::exception& e) {  // should not happen: rows catch their own errors
       std::printf("   config %s aborted: %s\n", cfg.name.c_str(), e.what());
       cudaGetLastError();
-    }
-    try {
-      texcv::clear_texture_cache();
-    } catch (const std::exception& e) {
-      std::printf("   clear_texture_cache: %s\n", e.what());
     }
   }
   write_json(run.opt.out, run.meta, run.rows);

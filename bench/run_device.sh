@@ -11,7 +11,8 @@
 # Writes under $OUT (default ./out-device): build.log, ctest.log, ctest_cuda.log, bench.txt,
 # bench.json (+ bench_<config>.json), peers.txt, peers.json, summary.txt. Every stage is timed;
 # a failing stage prints its error and the script goes on. Stages that would start after
-# $TEXCV_DEADLINE seconds (default 500) are skipped, so the whole run stays under 9 minutes.
+# $TEXCV_DEADLINE seconds (default 420) are skipped, and every stage's time limit is cut so
+# that the script ends by $TEXCV_HARD_LIMIT seconds (default 510): the run stays under 9 min.
 # shellcheck disable=SC2317  # stage functions are called through "stage NAME FUNCTION"
 set -u
 cd "$(dirname "$0")/.." || exit 1
@@ -19,7 +20,8 @@ ROOT=$PWD
 OUT=${OUT:-$ROOT/out-device}
 mkdir -p "$OUT"
 BUILD=${TEXCV_BUILD_DIR:-$ROOT/build-device}
-DEADLINE=${TEXCV_DEADLINE:-500}
+DEADLINE=${TEXCV_DEADLINE:-420}
+HARD=${TEXCV_HARD_LIMIT:-510}
 JOBS=$(nproc 2>/dev/null || echo 8)
 T0=$(date +%s)
 STAGES_FILE="$OUT/stages.txt"
@@ -37,6 +39,13 @@ done
 [ ${#WANT[@]} -eq 0 ] && WANT=(build test bench peers)
 wanted() { local s; for s in "${WANT[@]}"; do [ "$s" = "$1" ] && return 0; done; return 1; }
 elapsed() { echo $(($(date +%s) - T0)); }
+# cap WANT RESERVE: WANT seconds, or less so that RESERVE seconds are left before $HARD.
+cap() {
+  local want=$1 left=$((HARD - $(date +%s) + T0 - $2))
+  [ "$left" -lt "$want" ] && want=$left
+  [ "$want" -lt 1 ] && want=1
+  echo "$want"
+}
 
 # stage NAME FUNCTION: runs it unless the deadline has passed; records status and seconds.
 stage() {
@@ -69,7 +78,7 @@ do_info() {
   export TEXCV_COMMIT=$COMMIT
   echo "commit: $TEXCV_COMMIT"
   echo "cmake: $(cmake --version 2>/dev/null | head -1); ninja: $(ninja --version 2>/dev/null)"
-  echo "cores: $JOBS; out: $OUT; build: $BUILD; quick: $QUICK; deadline: ${DEADLINE}s"
+  echo "cores: $JOBS; out: $OUT; build: $BUILD; quick: $QUICK; deadline ${DEADLINE}s, end by ${HARD}s"
   return 0
 }
 
@@ -97,8 +106,9 @@ do_build() {
   fi
   grep -E "texcv:|CUDA" "$OUT/build.log" | head -8
   # Keep going past failing targets so that whatever compiles (the benchmark) is usable.
-  cmake --build "$BUILD" -j "$JOBS" -- -k 0 >>"$OUT/build.log" 2>&1
+  timeout "$(cap 480 20)" cmake --build "$BUILD" -j "$JOBS" -- -k 0 >>"$OUT/build.log" 2>&1
   rc=$?
+  [ $rc -eq 124 ] && echo "build TIMED OUT (the time limit of the whole run)"
   if [ $rc -ne 0 ]; then
     echo "build FAILED (rc $rc); errors from $OUT/build.log:"
     grep -E "error|FAILED" "$OUT/build.log" | head -30
@@ -117,10 +127,13 @@ do_test() {
   fi
   local rc1 rc2
   # The CUDA-labelled tests first (their own summary), then all the others: each test runs once.
-  timeout 240 ctest --test-dir "$BUILD" -L cuda --output-on-failure -j 8 --timeout 120 \
+  local t1 t2
+  t1=$(cap 150 200)
+  timeout "$t1" ctest --test-dir "$BUILD" -L cuda --output-on-failure -j 8 --timeout 100 \
     >"$OUT/ctest_cuda.log" 2>&1
   rc1=$?
-  timeout 240 ctest --test-dir "$BUILD" -LE cuda --output-on-failure -j 8 --timeout 120 \
+  t2=$(cap 120 170)
+  timeout "$t2" ctest --test-dir "$BUILD" -LE cuda --output-on-failure -j 8 --timeout 100 \
     >"$OUT/ctest.log" 2>&1
   rc2=$?
   cat "$OUT/ctest_cuda.log" >>"$OUT/ctest.log"
@@ -133,7 +146,7 @@ do_test() {
     echo "-- failed tests:"
     grep -hE "^\s+[0-9]+ - .*\((Failed|Timeout|SEGFAULT|Subprocess|Exception|Not Run)" \
       "$OUT/ctest.log" | sort -u | head -25
-    [ $rc1 -eq 124 ] || [ $rc2 -eq 124 ] && echo "   (ctest itself timed out after 240 s)"
+    { [ $rc1 -eq 124 ] || [ $rc2 -eq 124 ]; } && echo "   (ctest cut at ${t1} s / ${t2} s)"
   fi
   STAGE_NOTE="cuda: $(grep -E 'tests passed' "$OUT/ctest_cuda.log" | head -1 | sed 's/^ *//')"
   [ $rc1 -eq 0 ] && [ $rc2 -eq 0 ]
@@ -150,18 +163,24 @@ do_bench() {
   rm -f "$OUT"/bench_*.json
   : >"$OUT/bench.txt"
   # One process per configuration: a crash (or a lost CUDA context) costs one configuration only.
+  local t
   for c in $configs; do
-    if [ "$(elapsed)" -ge "$DEADLINE" ]; then
-      echo "   $c: skipped (deadline)" | tee -a "$OUT/bench.txt"
+    t=$(cap 60 90)  # leave 90 s for the peers and the summary
+    if [ "$t" -lt 15 ]; then
+      echo "   $c: skipped (time limit of the run)" | tee -a "$OUT/bench.txt"
       continue
     fi
-    timeout 100 "$bin" "${args[@]}" --config "$c" --budget 70 --out "$OUT/bench_$c.json" \
-      >>"$OUT/bench.txt" 2>&1
+    timeout "$t" "$bin" "${args[@]}" --config "$c" --budget $((t - 12)) \
+      --out "$OUT/bench_$c.json" >>"$OUT/bench.txt" 2>&1
     crc=$?
     echo "   $c: exit $crc at $(elapsed)s"
+    if [ $crc -eq 2 ]; then
+      tail -1 "$OUT/bench.txt"
+      return 2
+    fi
     if [ $crc -ne 0 ]; then
       rc=$crc
-      [ $crc -eq 124 ] && echo "   $c: TIMED OUT after 100 s" | tee -a "$OUT/bench.txt"
+      [ $crc -eq 124 ] && echo "   $c: TIMED OUT after $t s" | tee -a "$OUT/bench.txt"
       tail -5 "$OUT/bench.txt"
     fi
   done
@@ -174,9 +193,12 @@ do_bench() {
 do_peers() {
   local args=()
   [ $QUICK -eq 1 ] && args+=(--quick)
-  local left=$((DEADLINE + 60 - $(elapsed)))
-  [ $left -gt 200 ] && left=200
-  [ $left -lt 30 ] && left=30
+  local left
+  left=$(cap 200 12)
+  if [ "$left" -lt 30 ]; then
+    echo "   peers skipped: only ${left} s left before the run's limit (${HARD} s)"
+    return 1
+  fi
   timeout "$left" python3 bench/peers.py "${args[@]}" --budget $((left - 25)) \
     --out "$OUT/peers.json" >"$OUT/peers.txt" 2>&1
   local rc=$?

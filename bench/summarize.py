@@ -122,7 +122,8 @@ def peers_summary(doc):
           f"torchvision {meta.get('torchvision', '?')}; ms per call (see peers.json notes)")
     order, groups = [], {}
     for r in rows:
-        key = (r["config"], r["op"], r["params"])
+        # cupy's floor copy and torch's copy_ share one line
+        key = (r["config"], r["op"], "" if r["op"] == "copy" else r["params"])
         if key not in groups:
             order.append(key)
             groups[key] = {}

@@ -30,7 +30,8 @@ NOTES = [
     "a reshape-mean for the exact factor 0.5).",
     "torch grid_sample / interpolate: align_corners=False is the pixel-centre convention of "
     "texcv and cv::resize; grid_sample reads a ready (1,H,W,2) float grid, counted in the bytes; "
-    "grid_sample and interpolate need float input (u8 rows say n/a); interpolate has no "
+    "grid_sample needs float input (u8 rows say n/a; interpolate on u8 reports what torch "
+    "says); interpolate has no "
     "antialias; mode 'area' is adaptive average pooling; tensors are NCHW (planar) while texcv "
     "is interleaved HWC.",
     "torchvision.transforms.v2.functional.rotate/affine/perspective build their grid on every "
@@ -253,6 +254,13 @@ def run_cupy(bench, cfg):
                                                      mode="constant",
                                                      output=outs[i % len(outs)]),
                       Ev, sync, "ndimage.affine_transform order=1")
+        if t == "f32" and c == 1:
+            # CuPy's own texture path: the input is copied to a cudaArray on every call.
+            mat32 = mat.astype(cp.float32)
+            bench.run_row(cfg, "cupy-texture", "warp_affine", "general linear", nbytes + ob,
+                          lambda i: ndi.affine_transform(ins[i % nin], mat32, order=1,
+                                                         mode="constant", texture_memory=True),
+                          Ev, sync, "affine_transform texture_memory=True (array copy per call)")
 
         # resize 0.5 and 2.0
         for scale, order, interp in ((0.5, 1, "linear"), (0.5, 0, "nearest"), (0.5, 3, "cubic"),
@@ -297,8 +305,9 @@ def run_cupy(bench, cfg):
                 xs = cp.arange(w, dtype=cp.float32)[None, :] - cx
                 ys = cp.arange(h, dtype=cp.float32)[:, None] - cy
                 coords = cp.empty((2, h, w), dtype=cp.float32)
-                coords[0] = -sa * xs + ca * ys + cy  # row
-                coords[1] = ca * xs + sa * ys + cx  # col
+                # dst -> src of texcv's rotate (cv::getRotationMatrix2D, 30 degrees CCW)
+                coords[0] = sa * xs + ca * ys + cy  # row: src y
+                coords[1] = ca * xs - sa * ys + cx  # col: src x
                 bench.run_row(cfg, "cupy", "remap", "rot30 maps linear", nbytes + ob + 8 * w * h,
                               lambda i: ndi.map_coordinates(ins[i % nin], coords, order=1,
                                                             mode="constant",
@@ -407,7 +416,7 @@ def run_torch(bench, cfg):
         if r and r["status"] == "ok" and name not in bench.copy_gbps:
             bench.copy_gbps[name] = r["gbps"]
         is_float = t == "f32"
-        float_only = "grid_sample/interpolate need float input"
+        float_only = "grid_sample needs floating-point input"
 
         # rotate 30 via grid_sample with a ready grid (= remap), and torchvision rotate
         ang = math.radians(30)
@@ -516,8 +525,7 @@ def run_torch(bench, cfg):
             kw = {} if mode in ("area", "nearest-exact") else {"align_corners": False}
             fn = (lambda i, m=mode, s=scale, kw=kw: F.interpolate(ins[i % nin], scale_factor=s,
                                                                   mode=m, **kw))
-            if not is_float:
-                fn = na(float_only)
+            # no float-only guard: interpolate's own error on integer tensors is the note
             bench.run_row(cfg, "torch", "resize", params, nbytes + ob2, fn, Ev, sync,
                           f"interpolate {mode}")
             if TF is not None and interp in ("linear", "nearest"):

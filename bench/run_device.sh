@@ -74,7 +74,7 @@ do_info() {
   COMMIT=$(git rev-parse HEAD 2>/dev/null || true)
   if [ -z "$COMMIT" ] && [ -f COMMIT ]; then COMMIT=$(head -1 COMMIT); fi
   [ -z "$COMMIT" ] && COMMIT=unknown
-  if [ -n "$(git status --porcelain 2>/dev/null | head -1)" ]; then COMMIT="$COMMIT+dirty"; fi
+  if [ -n "$(git status --porcelain --untracked-files=no 2>/dev/null | head -1)" ]; then COMMIT="$COMMIT+dirty"; fi
   export TEXCV_COMMIT=$COMMIT
   echo "commit: $TEXCV_COMMIT"
   echo "cmake: $(cmake --version 2>/dev/null | head -1); ninja: $(ninja --version 2>/dev/null)"

@@ -128,7 +128,8 @@ def peers_summary(doc):
             order.append(key)
             groups[key] = {}
         groups[key][r["lib"]] = r
-    print(f"{'cfg':<6} {'op':<16} {'params':<18} {'cupy':>9} {'torch':>9} {'torchvision':>11}")
+    print(f"{'cfg':<6} {'op':<16} {'params':<18} {'cupy':>9} {'cupy-tex':>9} {'torch':>9} "
+          f"{'torchvision':>11}")
     for key in order:
         g = groups[key]
         cfg, op, params = key
@@ -136,7 +137,8 @@ def peers_summary(doc):
             for lib, r in g.items():
                 print(f"{cfg:<6} {lib}: {r['status']}: {r.get('note', '')}"[:120])
             continue
-        print(f"{cfg:<6} {op:<16} {params:<18} {ms(g.get('cupy')):>9} {ms(g.get('torch')):>9} "
+        print(f"{cfg:<6} {op:<16} {params:<18} {ms(g.get('cupy')):>9} "
+              f"{ms(g.get('cupy-texture')):>9} {ms(g.get('torch')):>9} "
               f"{ms(g.get('torchvision')):>11}")
 
 

@@ -346,8 +346,8 @@ void write_csv(const std::string& path, const std::vector<Row>& rows) {
 }
 
 void print_header() {
-  std::printf("%-6s %-16s %-18s %-7s %-22s %9s %8s %6s %9s  %s\n", "config", "op", "params", "impl",
-              "path", "median_ms", "GB/s", "%copy", "diff", "note");
+  std::printf("%-16s %-18s %-4s %2s %-11s %-7s %-22s %9s %8s %6s %9s  %s\n", "op", "params", "type",
+              "ch", "size", "impl", "path", "median_ms", "GB/s", "%copy", "diff", "note");
   std::fflush(stdout);
 }
 
@@ -356,18 +356,19 @@ void print_row(const Row& r) {
   if (!r.auto_choice.empty()) path += "->" + r.auto_choice;
   char diff[32] = "";
   if (r.diff_mean >= 0) std::snprintf(diff, sizeof diff, "%.3g", r.diff_mean);
+  const std::string size = std::to_string(r.width) + "x" + std::to_string(r.height);
+  std::printf("%-16s %-18s %-4s %2d %-11s %-7s %-22s ", r.op.c_str(), r.params.c_str(),
+              r.type.c_str(), r.channels, size.c_str(), r.impl.c_str(), path.c_str());
   if (r.status == "ok") {
-    std::printf("%-6s %-16s %-18s %-7s %-22s %9.4f %8.1f %5.1f%% %9s  %s\n", r.config.c_str(),
-                r.op.c_str(), r.params.c_str(), r.impl.c_str(), path.c_str(), r.median_ms, r.gbps,
-                r.pct_copy, diff, shorten(r.note, 70).c_str());
+    std::printf("%9.4f %8.1f %5.1f%% %9s  %s\n", r.median_ms, r.gbps, r.pct_copy, diff,
+                shorten(r.note, 70).c_str());
   } else {
     // texcv's messages end "; got X, expected Y": that part says why in a few words.
     std::string why = r.note;
     const auto g = why.find("; got ");
     if (r.status == "n/a" && g != std::string::npos) why = why.substr(g + 2);
-    std::printf("%-6s %-16s %-18s %-7s %-22s %9s %8s %6s %9s  %s: %s\n", r.config.c_str(),
-                r.op.c_str(), r.params.c_str(), r.impl.c_str(), path.c_str(), "-", "-", "-", "",
-                r.status.c_str(), shorten(why, 70).c_str());
+    std::printf("%9s %8s %6s %9s  %s: %s\n", "-", "-", "-", "", r.status.c_str(),
+                shorten(why, 70).c_str());
   }
   std::fflush(stdout);
 }
@@ -1463,6 +1464,9 @@ int main(int argc, char** argv) {
       copy.params = "floor d2d";
       copy.impl = "cuda";
       copy.type = tname(c.type);
+      copy.channels = c.channels;
+      copy.width = c.width;
+      copy.height = c.height;
       copy.status = "ok";
       copy.median_ms = 0.131;
       copy.gbps = 4100;

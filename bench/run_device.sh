@@ -158,8 +158,9 @@ do_bench() {
     echo "no $bin (build stage failed or not run)"
     return 1
   fi
-  local configs="f32x1 u8x1 u8x4 u16x1 u8x3 f32x3" args=() rc=0 c crc
+  local configs=${TEXCV_BENCH_CONFIGS:-"f32x1 u8x1 u8x4 u16x1 u8x3 f32x3"} args=() rc=0 c crc
   [ $QUICK -eq 1 ] && args+=(--quick)
+  [ -n "${TEXCV_BENCH_FILTER:-}" ] && args+=(--filter "$TEXCV_BENCH_FILTER")
   rm -f "$OUT"/bench_*.json
   : >"$OUT/bench.txt"
   # One process per configuration: a crash (or a lost CUDA context) costs one configuration only.
@@ -222,4 +223,9 @@ wanted peers && stage peers do_peers
   echo "== stages (total $(elapsed) s; logs in $OUT)"
   cat "$STAGES_FILE"
 } | tee "$OUT/summary.txt"
+# The device tool brings back at most 8 files: pack everything into one archive and keep the
+# three files read most.
+(cd "$OUT" && tar czf logs.tgz --exclude=logs.tgz ./* 2>/dev/null &&
+  find . -maxdepth 1 -type f ! -name logs.tgz ! -name summary.txt ! -name bench.txt \
+    ! -name ctest_cuda.log -delete)
 exit 0

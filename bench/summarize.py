@@ -78,12 +78,13 @@ def bench_summary(doc):
         cfg, op, params = key
         if op == "copy":
             c = by.get("peer")
+            label = "copy floor" if params == "floor d2d" else params
             if c and c["status"] == "ok":
-                print(f"{cfg:<6} copy floor: {c['median_ms']:.4f} ms, {c['gbps']:.0f} GB/s "
+                print(f"{cfg:<6} {label}: {c['median_ms']:.4f} ms, {c['gbps']:.0f} GB/s "
                       f"(read + write), image {c['width']}x{c['height']} {c['type']} "
                       f"x{c['channels']}")
             else:
-                print(f"{cfg:<6} copy floor: {ms(c)} {c.get('note', '') if c else ''}"[:120])
+                print(f"{cfg:<6} {label}: {ms(c)} {c.get('note', '') if c else ''}"[:120])
             continue
         if op == "setup":
             print(f"{cfg:<6} setup error: {g[0].get('note', '')}"[:120])

@@ -180,7 +180,7 @@ void add_sampling(std::vector<ParamSpec>& ps, const std::vector<std::string>& in
                         "channel, or one per channel (missing channels get 0)"));
   ps.push_back(p_enum("precision", "auto", {"auto", "exact", "fast"},
                       "exact: float32 software weights; fast: hardware texture filtering (8-bit "
-                      "weights); auto: fast for u8, exact for u16 and f32"));
+                      "weights, up to 2 levels off at the steepest u8 edges); auto: exact"));
   ps.push_back(p_enum("path", "auto", {"auto", "global", "texture", "texture_filter"},
                       "how the CUDA backend reads the source; the CPU backend ignores it"));
 }

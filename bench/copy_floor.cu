@@ -27,8 +27,8 @@ __global__ void copy_rows_16(const unsigned char* __restrict__ src, std::size_t 
 cudaError_t bench_copy_kernel(const void* src, std::size_t spitch, void* dst, std::size_t dpitch,
                               std::size_t row_bytes, std::size_t height, cudaStream_t stream) {
   if (row_bytes % 16 != 0 || spitch % 16 != 0 || dpitch % 16 != 0) {
-    return cudaMemcpy2DAsync(dst, dpitch, src, spitch, row_bytes, height,
-                             cudaMemcpyDeviceToDevice, stream);
+    return cudaMemcpy2DAsync(dst, dpitch, src, spitch, row_bytes, height, cudaMemcpyDeviceToDevice,
+                             stream);
   }
   const std::size_t chunks_per_row = row_bytes / 16;
   const std::size_t total = chunks_per_row * height;

@@ -31,12 +31,15 @@ struct ImageView {
   std::size_t pitch = 0;
   Location location = Location::host;
 
-  std::size_t pixel_bytes() const noexcept { return elem_size(type) * static_cast<std::size_t>(channels); }
+  std::size_t pixel_bytes() const noexcept {
+    return elem_size(type) * static_cast<std::size_t>(channels);
+  }
   std::size_t row_bytes() const noexcept { return pixel_bytes() * static_cast<std::size_t>(width); }
   bool empty() const noexcept { return data == nullptr || width <= 0 || height <= 0; }
   template <typename T>
   T* row(int y) const noexcept {
-    return reinterpret_cast<T*>(static_cast<unsigned char*>(data) + pitch * static_cast<std::size_t>(y));
+    return reinterpret_cast<T*>(static_cast<unsigned char*>(data) +
+                                pitch * static_cast<std::size_t>(y));
   }
   // The sub-image r of this view (same pitch). Throws Error if r is not inside the view.
   ImageView roi(const Rect& r) const;

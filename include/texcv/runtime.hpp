@@ -24,7 +24,7 @@ struct GpuInfo {
 struct BuildInfo {
   std::string version;
   bool cuda_compiled = false;
-  std::string cuda_version;      // toolkit the library was built with, "" when not compiled
+  std::string cuda_version;  // toolkit the library was built with, "" when not compiled
   std::string cuda_architectures;
   bool openmp = false;
   std::vector<std::string> formats;

@@ -4,11 +4,11 @@
 // functions throw Error(NotCompiled).
 #pragma once
 
-#include "src/core/sampling.hpp"
-#include "texcv/geometry.hpp"
 #include <memory>
 #include <string>
 #include <vector>
+#include "src/core/sampling.hpp"
+#include "texcv/geometry.hpp"
 
 #include "texcv/image.hpp"
 #include "texcv/runtime.hpp"

@@ -126,7 +126,7 @@ struct PitchedSource {
   }
   TEXCV_HD void load(int x, int y, float* v) const {
     const T* p = px(x, y);
-TEXCV_UNROLL
+    TEXCV_UNROLL
     for (int c = 0; c < C; ++c) v[c] = static_cast<float>(p[c]);
   }
 };
@@ -137,7 +137,7 @@ TEXCV_HD void fetch(const Src& s, int x, int y, Border b, const float* bv, float
   const int ix = border_index(x, s.width, b);
   const int iy = border_index(y, s.height, b);
   if (ix < 0 || iy < 0) {
-TEXCV_UNROLL
+    TEXCV_UNROLL
     for (int c = 0; c < C; ++c) v[c] = bv[c];
     return;
   }
@@ -188,7 +188,7 @@ TEXCV_HD void sample_linear(const Src& s, float sx, float sy, Border b, const fl
   }
   const float gx = 1.0f - fx;
   const float gy = 1.0f - fy;
-TEXCV_UNROLL
+  TEXCV_UNROLL
   for (int c = 0; c < C; ++c) {
     const float r0 = p00[c] * gx + p01[c] * fx;
     const float r1 = p10[c] * gx + p11[c] * fx;
@@ -208,14 +208,14 @@ TEXCV_HD void sample_cubic(const Src& s, float sx, float sy, Border b, const flo
   cubic_weights(sx - static_cast<float>(x0), wx);
   cubic_weights(sy - static_cast<float>(y0), wy);
   const bool inside = x0 >= 1 && y0 >= 1 && x0 + 2 < s.width && y0 + 2 < s.height;
-TEXCV_UNROLL
+  TEXCV_UNROLL
   for (int c = 0; c < C; ++c) out[c] = 0.0f;
-TEXCV_UNROLL
+  TEXCV_UNROLL
   for (int j = 0; j < 4; ++j) {
     float row[C];
-TEXCV_UNROLL
+    TEXCV_UNROLL
     for (int c = 0; c < C; ++c) row[c] = 0.0f;
-TEXCV_UNROLL
+    TEXCV_UNROLL
     for (int i = 0; i < 4; ++i) {
       float p[C];
       if (inside) {
@@ -223,10 +223,10 @@ TEXCV_UNROLL
       } else {
         fetch<C>(s, x0 - 1 + i, y0 - 1 + j, b, bv, p);
       }
-TEXCV_UNROLL
+      TEXCV_UNROLL
       for (int c = 0; c < C; ++c) row[c] += p[c] * wx[i];
     }
-TEXCV_UNROLL
+    TEXCV_UNROLL
     for (int c = 0; c < C; ++c) out[c] += row[c] * wy[j];
   }
 }
@@ -289,9 +289,8 @@ struct ResizeAxis {
   // cv::INTER_NEAREST_EXACT (OpenCV 4.6: (step * d + step / 2 - 1) >> 16), so ties fall as in
   // OpenCV; with align_corners floor(d * scale + 0.5). Clamped into [0, n).
   TEXCV_HD int nearest(int d, int n) const {
-    int i = align_corners
-                ? floor_to_int(static_cast<float>(d) * scale + 0.5f)
-                : static_cast<int>((nearest_step * d + nearest_step / 2 - 1) >> 16);
+    int i = align_corners ? floor_to_int(static_cast<float>(d) * scale + 0.5f)
+                          : static_cast<int>((nearest_step * d + nearest_step / 2 - 1) >> 16);
     return i < 0 ? 0 : (i >= n ? n - 1 : i);
   }
 };
@@ -337,7 +336,7 @@ TEXCV_HD void area_upscale_coord(int d, double scale, int& i0, float& frac) {
 // Store C floats to a destination pixel with rounding and saturation.
 template <typename T, int C>
 TEXCV_HD void store(T* dst_px, const float* v) {
-TEXCV_UNROLL
+  TEXCV_UNROLL
   for (int c = 0; c < C; ++c) dst_px[c] = saturate<T>(v[c]);
 }
 

@@ -42,9 +42,9 @@ bool gpu_available(std::string* why);
 }  // namespace texcv::test
 
 // Skips the current test with a message when no GPU can run it.
-#define TEXCV_REQUIRE_GPU()                                       \
-  do {                                                            \
-    std::string texcv_why_;                                       \
-    if (!::texcv::test::gpu_available(&texcv_why_))               \
-      GTEST_SKIP() << "CUDA test skipped: " << texcv_why_;        \
+#define TEXCV_REQUIRE_GPU()                                \
+  do {                                                     \
+    std::string texcv_why_;                                \
+    if (!::texcv::test::gpu_available(&texcv_why_))        \
+      GTEST_SKIP() << "CUDA test skipped: " << texcv_why_; \
   } while (0)

@@ -650,14 +650,13 @@ TEST(GeometryCudaPaths, UnbindableViewCopiesForExplicitTexturePathsAndAutoUsesGl
         EXPECT_EQ(live_handles().textures, before) << to_string(path);
         const detail::ResizeAxis ax{static_cast<float>(double(kBigW) / kSmallW), false};
         const detail::ResizeAxis ay{static_cast<float>(double(kBigH) / kSmallH), false};
-        const Tol tol =
-            path == Path::texture_filter
-                ? fast_bound(src, p.border, p.border_value,
-                             [=](int x, int y, float& sx, float& sy) {
-                               sx = ax(x);
-                               sy = ay(y);
-                             })
-                : exact_bound(t);  // automatic -> exact precision -> global
+        const Tol tol = path == Path::texture_filter
+                            ? fast_bound(src, p.border, p.border_value,
+                                         [=](int x, int y, float& sx, float& sy) {
+                                           sx = ax(x);
+                                           sy = ay(y);
+                                         })
+                            : exact_bound(t);  // automatic -> exact precision -> global
         expect_close(std::string("odd pitch ") + to_string(path), out, want, tol);
       }
       detail::SamplingDesc fast;

@@ -154,6 +154,132 @@ __device__ __forceinline__ void sample_pixels(const Src& src, const SampleArgs& 
   }
 }
 
+// ---- Interpolation fixed at compile time, for kernels templated on it ----
+
+// A source every tap of which lies outside the image with Border::constant: each load gives the
+// border value, exactly what fetch() would give, so sampling it through sampling.hpp computes
+// the same floats as sampling the real source, without touching memory.
+template <int C>
+struct BorderOnlySource {
+  const float* bv;
+  int width, height;
+  __device__ __forceinline__ void load(int, int, float* v) const {
+#pragma unroll
+    for (int c = 0; c < C; ++c) v[c] = bv[c];
+  }
+};
+
+// Sampling with the interpolation IP through sampling.hpp (border handling per tap).
+template <Interp IP, int C, class Src>
+__device__ __forceinline__ void sample_border(const Src& src, float sx, float sy, Border b,
+                                              const float* bv, float* out) {
+  if constexpr (IP == Interp::nearest)
+    detail::sample_nearest<C>(src, sx, sy, b, bv, out);
+  else if constexpr (IP == Interp::cubic)
+    detail::sample_cubic<C>(src, sx, sy, b, bv, out);
+  else
+    detail::sample_linear<C>(src, sx, sy, b, bv, out);
+}
+
+// The same arithmetic as sampling.hpp's sample_nearest / sample_linear / sample_cubic, in the
+// same order, for a point whose every tap is known to lie inside the source (see
+// taps_inside): plain loads, no border code, so the compiler can issue the loads of several
+// pixels together.
+template <Interp IP, int C, class Src>
+__device__ __forceinline__ void sample_direct(const Src& s, float sx, float sy, float* out) {
+  sx = detail::sanitize_coord(sx);
+  sy = detail::sanitize_coord(sy);
+  if constexpr (IP == Interp::nearest) {
+    s.load(detail::floor_to_int(sx + 0.5f), detail::floor_to_int(sy + 0.5f), out);
+  } else if constexpr (IP == Interp::linear) {
+    const int x0 = detail::floor_to_int(sx);
+    const int y0 = detail::floor_to_int(sy);
+    const float fx = sx - static_cast<float>(x0);
+    const float fy = sy - static_cast<float>(y0);
+    float p00[C], p01[C], p10[C], p11[C];
+    s.load(x0, y0, p00);
+    s.load(x0 + 1, y0, p01);
+    s.load(x0, y0 + 1, p10);
+    s.load(x0 + 1, y0 + 1, p11);
+    const float gx = 1.0f - fx;
+    const float gy = 1.0f - fy;
+#pragma unroll
+    for (int c = 0; c < C; ++c) {
+      const float r0 = p00[c] * gx + p01[c] * fx;
+      const float r1 = p10[c] * gx + p11[c] * fx;
+      out[c] = r0 * gy + r1 * fy;
+    }
+  } else {
+    const int x0 = detail::floor_to_int(sx);
+    const int y0 = detail::floor_to_int(sy);
+    float wx[4], wy[4];
+    detail::cubic_weights(sx - static_cast<float>(x0), wx);
+    detail::cubic_weights(sy - static_cast<float>(y0), wy);
+#pragma unroll
+    for (int c = 0; c < C; ++c) out[c] = 0.0f;
+#pragma unroll
+    for (int j = 0; j < 4; ++j) {
+      float row[C];
+#pragma unroll
+      for (int c = 0; c < C; ++c) row[c] = 0.0f;
+#pragma unroll
+      for (int i = 0; i < 4; ++i) {
+        float p[C];
+        s.load(x0 - 1 + i, y0 - 1 + j, p);
+#pragma unroll
+        for (int c = 0; c < C; ++c) row[c] += p[c] * wx[i];
+      }
+#pragma unroll
+      for (int c = 0; c < C; ++c) out[c] += row[c] * wy[j];
+    }
+  }
+}
+
+// Where the taps of the points (sx[k], sy[k]) lie: 1 when every tap of every point is inside a
+// width x height source (sample_direct may be used), 2 when every tap of every point is outside
+// (only the border value is read), 0 otherwise. Conservative: a margin of one pixel beyond the
+// taps' reach; NaN and huge coordinates give 0 or 2, never 1.
+template <Interp IP, int N>
+__device__ __forceinline__ int classify_taps(const float (&sx)[N], const float (&sy)[N], int width,
+                                             int height) {
+  // Taps reach floor(v) - lo .. floor(v) + hi.
+  constexpr float lo = IP == Interp::cubic ? 2.0f : 1.0f;
+  constexpr float hi = IP == Interp::cubic ? 3.0f : 2.0f;
+  bool inside = true, left = true, right = true, top = true, bottom = true;
+  const float w = static_cast<float>(width), h = static_cast<float>(height);
+#pragma unroll
+  for (int k = 0; k < N; ++k) {
+    inside = inside && sx[k] >= lo && sx[k] <= w - hi && sy[k] >= lo && sy[k] <= h - hi;
+    left = left && sx[k] < -hi - 1.0f;
+    right = right && sx[k] > w + lo;
+    top = top && sy[k] < -hi - 1.0f;
+    bottom = bottom && sy[k] > h + lo;
+  }
+  if (inside) return 1;
+  return (left || right || top || bottom) ? 2 : 0;
+}
+
+// Samples the N pixels of one thread (warps, remap) from their source coordinates, choosing per
+// thread (uniform over its pixels) between plain loads with no border code (every tap inside),
+// border-value-only arithmetic (every tap outside, constant border) and the general sampler.
+template <Interp IP, int C, int N, class Src>
+__device__ __forceinline__ void gather_samples(const Src& src, const SampleArgs& s,
+                                               const float (&sx)[N], const float (&sy)[N],
+                                               float (&v)[N * C]) {
+  const int mode = classify_taps<IP, N>(sx, sy, src.width, src.height);
+  if (mode == 1) {
+#pragma unroll
+    for (int k = 0; k < N; ++k) sample_direct<IP, C>(src, sx[k], sy[k], v + k * C);
+  } else if (mode == 2 && s.border == Border::constant) {
+    const BorderOnlySource<C> bs{s.bv, src.width, src.height};
+#pragma unroll
+    for (int k = 0; k < N; ++k) sample_border<IP, C>(bs, sx[k], sy[k], s.border, s.bv, v + k * C);
+  } else {
+#pragma unroll
+    for (int k = 0; k < N; ++k) sample_border<IP, C>(src, sx[k], sy[k], s.border, s.bv, v + k * C);
+  }
+}
+
 // Vector types for 4, 8 and 16 bytes.
 template <int Bytes>
 struct VecBytes;

@@ -15,20 +15,67 @@ __device__ __forceinline__ void remap_coord(const RemapArgs& a, int x, int y, fl
   sy = __ldg(reinterpret_cast<const float*>(a.map_y + a.map_y_pitch * yy) + x);
 }
 
-template <typename T, int C, class Src>
+// One thread: PX adjacent pixels along x on PY rows blockDim.y apart (as warp_kernel); the map
+// values of its PX pixels are read with one vector load per map where aligned.
+template <typename T, int C, Interp IP, class Src>
 __global__ void __launch_bounds__(kBlockX* kBlockY)
     remap_kernel(const Src src, const DstArgs dst, const RemapArgs a) {
   constexpr int PX = kResamplePx<T, C>;
-  const int y = static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y);
+  constexpr int PY = IP == Interp::cubic ? 2 : (PX >= 4 ? 2 : 4);
+  constexpr int N = PX * PY;
   const int x0 = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x) * PX;
-  if (y >= dst.height || x0 >= dst.width) return;
+  const int y0 = static_cast<int>(blockIdx.y * blockDim.y * PY + threadIdx.y);
+  if (y0 >= dst.height || x0 >= dst.width) return;
   const int n = min(PX, dst.width - x0);
-  float v[PX * C];
-  sample_pixels<C, PX>(
-      src, a.s,
-      [&](int i, float& sx, float& sy) { remap_coord(a, min(x0 + i, dst.width - 1), y, sx, sy); },
-      v);
-  store_pixels<T, C, PX>(dst, x0, y, v, n);
+  float sx[N], sy[N];
+#pragma unroll
+  for (int j = 0; j < PY; ++j) {
+    const std::size_t y =
+        static_cast<std::size_t>(min(y0 + j * static_cast<int>(blockDim.y), dst.height - 1));
+    float mx[PX], my[PX];
+    load_elems<float, PX>(reinterpret_cast<const float*>(a.map_x + a.map_x_pitch * y) + x0, mx, n);
+    load_elems<float, PX>(reinterpret_cast<const float*>(a.map_y + a.map_y_pitch * y) + x0, my, n);
+#pragma unroll
+    for (int i = 0; i < PX; ++i) {
+      // Pixels past the right edge repeat the last one (never stored).
+      sx[j * PX + i] = i < n ? mx[i] : mx[0];
+      sy[j * PX + i] = i < n ? my[i] : my[0];
+    }
+  }
+  float v[N * C];
+  gather_samples<IP, C, N>(src, a.s, sx, sy, v);
+#pragma unroll
+  for (int j = 0; j < PY; ++j) {
+    const int y = y0 + j * static_cast<int>(blockDim.y);
+    if (y < dst.height) {
+      float w[PX * C];
+#pragma unroll
+      for (int e = 0; e < PX * C; ++e) w[e] = v[j * PX * C + e];
+      store_pixels<T, C, PX>(dst, x0, y, w, n);
+    }
+  }
+}
+
+template <typename T, int C, Interp IP, class Src>
+void launch_remap_ip(const Src& src, const DstArgs& d, const RemapArgs& a, cudaStream_t st) {
+  constexpr int PX = kResamplePx<T, C>;
+  constexpr int PY = IP == Interp::cubic ? 2 : (PX >= 4 ? 2 : 4);
+  const dim3 grid(static_cast<unsigned>((d.width + kBlockX * PX - 1) / (kBlockX * PX)),
+                  static_cast<unsigned>((d.height + kBlockY * PY - 1) / (kBlockY * PY)));
+  remap_kernel<T, C, IP, Src><<<grid, dim3(kBlockX, kBlockY), 0, st>>>(src, d, a);
+  TEXCV_CUDA_CHECK_LAUNCH("remap");
+}
+
+template <typename T, int C, class Src>
+void launch_remap_src(const Src& src, const DstArgs& d, const RemapArgs& a, cudaStream_t st) {
+  switch (a.s.interp) {
+    case Interp::nearest:
+      return launch_remap_ip<T, C, Interp::nearest>(src, d, a, st);
+    case Interp::cubic:
+      return launch_remap_ip<T, C, Interp::cubic>(src, d, a, st);
+    default:
+      return launch_remap_ip<T, C, Interp::linear>(src, d, a, st);
+  }
 }
 
 template <typename T, int C>
@@ -60,16 +107,14 @@ void launch_remap(const SourceArgs& s, const DstArgs& d, const RemapArgs& a, cud
       return;
     }
     if (s.path == Path::texture) {
-      remap_kernel<T, C><<<grid, block, 0, st>>>(make_texture_source<T, C>(s), d, a);
-      TEXCV_CUDA_CHECK_LAUNCH("remap");
+      launch_remap_src<T, C>(make_texture_source<T, C>(s), d, a, st);
       return;
     }
   }
   if (s.path != Path::global)
     fail(ErrorCode::Internal, "remap", "no texture kernel for 3 channels", to_string(s.path),
          "global");
-  remap_kernel<T, C><<<grid, block, 0, st>>>(make_global_source<T, C>(s), d, a);
-  TEXCV_CUDA_CHECK_LAUNCH("remap");
+  launch_remap_src<T, C>(make_global_source<T, C>(s), d, a, st);
 }
 
 }  // namespace texcv::cuda::ops

@@ -9,44 +9,6 @@
 
 namespace texcv::cuda::ops {
 
-// nearest, linear and cubic; PX output pixels per thread along x.
-template <typename T, int C, class Src>
-__global__ void __launch_bounds__(kBlockX* kBlockY)
-    resize_kernel(const Src src, const DstArgs dst, const ResizeArgs a) {
-  constexpr int PX = kResamplePx<T, C>;
-  const int y = static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y);
-  const int x0 = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x) * PX;
-  if (y >= dst.height || x0 >= dst.width) return;
-  const int n = min(PX, dst.width - x0);
-  float v[PX * C];
-  switch (a.s.interp) {
-    case Interp::nearest: {
-      const int iy = a.ay.nearest(y, src.height);
-#pragma unroll
-      for (int i = 0; i < PX; ++i)
-        src.load(a.ax.nearest(min(x0 + i, dst.width - 1), src.width), iy, v + i * C);
-      break;
-    }
-    case Interp::cubic: {
-      const float sy = a.ay(y);
-#pragma unroll
-      for (int i = 0; i < PX; ++i)
-        detail::sample_cubic<C>(src, a.ax(min(x0 + i, dst.width - 1)), sy, a.s.border, a.s.bv,
-                                v + i * C);
-      break;
-    }
-    default: {
-      const float sy = a.ay(y);
-#pragma unroll
-      for (int i = 0; i < PX; ++i)
-        detail::sample_linear<C>(src, a.ax(min(x0 + i, dst.width - 1)), sy, a.s.border, a.s.bv,
-                                 v + i * C);
-      break;
-    }
-  }
-  store_pixels<T, C, PX>(dst, x0, y, v, n);
-}
-
 // Interp::area, as cv::INTER_AREA: averaging when both axes shrink, else bilinear with
 // OpenCV's area fractions (sampling.hpp's area_taps / area_upscale_coord).
 template <int C, class Src>
@@ -103,6 +65,233 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
   store_pixels<T, C, PX>(dst, x0, y, v, n);
 }
 
+// ---- Separable resize: per-column taps computed once, rows walked down ----
+//
+// resize's source coordinate is separable: sx depends on the output column only, sy on the row
+// only. A thread owns PX adjacent output columns and walks down ry consecutive output rows
+// (a warp writes whole row segments: coalesced). Column taps and weights are computed once; the
+// horizontal pass over a source row (r = p0 * wx0 + p1 * wx1 for linear, the row sums for cubic)
+// is the same float computation sampling.hpp does for that row, so it is kept in a window of
+// TAPS rows and reused while consecutive output rows share source rows (2x enlargement: each
+// source row serves two output rows). The vertical combination is then done in sampling.hpp's
+// order. Results equal the per-pixel kernels bit for bit.
+
+template <typename T, int C>
+constexpr int kResizePx = C == 1 ? 4 : (C == 4 && sizeof(T) == 1 ? 2 : 1);
+
+template <Interp IP>
+constexpr int kTaps = IP == Interp::nearest ? 1 : (IP == Interp::linear ? 2 : 4);
+
+template <typename T, int C, Interp IP, class Src>
+__global__ void __launch_bounds__(kBlockX* kBlockY)
+    resize_sep_kernel(const Src src, const DstArgs dst, const ResizeArgs a, int ry) {
+  constexpr int PX = kResizePx<T, C>;
+  constexpr int TAPS = kTaps<IP>;
+  const int x0 = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x) * PX;
+  const int ybeg = static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y) * ry;
+  if (x0 >= dst.width || ybeg >= dst.height) return;
+  const int yend = min(ybeg + ry, dst.height);
+  const int n = min(PX, dst.width - x0);
+  const Border b = a.s.border;
+
+  if constexpr (IP == Interp::nearest) {
+    int ix[PX];
+#pragma unroll
+    for (int i = 0; i < PX; ++i) ix[i] = a.ax.nearest(min(x0 + i, dst.width - 1), src.width);
+#pragma unroll 2
+    for (int y = ybeg; y < yend; ++y) {
+      const int iy = a.ay.nearest(y, src.height);
+      float v[PX * C];
+#pragma unroll
+      for (int i = 0; i < PX; ++i) src.load(ix[i], iy, v + i * C);
+      store_pixels<T, C, PX>(dst, x0, y, v, n);
+    }
+  } else {
+    // Column taps: border-resolved indices (-1: border value) and weights.
+    int ix[PX][TAPS];
+    float wx[PX][TAPS];
+#pragma unroll
+    for (int i = 0; i < PX; ++i) {
+      const float sx = detail::sanitize_coord(a.ax(min(x0 + i, dst.width - 1)));
+      const int xi = detail::floor_to_int(sx);
+      if constexpr (IP == Interp::linear) {
+        const float fx = sx - static_cast<float>(xi);
+        wx[i][0] = 1.0f - fx;
+        wx[i][1] = fx;
+      } else {
+        detail::cubic_weights(sx - static_cast<float>(xi), wx[i]);
+      }
+      constexpr int first = IP == Interp::cubic ? -1 : 0;
+#pragma unroll
+      for (int t = 0; t < TAPS; ++t) ix[i][t] = detail::border_index(xi + first + t, src.width, b);
+    }
+    // The horizontal pass over source row yy, for the PX columns.
+    const auto hrow = [&](int yy, float* r) {
+      const int iy = detail::border_index(yy, src.height, b);
+      float p[TAPS][PX][C];
+#pragma unroll
+      for (int t = 0; t < TAPS; ++t)
+#pragma unroll
+        for (int i = 0; i < PX; ++i) {
+          if (iy < 0 || ix[i][t] < 0) {
+#pragma unroll
+            for (int c = 0; c < C; ++c) p[t][i][c] = a.s.bv[c];
+          } else {
+            src.load(ix[i][t], iy, p[t][i]);
+          }
+        }
+#pragma unroll
+      for (int i = 0; i < PX; ++i)
+#pragma unroll
+        for (int c = 0; c < C; ++c) {
+          if constexpr (IP == Interp::linear) {
+            r[i * C + c] = p[0][i][c] * wx[i][0] + p[1][i][c] * wx[i][1];
+          } else {
+            float row = 0.0f;
+#pragma unroll
+            for (int t = 0; t < TAPS; ++t) row += p[t][i][c] * wx[i][t];
+            r[i * C + c] = row;
+          }
+        }
+    };
+    float win[TAPS][PX * C];
+    int cbase = 0;
+    bool have = false;
+    for (int y = ybeg; y < yend; ++y) {
+      const float sy = detail::sanitize_coord(a.ay(y));
+      const int yi = detail::floor_to_int(sy);
+      const int base = IP == Interp::cubic ? yi - 1 : yi;
+      if (!have || base < cbase || base - cbase >= TAPS) {
+#pragma unroll
+        for (int j = 0; j < TAPS; ++j) hrow(base + j, win[j]);
+      } else {
+        for (int k = cbase; k < base; ++k) {
+#pragma unroll
+          for (int j = 0; j + 1 < TAPS; ++j)
+#pragma unroll
+            for (int e = 0; e < PX * C; ++e) win[j][e] = win[j + 1][e];
+          hrow(k + TAPS, win[TAPS - 1]);
+        }
+      }
+      cbase = base;
+      have = true;
+      float v[PX * C];
+      if constexpr (IP == Interp::linear) {
+        const float fy = sy - static_cast<float>(yi);
+        const float gy = 1.0f - fy;
+#pragma unroll
+        for (int e = 0; e < PX * C; ++e) v[e] = win[0][e] * gy + win[1][e] * fy;
+      } else {
+        float wy[4];
+        detail::cubic_weights(sy - static_cast<float>(yi), wy);
+#pragma unroll
+        for (int e = 0; e < PX * C; ++e) {
+          float o = 0.0f;
+#pragma unroll
+          for (int j = 0; j < 4; ++j) o += win[j][e] * wy[j];
+          v[e] = o;
+        }
+      }
+      store_pixels<T, C, PX>(dst, x0, y, v, n);
+    }
+  }
+}
+
+// Interp::area shrinking with at most kAreaTaps source columns per output column (scale_x <= 3):
+// the column taps (area_taps) are computed once per thread; the row taps once per row.
+constexpr int kAreaTaps = 4;
+
+template <typename T, int C, class Src>
+__global__ void __launch_bounds__(kBlockX* kBlockY)
+    resize_area_sep_kernel(const Src src, const DstArgs dst, const ResizeArgs a, int ry) {
+  constexpr int PX = kResizePx<T, C>;
+  constexpr int K = kAreaTaps;
+  const int x0 = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x) * PX;
+  const int ybeg = static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y) * ry;
+  if (x0 >= dst.width || ybeg >= dst.height) return;
+  const int yend = min(ybeg + ry, dst.height);
+  const int n = min(PX, dst.width - x0);
+  int ix[PX][K];
+  float wx[PX][K];
+  int cnt[PX];
+#pragma unroll
+  for (int i = 0; i < PX; ++i) {
+    int c = 0;
+#pragma unroll
+    for (int k = 0; k < K; ++k) {
+      ix[i][k] = 0;
+      wx[i][k] = 0.0f;
+    }
+    detail::area_taps(min(x0 + i, dst.width - 1), a.scale_x, src.width, [&](int idx, float w) {
+#pragma unroll
+      for (int k = 0; k < K; ++k)
+        if (k == c) {
+          ix[i][k] = idx;
+          wx[i][k] = w;
+        }
+      ++c;
+    });
+    cnt[i] = c;
+  }
+  for (int y = ybeg; y < yend; ++y) {
+    float out[PX * C];
+#pragma unroll
+    for (int e = 0; e < PX * C; ++e) out[e] = 0.0f;
+    detail::area_taps(y, a.scale_y, src.height, [&](int iy, float wy) {
+      float row[PX * C];
+#pragma unroll
+      for (int i = 0; i < PX; ++i) {
+#pragma unroll
+        for (int c = 0; c < C; ++c) row[i * C + c] = 0.0f;
+#pragma unroll
+        for (int k = 0; k < K; ++k) {
+          if (k < cnt[i]) {
+            float p[C];
+            src.load(ix[i][k], iy, p);
+#pragma unroll
+            for (int c = 0; c < C; ++c) row[i * C + c] += p[c] * wx[i][k];
+          }
+        }
+      }
+#pragma unroll
+      for (int e = 0; e < PX * C; ++e) out[e] += row[e] * wy;
+    });
+    store_pixels<T, C, PX>(dst, x0, y, out, n);
+  }
+}
+
+// Rows per thread: 8, fewer when the grid would have under 4096 blocks.
+inline int resize_rows_per_thread(int width, int height, int px) {
+  const long long bx = ((width + px - 1) / px + kBlockX - 1) / kBlockX;
+  int ry = 8;
+  while (ry > 1 && bx * ((height + kBlockY * ry - 1) / (kBlockY * ry)) < 4096) ry /= 2;
+  return ry;
+}
+
+template <typename T, int C, class Src>
+void launch_resize_sep(const Src& src, const DstArgs& d, const ResizeArgs& a, cudaStream_t st) {
+  constexpr int PX = kResizePx<T, C>;
+  const int ry = resize_rows_per_thread(d.width, d.height, PX);
+  const dim3 grid(static_cast<unsigned>(((d.width + PX - 1) / PX + kBlockX - 1) / kBlockX),
+                  static_cast<unsigned>((d.height + kBlockY * ry - 1) / (kBlockY * ry)));
+  const dim3 block(kBlockX, kBlockY);
+  switch (a.s.interp) {
+    case Interp::nearest:
+      resize_sep_kernel<T, C, Interp::nearest, Src><<<grid, block, 0, st>>>(src, d, a, ry);
+      break;
+    case Interp::cubic:
+      resize_sep_kernel<T, C, Interp::cubic, Src><<<grid, block, 0, st>>>(src, d, a, ry);
+      break;
+    case Interp::area:
+      resize_area_sep_kernel<T, C, Src><<<grid, block, 0, st>>>(src, d, a, ry);
+      break;
+    default:
+      resize_sep_kernel<T, C, Interp::linear, Src><<<grid, block, 0, st>>>(src, d, a, ry);
+      break;
+  }
+  TEXCV_CUDA_CHECK_LAUNCH("resize");
+}
+
 // Hardware bilinear (Path::texture_filter), 1 and 4 channels.
 template <typename T, int C>
 __global__ void __launch_bounds__(kBlockX* kBlockY)
@@ -121,13 +310,14 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
 
 template <typename T, int C, class Src>
 void launch_resize_src(const Src& src, const DstArgs& d, const ResizeArgs& a, cudaStream_t st) {
-  const dim3 grid = grid_for(d.width, d.height, kResamplePx<T, C>);
-  const dim3 block(kBlockX, kBlockY);
-  if (a.s.interp == Interp::area)
-    resize_area_kernel<T, C, Src><<<grid, block, 0, st>>>(src, d, a);
-  else
-    resize_kernel<T, C, Src><<<grid, block, 0, st>>>(src, d, a);
-  TEXCV_CUDA_CHECK_LAUNCH("resize");
+  // Area enlargement, or shrinking by more than 3 along x: the per-pixel area kernel.
+  if (a.s.interp == Interp::area && !(a.area_shrink && a.scale_x <= 3.0)) {
+    const dim3 grid = grid_for(d.width, d.height, kResamplePx<T, C>);
+    resize_area_kernel<T, C, Src><<<grid, dim3(kBlockX, kBlockY), 0, st>>>(src, d, a);
+    TEXCV_CUDA_CHECK_LAUNCH("resize");
+    return;
+  }
+  launch_resize_sep<T, C>(src, d, a, st);
 }
 
 template <typename T, int C>

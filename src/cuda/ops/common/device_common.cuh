@@ -353,16 +353,39 @@ __device__ __forceinline__ void load_elems(const T* __restrict__ p, T (&e)[N], i
   for (int i = 0; i < N; ++i) e[i] = i < n ? __ldg(p + i) : T(0);
 }
 
+// detail::saturate without branches, same results: NaN and v <= 0 give 0 (fmaxf returns the
+// non-NaN operand), v >= max gives max, else round half to even (__float2uint_rn).
+template <typename T>
+__device__ __forceinline__ T saturate_nobranch(float v) {
+  if constexpr (sizeof(T) == 4) {
+    return v;
+  } else {
+    constexpr float kMax = sizeof(T) == 1 ? 255.0f : 65535.0f;
+    return static_cast<T>(__float2uint_rn(fminf(fmaxf(v, 0.0f), kMax)));
+  }
+}
+
 // Rounds and saturates PX pixels of C floats and stores the first n of them at (x0, y).
 template <typename T, int C, int PX>
 __device__ __forceinline__ void store_pixels(const DstArgs& d, int x0, int y,
                                              const float (&v)[PX * C], int n) {
   T e[PX * C];
 #pragma unroll
-  for (int i = 0; i < PX * C; ++i) e[i] = detail::saturate<T>(v[i]);
+  for (int i = 0; i < PX * C; ++i) e[i] = saturate_nobranch<T>(v[i]);
   T* p = reinterpret_cast<T*>(d.data + d.pitch * static_cast<std::size_t>(y)) +
          static_cast<std::size_t>(x0) * C;
   store_elems<T, PX * C>(p, e, n * C);
+}
+
+// Thread position inside a kBlockX x kBlockY block for the gather kernels (warps, remap): each
+// warp covers an 8 x 4 patch instead of one 32-wide row, so a warp's source footprint under a
+// rotation spans about half as many source rows (fewer cache wavefronts per load); its stores
+// still fill whole 32-byte sectors for 4-byte pixels (or 4 pixels of u8).
+__device__ __forceinline__ void patch_thread(int& tx, int& ty) {
+  const int lane = static_cast<int>(threadIdx.x);  // blockDim.x == 32: the lane
+  const int w = static_cast<int>(threadIdx.y);     // the warp within the block
+  tx = (w & 3) * 8 + (lane & 7);
+  ty = (w >> 2) * 4 + (lane >> 3);
 }
 
 // The grid covering width x height with PX pixels per thread along x.

@@ -21,17 +21,22 @@ const char* to_string(GeomOp op) noexcept {
 
 Path choose_path(GeomOp op, Interp interp, ElemType type, int channels, Precision precision,
                  Border border, bool bindable) {
-  (void)type;  // the initial rule does not depend on the element type (yet)
-  // Data movement without interpolation: plain loads and wide stores.
-  if (op == GeomOp::flip || interp == Interp::nearest || interp == Interp::area)
-    return Path::global;
+  // Measured on the H200 (docs/performance.md, "path=auto rule").
+  // Pure data movement and area averaging: plain loads and wide stores.
+  if (op == GeomOp::flip || interp == Interp::area) return Path::global;
   // No texture format for 3 channels; an unbindable view would need a copy first.
   if (channels == 3 || !bindable) return Path::global;
   // Hardware bilinear when the caller accepts 8-bit weights and the border has a hardware mode.
   if (precision == Precision::fast && interp == Interp::linear && border != Border::reflect101)
     return Path::texture_filter;
-  // Exact linear / cubic: software weights from plain loads (point-sampled textures measured
-  // 2.2-2.4x slower than plain loads on multi-tap gathers).
+  // Software sampling. Gathers along a rotated or warped line (warps, remap) of 4-channel u8
+  // pixels run 10-20 % faster through point-sampled textures (the texture cache's 2-D locality
+  // beats 4-byte scattered loads); so do 1-channel u8 nearest warps. Everything else, f32 and
+  // resize (whose row reads are coalesced) above all, is faster with plain loads.
+  if (type == ElemType::u8 && (op == GeomOp::warp || op == GeomOp::remap)) {
+    if (channels == 4) return Path::texture;
+    if (op == GeomOp::warp && interp == Interp::nearest) return Path::texture;
+  }
   return Path::global;
 }
 

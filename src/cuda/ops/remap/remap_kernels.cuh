@@ -23,15 +23,16 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
   constexpr int PX = kResamplePx<T, C>;
   constexpr int PY = IP == Interp::cubic ? 2 : (PX >= 4 ? 2 : 4);
   constexpr int N = PX * PY;
-  const int x0 = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x) * PX;
-  const int y0 = static_cast<int>(blockIdx.y * blockDim.y * PY + threadIdx.y);
+  int tx, ty;
+  patch_thread(tx, ty);
+  const int x0 = (static_cast<int>(blockIdx.x) * kBlockX + tx) * PX;
+  const int y0 = static_cast<int>(blockIdx.y) * kBlockY * PY + ty;
   if (y0 >= dst.height || x0 >= dst.width) return;
   const int n = min(PX, dst.width - x0);
   float sx[N], sy[N];
 #pragma unroll
   for (int j = 0; j < PY; ++j) {
-    const std::size_t y =
-        static_cast<std::size_t>(min(y0 + j * static_cast<int>(blockDim.y), dst.height - 1));
+    const std::size_t y = static_cast<std::size_t>(min(y0 + j * kBlockY, dst.height - 1));
     float mx[PX], my[PX];
     load_elems<float, PX>(reinterpret_cast<const float*>(a.map_x + a.map_x_pitch * y) + x0, mx, n);
     load_elems<float, PX>(reinterpret_cast<const float*>(a.map_y + a.map_y_pitch * y) + x0, my, n);
@@ -46,7 +47,7 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
   gather_samples<IP, C, N>(src, a.s, sx, sy, v);
 #pragma unroll
   for (int j = 0; j < PY; ++j) {
-    const int y = y0 + j * static_cast<int>(blockDim.y);
+    const int y = y0 + j * kBlockY;
     if (y < dst.height) {
       float w[PX * C];
 #pragma unroll

@@ -133,12 +133,12 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
       for (int t = 0; t < TAPS; ++t)
 #pragma unroll
         for (int i = 0; i < PX; ++i) {
-          if (iy < 0 || ix[i][t] < 0) {
+          // Every load is issued (taps on the border read pixel (0, 0)), then the border value
+          // is selected: no branch between the loads, so they are all in flight together.
+          const bool in = iy >= 0 && ix[i][t] >= 0;
+          src.load(in ? ix[i][t] : 0, in ? iy : 0, p[t][i]);
 #pragma unroll
-            for (int c = 0; c < C; ++c) p[t][i][c] = a.s.bv[c];
-          } else {
-            src.load(ix[i][t], iy, p[t][i]);
-          }
+          for (int c = 0; c < C; ++c) p[t][i][c] = in ? p[t][i][c] : a.s.bv[c];
         }
 #pragma unroll
       for (int i = 0; i < PX; ++i)
@@ -245,12 +245,12 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
         for (int c = 0; c < C; ++c) row[i * C + c] = 0.0f;
 #pragma unroll
         for (int k = 0; k < K; ++k) {
-          if (k < cnt[i]) {
-            float p[C];
-            src.load(ix[i][k], iy, p);
+          // Unused taps load a valid pixel (index 0) and are not added: no branch around loads.
+          float p[C];
+          src.load(ix[i][k], iy, p);
 #pragma unroll
-            for (int c = 0; c < C; ++c) row[i * C + c] += p[c] * wx[i][k];
-          }
+          for (int c = 0; c < C; ++c)
+            row[i * C + c] = k < cnt[i] ? row[i * C + c] + p[c] * wx[i][k] : row[i * C + c];
         }
       }
 #pragma unroll

@@ -32,14 +32,16 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
   constexpr int PX = kResamplePx<T, C>;
   constexpr int PY = kGatherPy<T, C, IP>;
   constexpr int N = PX * PY;
-  const int x0 = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x) * PX;
-  const int y0 = static_cast<int>(blockIdx.y * blockDim.y * PY + threadIdx.y);
+  int tx, ty;
+  patch_thread(tx, ty);
+  const int x0 = (static_cast<int>(blockIdx.x) * kBlockX + tx) * PX;
+  const int y0 = static_cast<int>(blockIdx.y) * kBlockY * PY + ty;
   if (y0 >= dst.height || x0 >= dst.width) return;
   const int n = min(PX, dst.width - x0);
   float sx[N], sy[N];
 #pragma unroll
   for (int j = 0; j < PY; ++j) {
-    const int y = min(y0 + j * static_cast<int>(blockDim.y), dst.height - 1);
+    const int y = min(y0 + j * kBlockY, dst.height - 1);
 #pragma unroll
     for (int i = 0; i < PX; ++i) {
       const int x = min(x0 + i, dst.width - 1);
@@ -57,7 +59,7 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
   gather_samples<IP, C, N>(src, a.s, sx, sy, v);
 #pragma unroll
   for (int j = 0; j < PY; ++j) {
-    const int y = y0 + j * static_cast<int>(blockDim.y);
+    const int y = y0 + j * kBlockY;
     if (y < dst.height) {
       float w[PX * C];
 #pragma unroll

@@ -24,7 +24,7 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
   constexpr int PY = IP == Interp::cubic ? 2 : (PX >= 4 ? 2 : 4);
   constexpr int N = PX * PY;
   int tx, ty;
-  patch_thread(tx, ty);
+  patch_thread<kGatherPatch<T, IP>>(tx, ty);
   const int x0 = (static_cast<int>(blockIdx.x) * kBlockX + tx) * PX;
   const int y0 = static_cast<int>(blockIdx.y) * kBlockY * PY + ty;
   if (y0 >= dst.height || x0 >= dst.width) return;

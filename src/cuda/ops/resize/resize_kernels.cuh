@@ -125,9 +125,16 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
 #pragma unroll
       for (int t = 0; t < TAPS; ++t) ix[i][t] = detail::border_index(xi + first + t, src.width, b);
     }
+    // Load positions: border taps (index -1) read column 0 and are replaced by the border value.
+    int lx[PX][TAPS];
+#pragma unroll
+    for (int i = 0; i < PX; ++i)
+#pragma unroll
+      for (int t = 0; t < TAPS; ++t) lx[i][t] = ix[i][t] < 0 ? 0 : ix[i][t];
     // The horizontal pass over source row yy, for the PX columns.
     const auto hrow = [&](int yy, float* r) {
       const int iy = detail::border_index(yy, src.height, b);
+      const int ly = iy < 0 ? 0 : iy;
       float p[TAPS][PX][C];
 #pragma unroll
       for (int t = 0; t < TAPS; ++t)
@@ -136,7 +143,7 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
           // Every load is issued (taps on the border read pixel (0, 0)), then the border value
           // is selected: no branch between the loads, so they are all in flight together.
           const bool in = iy >= 0 && ix[i][t] >= 0;
-          src.load(in ? ix[i][t] : 0, in ? iy : 0, p[t][i]);
+          src.load(lx[i][t], ly, p[t][i]);
 #pragma unroll
           for (int c = 0; c < C; ++c) p[t][i][c] = in ? p[t][i][c] : a.s.bv[c];
         }

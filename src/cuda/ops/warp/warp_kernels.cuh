@@ -33,7 +33,7 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
   constexpr int PY = kGatherPy<T, C, IP>;
   constexpr int N = PX * PY;
   int tx, ty;
-  patch_thread(tx, ty);
+  patch_thread<kGatherPatch<T, IP>>(tx, ty);
   const int x0 = (static_cast<int>(blockIdx.x) * kBlockX + tx) * PX;
   const int y0 = static_cast<int>(blockIdx.y) * kBlockY * PY + ty;
   if (y0 >= dst.height || x0 >= dst.width) return;

@@ -140,12 +140,25 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
       for (int t = 0; t < TAPS; ++t)
 #pragma unroll
         for (int i = 0; i < PX; ++i) {
-          // Every load is issued (taps on the border read pixel (0, 0)), then the border value
-          // is selected: no branch between the loads, so they are all in flight together.
+          // Border taps (index -1) take the border value.
           const bool in = iy >= 0 && ix[i][t] >= 0;
-          src.load(lx[i][t], ly, p[t][i]);
+          if constexpr (sizeof(T) == 4) {
+            // f32: branches around the loads measured faster (resize 2.0: 0.398 against 0.478
+            // ms branch-free, H200, 8192^2).
+            if (in) {
+              src.load(ix[i][t], iy, p[t][i]);
+            } else {
 #pragma unroll
-          for (int c = 0; c < C; ++c) p[t][i][c] = in ? p[t][i][c] : a.s.bv[c];
+              for (int c = 0; c < C; ++c) p[t][i][c] = a.s.bv[c];
+            }
+          } else {
+            // u8 / u16: every load issued (border taps read column 0 / row 0), the border value
+            // selected after; no branch between the loads. Measured faster (u8 resize 2.0: 1.93
+            // against 2.20 ms, 0.5 cubic 0.49 against 0.65 ms, 16384^2).
+            src.load(lx[i][t], ly, p[t][i]);
+#pragma unroll
+            for (int c = 0; c < C; ++c) p[t][i][c] = in ? p[t][i][c] : a.s.bv[c];
+          }
         }
 #pragma unroll
       for (int i = 0; i < PX; ++i)

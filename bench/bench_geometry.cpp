@@ -767,7 +767,7 @@ std::string auto_choice(const OpSpec& spec, const ImageView& src) {
     texcv::detail::SamplingDesc s;
     s.interp = spec.interp;
     s.border = spec.op == "resize" ? texcv::Border::replicate : texcv::Border::constant;
-    s.precision = src.type == ElemType::u8 ? Precision::fast : Precision::exact;
+    s.precision = Precision::exact;  // what Precision::automatic resolves to (src/core)
     s.path = Path::automatic;
     return path_name(texcv::cuda::ops::resolved_path(op, src, s));
   } catch (const std::exception& e) {

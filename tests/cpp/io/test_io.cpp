@@ -18,7 +18,6 @@ namespace {
 namespace fs = std::filesystem;
 
 const std::string kExamples = TEXCV_EXAMPLE_IMAGES;
-const std::string kShared = TEXCV_SHARED_IMAGES;
 
 bool has_tiff() {
 #if defined(TEXCV_HAS_TIFF)
@@ -322,7 +321,7 @@ TEST(IoSamples, LoadWithTheirShapes) {
 // ------------------------------------------------------------------ errors
 
 TEST(IoErrors, TruncatedJpeg) {
-  const std::string p = kShared + "/truncated.jpg";
+  const std::string p = std::string(TEXCV_TEST_DATA) + "/truncated.jpg";
   ASSERT_TRUE(fs::exists(p)) << p;
   expect_error([&] { imread(p); }, ErrorCode::Io,
                {"imread: " + p + ": ", "Premature end of JPEG file"});
@@ -460,7 +459,7 @@ TEST(IoErrors, FailuresCloseTheirFiles) {
       EXPECT_NO_THROW(read_info(dir.file("good." + ext)));
     }
     EXPECT_THROW(imread(std::string(TEXCV_TEST_DATA) + "/io/cmyk.jpg"), Error);
-    EXPECT_THROW(imread(kShared + "/truncated.jpg"), Error);
+    EXPECT_THROW(imread(std::string(TEXCV_TEST_DATA) + "/truncated.jpg"), Error);
   }
   EXPECT_EQ(open_fds(), before);
 }

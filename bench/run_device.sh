@@ -71,7 +71,8 @@ do_info() {
   nvidia-smi -L 2>&1 | head -8
   nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm,temperature.gpu \
     --format=csv,noheader 2>&1 | head -8
-  COMMIT=$(git rev-parse HEAD 2>/dev/null || true)
+  # The device gets a copy of the tree without .git: then a COMMIT file names the commit.
+  COMMIT=$(git rev-parse --verify -q HEAD 2>/dev/null | grep -E '^[0-9a-f]{40}$' || true)
   if [ -z "$COMMIT" ] && [ -f COMMIT ]; then COMMIT=$(head -1 COMMIT); fi
   [ -z "$COMMIT" ] && COMMIT=unknown
   if [ -n "$(git status --porcelain --untracked-files=no 2>/dev/null | head -1)" ]; then COMMIT="$COMMIT+dirty"; fi

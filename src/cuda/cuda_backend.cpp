@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "src/core/backends.hpp"
+#include "src/cuda/ops/copy/copy_device.hpp"
 #include "src/cuda/runtime/runtime.hpp"
 
 #ifndef TEXCV_CUDA_ARCHITECTURES
@@ -184,6 +185,12 @@ void copy(const ImageView& src, const ImageView& dst, void* stream) {
   else
     kind = dst.location == Location::host ? cudaMemcpyDeviceToHost : cudaMemcpyDeviceToDevice;
   const auto s = static_cast<cudaStream_t>(stream);
+  if (kind == cudaMemcpyDeviceToDevice) {
+    TEXCV_CUDA_CHECK(kOp,
+                     ops::copy_device_2d(src.data, src.pitch, dst.data, dst.pitch, src.row_bytes(),
+                                         static_cast<std::size_t>(src.height), s));
+    return;
+  }
   TEXCV_CUDA_CHECK(kOp, cudaMemcpy2DAsync(dst.data, dst.pitch, src.data, src.pitch, src.row_bytes(),
                                           static_cast<std::size_t>(src.height), kind, s));
   if (src.location == Location::host || dst.location == Location::host)

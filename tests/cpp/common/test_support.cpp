@@ -10,9 +10,7 @@
 
 namespace texcv::test {
 
-namespace {
-
-double load(const ImageView& v, int x, int y, int c) {
+double at(const ImageView& v, int x, int y, int c) {
   const std::size_t i = static_cast<std::size_t>(x) * v.channels + c;
   switch (v.type) {
     case ElemType::u8:
@@ -24,6 +22,8 @@ double load(const ImageView& v, int x, int y, int c) {
   }
   return 0;
 }
+
+namespace {
 
 void poison_host(const ImageView& v) {
   for (int y = 0; y < v.height; ++y) {
@@ -104,7 +104,7 @@ Diff compare(const ImageView& a, const ImageView& b) {
   for (int y = 0; y < a.height; ++y) {
     for (int x = 0; x < a.width; ++x) {
       for (int c = 0; c < a.channels; ++c) {
-        const double va = load(a, x, y, c), vb = load(b, x, y, c);
+        const double va = at(a, x, y, c), vb = at(b, x, y, c);
         const bool na = std::isnan(va), nb = std::isnan(vb);
         if (na && nb) continue;
         if (na != nb) {

@@ -33,6 +33,9 @@ struct Diff {
 // Element-wise comparison of two host views of the same shape.
 Diff compare(const ImageView& a, const ImageView& b);
 
+// Element (x, y, channel c) of a host view, as a double.
+double at(const ImageView& v, int x, int y, int c);
+
 // Copies a device view to a new host image (host views are cloned).
 Image to_host(const ImageView& v);
 

@@ -45,18 +45,7 @@ using test::poison;
 using test::random_image;
 using test::to_host;
 
-double at(const ImageView& v, int x, int y, int c) {
-  const std::size_t i = static_cast<std::size_t>(x) * v.channels + c;
-  switch (v.type) {
-    case ElemType::u8:
-      return v.row<const std::uint8_t>(y)[i];
-    case ElemType::u16:
-      return v.row<const std::uint16_t>(y)[i];
-    case ElemType::f32:
-      return v.row<const float>(y)[i];
-  }
-  return 0;
-}
+using test::at;
 
 bool is_poison(const ImageView& v, int x, int y, int c) {
   const double d = at(v, x, y, c);

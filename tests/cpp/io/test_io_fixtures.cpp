@@ -13,18 +13,7 @@ const std::string kData = std::string(TEXCV_TEST_DATA) + "/io/";
 
 using Formula = std::function<double(int x, int y, int c)>;
 
-double load(const ImageView& v, int x, int y, int c) {
-  const std::size_t i = static_cast<std::size_t>(x) * v.channels + c;
-  switch (v.type) {
-    case ElemType::u8:
-      return v.row<const std::uint8_t>(y)[i];
-    case ElemType::u16:
-      return v.row<const std::uint16_t>(y)[i];
-    case ElemType::f32:
-      return v.row<const float>(y)[i];
-  }
-  return 0;
-}
+using test::at;
 
 void expect_fixture(const std::string& name, int w, int h, int c, ElemType t, const Formula& f) {
   SCOPED_TRACE(name);
@@ -43,7 +32,7 @@ void expect_fixture(const std::string& name, int w, int h, int c, ElemType t, co
   for (int y = 0; y < h; ++y)
     for (int x = 0; x < w; ++x)
       for (int k = 0; k < c; ++k) {
-        const double got = load(img.view(), x, y, k), want = f(x, y, k);
+        const double got = at(img.view(), x, y, k), want = f(x, y, k);
         if (got != want && ++bad <= 5)
           ADD_FAILURE() << "at (" << x << ", " << y << ") channel " << k << ": got " << got
                         << ", expected " << want;

@@ -50,8 +50,10 @@ struct Sampling {
 
 // resize: dst pixel x samples src at (x + 0.5) * src_w / dst_w - 0.5 (as cv::resize), or at
 // x * (src_w - 1) / (dst_w - 1) with align_corners. Interp::area averages the covered source
-// pixels when shrinking (cv::INTER_AREA). Interp::nearest takes floor((x + 0.5) * src_w / dst_w),
-// as cv::INTER_NEAREST_EXACT. The default border is replicate, as cv::resize.
+// pixels when shrinking (cv::INTER_AREA). Interp::nearest takes the pixel whose centre is nearest
+// to (x + 0.5) * src_w / dst_w - 0.5, computed in 16.16 fixed point exactly as
+// cv::INTER_NEAREST_EXACT (ties take the lower pixel; docs/conventions.md). The default border is
+// replicate, as cv::resize.
 struct ResizeParams {
   Interp interp = Interp::linear;
   bool align_corners = false;

@@ -10,6 +10,8 @@
 
 #include "src/core/sampling.hpp"
 #include "src/cuda/ops/common/kernel_args.hpp"
+#include "src/cuda/runtime/runtime.hpp"
+#include "texcv/error.hpp"
 
 namespace texcv::cuda::ops {
 
@@ -405,6 +407,50 @@ inline dim3 grid_for(int width, int height, int px) {
   const int cols = (width + px - 1) / px;
   return dim3(static_cast<unsigned>((cols + kBlockX - 1) / kBlockX),
               static_cast<unsigned>((height + kBlockY - 1) / kBlockY));
+}
+
+// The hardware-filtered kernel of every resampling op (texture_filter path): coord(x, y, sx, sy)
+// gives the source coordinate of destination pixel (x, y).
+template <typename T, int C, class Coord>
+__global__ void __launch_bounds__(kBlockX* kBlockY)
+    filter_kernel(const SourceArgs s, const DstArgs dst, const Coord coord) {
+  constexpr int PX = kResamplePx<T, C>;
+  const int y = static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y);
+  const int x0 = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x) * PX;
+  if (y >= dst.height || x0 >= dst.width) return;
+  const int n = min(PX, dst.width - x0);
+  float v[PX * C];
+#pragma unroll
+  for (int i = 0; i < PX; ++i) {
+    float sx, sy;
+    coord(min(x0 + i, dst.width - 1), y, sx, sy);
+    filter_fetch<C>(s, sx, sy, v + i * C);
+  }
+  store_pixels<T, C, PX>(dst, x0, y, v, n);
+}
+
+// Runs op on the access path the host chose: texture_filter launches filter_kernel with coord;
+// texture and global call on_source with the matching source (TextureSource or GlobalSource).
+// 3-channel images have no texture format, so only global reaches them.
+template <typename T, int C, class Coord, class OnSource>
+void launch_by_path(const char* op, const SourceArgs& s, const DstArgs& d, const Coord& coord,
+                    OnSource&& on_source, cudaStream_t st) {
+  if constexpr (C != 3) {
+    if (s.path == Path::texture_filter) {
+      filter_kernel<T, C, Coord>
+          <<<grid_for(d.width, d.height, kResamplePx<T, C>), dim3(kBlockX, kBlockY), 0, st>>>(
+              s, d, coord);
+      TEXCV_CUDA_CHECK_LAUNCH(op);
+      return;
+    }
+    if (s.path == Path::texture) {
+      on_source(make_texture_source<T, C>(s));
+      return;
+    }
+  }
+  if (s.path != Path::global)
+    fail(ErrorCode::Internal, op, "no texture kernel for 3 channels", to_string(s.path), "global");
+  on_source(make_global_source<T, C>(s));
 }
 
 }  // namespace texcv::cuda::ops

@@ -79,43 +79,19 @@ void launch_remap_src(const Src& src, const DstArgs& d, const RemapArgs& a, cuda
   }
 }
 
-template <typename T, int C>
-__global__ void __launch_bounds__(kBlockX* kBlockY)
-    remap_filter_kernel(const SourceArgs s, const DstArgs dst, const RemapArgs a) {
-  constexpr int PX = kResamplePx<T, C>;
-  const int y = static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y);
-  const int x0 = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x) * PX;
-  if (y >= dst.height || x0 >= dst.width) return;
-  const int n = min(PX, dst.width - x0);
-  float v[PX * C];
-#pragma unroll
-  for (int i = 0; i < PX; ++i) {
-    float sx, sy;
-    remap_coord(a, min(x0 + i, dst.width - 1), y, sx, sy);
-    filter_fetch<C>(s, sx, sy, v + i * C);
+// remap's source coordinate, for the texture_filter kernel.
+struct RemapCoord {
+  RemapArgs a;
+  __device__ __forceinline__ void operator()(int x, int y, float& sx, float& sy) const {
+    remap_coord(a, x, y, sx, sy);
   }
-  store_pixels<T, C, PX>(dst, x0, y, v, n);
-}
+};
 
 template <typename T, int C>
 void launch_remap(const SourceArgs& s, const DstArgs& d, const RemapArgs& a, cudaStream_t st) {
-  const dim3 grid = grid_for(d.width, d.height, kResamplePx<T, C>);
-  const dim3 block(kBlockX, kBlockY);
-  if constexpr (C != 3) {
-    if (s.path == Path::texture_filter) {
-      remap_filter_kernel<T, C><<<grid, block, 0, st>>>(s, d, a);
-      TEXCV_CUDA_CHECK_LAUNCH("remap");
-      return;
-    }
-    if (s.path == Path::texture) {
-      launch_remap_src<T, C>(make_texture_source<T, C>(s), d, a, st);
-      return;
-    }
-  }
-  if (s.path != Path::global)
-    fail(ErrorCode::Internal, "remap", "no texture kernel for 3 channels", to_string(s.path),
-         "global");
-  launch_remap_src<T, C>(make_global_source<T, C>(s), d, a, st);
+  launch_by_path<T, C>(
+      "remap", s, d, RemapCoord{a}, [&](const auto& src) { launch_remap_src<T, C>(src, d, a, st); },
+      st);
 }
 
 }  // namespace texcv::cuda::ops

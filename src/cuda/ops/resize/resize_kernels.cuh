@@ -313,20 +313,14 @@ void launch_resize_sep(const Src& src, const DstArgs& d, const ResizeArgs& a, cu
 }
 
 // Hardware bilinear (Path::texture_filter), 1 and 4 channels.
-template <typename T, int C>
-__global__ void __launch_bounds__(kBlockX* kBlockY)
-    resize_filter_kernel(const SourceArgs s, const DstArgs dst, const ResizeArgs a) {
-  constexpr int PX = kResamplePx<T, C>;
-  const int y = static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y);
-  const int x0 = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x) * PX;
-  if (y >= dst.height || x0 >= dst.width) return;
-  const int n = min(PX, dst.width - x0);
-  const float sy = a.ay(y);
-  float v[PX * C];
-#pragma unroll
-  for (int i = 0; i < PX; ++i) filter_fetch<C>(s, a.ax(min(x0 + i, dst.width - 1)), sy, v + i * C);
-  store_pixels<T, C, PX>(dst, x0, y, v, n);
-}
+// resize's source coordinate (separable), for the texture_filter kernel.
+struct ResizeCoord {
+  ResizeArgs a;
+  __device__ __forceinline__ void operator()(int x, int y, float& sx, float& sy) const {
+    sx = a.ax(x);
+    sy = a.ay(y);
+  }
+};
 
 template <typename T, int C, class Src>
 void launch_resize_src(const Src& src, const DstArgs& d, const ResizeArgs& a, cudaStream_t st) {
@@ -342,23 +336,9 @@ void launch_resize_src(const Src& src, const DstArgs& d, const ResizeArgs& a, cu
 
 template <typename T, int C>
 void launch_resize(const SourceArgs& s, const DstArgs& d, const ResizeArgs& a, cudaStream_t st) {
-  if constexpr (C != 3) {
-    if (s.path == Path::texture_filter) {
-      resize_filter_kernel<T, C>
-          <<<grid_for(d.width, d.height, kResamplePx<T, C>), dim3(kBlockX, kBlockY), 0, st>>>(s, d,
-                                                                                              a);
-      TEXCV_CUDA_CHECK_LAUNCH("resize");
-      return;
-    }
-    if (s.path == Path::texture) {
-      launch_resize_src<T, C>(make_texture_source<T, C>(s), d, a, st);
-      return;
-    }
-  }
-  if (s.path != Path::global)
-    fail(ErrorCode::Internal, "resize", "no texture kernel for 3 channels", to_string(s.path),
-         "global");
-  launch_resize_src<T, C>(make_global_source<T, C>(s), d, a, st);
+  launch_by_path<T, C>(
+      "resize", s, d, ResizeCoord{a},
+      [&](const auto& src) { launch_resize_src<T, C>(src, d, a, st); }, st);
 }
 
 }  // namespace texcv::cuda::ops

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include "src/cuda/ops/common/device_common.cuh"
 #include "src/cuda/ops/warp/warp_launch.hpp"
@@ -301,55 +302,34 @@ void launch_warp_src(const Src& src, const DstArgs& d, const WarpArgs& a, cudaSt
   }
 }
 
-template <typename T, int C>
-__global__ void __launch_bounds__(kBlockX* kBlockY)
-    warp_filter_kernel(const SourceArgs s, const DstArgs dst, const WarpArgs a) {
-  constexpr int PX = kResamplePx<T, C>;
-  const int y = static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y);
-  const int x0 = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x) * PX;
-  if (y >= dst.height || x0 >= dst.width) return;
-  const int n = min(PX, dst.width - x0);
-  float v[PX * C];
-#pragma unroll
-  for (int i = 0; i < PX; ++i) {
-    float sx, sy;
-    warp_coord(a, min(x0 + i, dst.width - 1), y, sx, sy);
-    filter_fetch<C>(s, sx, sy, v + i * C);
+// warp's source coordinate, for the texture_filter kernel.
+struct WarpCoord {
+  WarpArgs a;
+  __device__ __forceinline__ void operator()(int x, int y, float& sx, float& sy) const {
+    warp_coord(a, x, y, sx, sy);
   }
-  store_pixels<T, C, PX>(dst, x0, y, v, n);
-}
+};
 
 template <typename T, int C>
 void launch_warp(const SourceArgs& s, const DstArgs& d, const WarpArgs& a, cudaStream_t st) {
-  const dim3 grid = grid_for(d.width, d.height, kResamplePx<T, C>);
-  const dim3 block(kBlockX, kBlockY);
-  if constexpr (C != 3) {
-    if (s.path == Path::texture_filter) {
-      warp_filter_kernel<T, C><<<grid, block, 0, st>>>(s, d, a);
-      TEXCV_CUDA_CHECK_LAUNCH("warp");
-      return;
-    }
-    if (s.path == Path::texture) {
-      launch_warp_src<T, C>(make_texture_source<T, C>(s), d, a, st);
-      return;
-    }
-  }
-  if (s.path != Path::global)
-    fail(ErrorCode::Internal, "warp", "no texture kernel for 3 channels", to_string(s.path),
-         "global");
-  const GlobalSource<T, C> g = make_global_source<T, C>(s);
-  if constexpr (kStagedCubic<T, C>) {
-    const bool aligned =
-        (reinterpret_cast<std::uintptr_t>(s.data) & 15) == 0 && (s.pitch & 15) == 0;
-    if (a.s.interp == Interp::cubic && !a.perspective && aligned) {
-      // 16 threads along x for 4-pixel threads (64 x 32 tiles of u8), rows of 32 otherwise:
-      // 2.24 ms against 2.51 ms with 8 x 4 warp patches (u8 x1 rotate cubic 16384^2).
-      constexpr int TX = kResamplePx<T, C> == 4 ? 16 : 32;
-      launch_warp_staged<T, C, Interp::cubic, false, TX>(g, d, a, true, st);
-      return;
-    }
-  }
-  launch_warp_src<T, C>(g, d, a, st);
+  launch_by_path<T, C>(
+      "warp", s, d, WarpCoord{a},
+      [&](const auto& src) {
+        if constexpr (kStagedCubic<T, C> &&
+                      std::is_same_v<std::decay_t<decltype(src)>, GlobalSource<T, C>>) {
+          const bool aligned =
+              (reinterpret_cast<std::uintptr_t>(s.data) & 15) == 0 && (s.pitch & 15) == 0;
+          if (a.s.interp == Interp::cubic && !a.perspective && aligned) {
+            // 16 threads along x for 4-pixel threads (64 x 32 tiles of u8), rows of 32 otherwise:
+            // 2.24 ms against 2.51 ms with 8 x 4 warp patches (u8 x1 rotate cubic 16384^2).
+            constexpr int TX = kResamplePx<T, C> == 4 ? 16 : 32;
+            launch_warp_staged<T, C, Interp::cubic, false, TX>(src, d, a, true, st);
+            return;
+          }
+        }
+        launch_warp_src<T, C>(src, d, a, st);
+      },
+      st);
 }
 
 }  // namespace texcv::cuda::ops

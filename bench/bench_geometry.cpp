@@ -1170,12 +1170,11 @@ void Runner::run_config(const Config& cfg) {
     return;
   }
 
-  // cudaMemcpy2DAsync of the input image, device to device, for reference (it is slower than a
-  // plain copy kernel on the H200, so it is not the floor).
-  {
+  // Times one device-to-device copy of the input image per call (copy(src, dst)).
+  auto time_copy = [&](const char* params, const auto& copy) {
     Row r = base;
     r.op = "copy";
-    r.params = "cudaMemcpy2D";
+    r.params = params;
     r.impl = "cuda";
     r.dst_width = cfg.width;
     r.dst_height = cfg.height;
@@ -1183,47 +1182,27 @@ void Runner::run_config(const Config& cfg) {
     try {
       ImageSet out = make_set(cfg.width, cfg.height, cfg.channels, cfg.type, in.size());
       timed(
-          r,
-          [&](int i) {
-            const ImageView& a = in[i];
-            const ImageView& b = out[i];
-            BENCH_CUDA(cudaMemcpy2DAsync(b.data, b.pitch, a.data, a.pitch, a.row_bytes(),
-                                         static_cast<std::size_t>(a.height),
-                                         cudaMemcpyDeviceToDevice, stream));
-          },
-          0);
+          r, [&](int i) { copy(in[i], out[i]); }, 0);
     } catch (const std::exception& e) {
       r.status = "error";
       r.note = e.what();
     }
-    add(r);
-  }
-
-  // The copy floor: a 16-byte-per-thread copy kernel of the input image, same buffers.
+    return r;
+  };
+  // cudaMemcpy2DAsync, for reference (slower than a plain copy kernel on the H200, so it is not
+  // the floor).
+  add(time_copy("cudaMemcpy2D", [&](const ImageView& a, const ImageView& b) {
+    BENCH_CUDA(cudaMemcpy2DAsync(b.data, b.pitch, a.data, a.pitch, a.row_bytes(),
+                                 static_cast<std::size_t>(a.height), cudaMemcpyDeviceToDevice,
+                                 stream));
+  }));
+  // The copy floor: a 16-byte-per-thread copy kernel, same buffers.
   double copy_gbps = 0;
   {
-    Row r = base;
-    r.op = "copy";
-    r.params = "floor d2d";
-    r.impl = "cuda";
-    r.dst_width = cfg.width;
-    r.dst_height = cfg.height;
-    r.bytes = 2 * in_bytes;
-    try {
-      ImageSet out = make_set(cfg.width, cfg.height, cfg.channels, cfg.type, in.size());
-      timed(
-          r,
-          [&](int i) {
-            const ImageView& a = in[i];
-            const ImageView& b = out[i];
-            BENCH_CUDA(bench_copy_kernel(a.data, a.pitch, b.data, b.pitch, a.row_bytes(),
-                                         static_cast<std::size_t>(a.height), stream));
-          },
-          0);
-    } catch (const std::exception& e) {
-      r.status = "error";
-      r.note = e.what();
-    }
+    Row r = time_copy("floor d2d", [&](const ImageView& a, const ImageView& b) {
+      BENCH_CUDA(bench_copy_kernel(a.data, a.pitch, b.data, b.pitch, a.row_bytes(),
+                                   static_cast<std::size_t>(a.height), stream));
+    });
     if (r.status == "ok") {
       copy_gbps = r.gbps;
       r.floor_ms = r.median_ms;

@@ -1,0 +1,72 @@
+// Private helpers of the CPU linear filters (src/cpu/filter_*.cpp): output-type dispatch, the
+// border column table and padded float rows.
+#pragma once
+
+#include <vector>
+
+#include "src/core/filters_desc.hpp"
+#include "src/cpu/dispatch.hpp"
+
+namespace texcv::cpu::detail {
+
+// Calls f(TypeTag<T>, channels, TypeTag<Tout>) where T is src's element type and Tout dst's
+// (src's type, or f32: validated by src/core).
+template <class F>
+void dispatch_filter(const ImageView& src, const ImageView& dst, const char* op, F&& f) {
+  dispatch(src.type, src.channels, op, [&](auto tag, auto ch) {
+    if (dst.type == src.type) {
+      f(tag, ch, tag);
+    } else {
+      f(tag, ch, TypeTag<float>{});
+    }
+  });
+}
+
+// Source column of padded column j (j - anchor in image coordinates) for j in [0, width + k - 1),
+// or -1 for the constant border.
+inline std::vector<int> column_table(int width, int k, int anchor, Border b) {
+  std::vector<int> xi(static_cast<std::size_t>(width + k - 1));
+  for (int j = 0; j < width + k - 1; ++j) xi[j] = texcv::detail::border_index(j - anchor, width, b);
+  return xi;
+}
+
+// buf[j * C + c] = source row iy at column xi[j] (the constant value where iy or xi[j] is -1).
+template <typename T, int C>
+void padded_row(const ImageView& src, int iy, const std::vector<int>& xi, const float* bv,
+                float* buf) {
+  const int n = static_cast<int>(xi.size());
+  if (iy < 0) {
+    for (int j = 0; j < n; ++j)
+      for (int c = 0; c < C; ++c) buf[j * C + c] = bv[c];
+    return;
+  }
+  const T* row = src.row<const T>(iy);
+  for (int j = 0; j < n; ++j) {
+    const int ix = xi[j];
+    if (ix < 0) {
+      for (int c = 0; c < C; ++c) buf[j * C + c] = bv[c];
+    } else {
+      for (int c = 0; c < C; ++c) buf[j * C + c] = static_cast<float>(row[ix * C + c]);
+    }
+  }
+}
+
+// acc[i] += sum_k kern[k] * buf[i + k * C] for i in [0, n); zero coefficients are skipped.
+template <int C>
+void correlate_row(const float* buf, const float* kern, int ksize, int n, float* acc) {
+  for (int k = 0; k < ksize; ++k) {
+    const float kv = kern[k];
+    if (kv == 0.0f) continue;
+    const float* b = buf + k * C;
+    for (int i = 0; i < n; ++i) acc[i] += kv * b[i];
+  }
+}
+
+// dst row y = saturate(acc * scale + delta).
+template <typename Tout>
+void store_row(const ImageView& dst, int y, const float* acc, int n, float scale, float delta) {
+  Tout* d = dst.row<Tout>(y);
+  for (int i = 0; i < n; ++i) d[i] = texcv::detail::saturate<Tout>(acc[i] * scale + delta);
+}
+
+}  // namespace texcv::cpu::detail

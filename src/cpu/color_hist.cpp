@@ -1,0 +1,202 @@
+// CPU backend: histogram, Otsu's threshold, equalize_hist, clahe.
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "src/core/color_desc.hpp"
+#include "src/core/sampling.hpp"
+#include "src/cpu/dispatch.hpp"
+
+namespace texcv::cpu {
+
+namespace {
+
+namespace sd = texcv::detail;
+
+std::vector<std::uint64_t> hist_u8(const ImageView& src) {
+  std::vector<std::uint64_t> h(256, 0);
+  for (int y = 0; y < src.height; ++y) {
+    const std::uint8_t* s = src.row<const std::uint8_t>(y);
+    for (int x = 0; x < src.width; ++x) ++h[s[x]];
+  }
+  return h;
+}
+
+}  // namespace
+
+std::vector<std::vector<std::uint64_t>> histogram(const ImageView& src, int bins, double lo,
+                                                  double hi) {
+  const int C = src.channels;
+  std::vector<std::vector<std::uint64_t>> out(C, std::vector<std::uint64_t>(bins, 0));
+  // As cv::calcHist (uniform): bin floor(v a + b) with a = bins / (hi - lo), b = -lo a in
+  // double; counted when 0 <= bin < bins (NaN is never counted).
+  const double a = bins / (hi - lo), b0 = -lo * a;
+  auto bin_of = [&](double v) -> int {
+    const double f = std::floor(v * a + b0);
+    return f >= 0.0 && f < bins ? static_cast<int>(f) : -1;
+  };
+  detail::dispatch(src.type, 1, "histogram", [&](auto tag, auto) {
+    using T = typename decltype(tag)::type;
+    if constexpr (sizeof(T) == 4) {
+      for (int y = 0; y < src.height; ++y) {
+        const T* s = src.row<const T>(y);
+        for (int x = 0; x < src.width; ++x)
+          for (int c = 0; c < C; ++c) {
+            const int b = bin_of(s[x * C + c]);
+            if (b >= 0) ++out[c][b];
+          }
+      }
+    } else {
+      // Integer types: the bin of every possible value, once.
+      constexpr int kN = sizeof(T) == 1 ? 256 : 65536;
+      std::vector<int> table(kN);
+      for (int v = 0; v < kN; ++v) table[v] = bin_of(v);
+      for (int y = 0; y < src.height; ++y) {
+        const T* s = src.row<const T>(y);
+        for (int x = 0; x < src.width; ++x)
+          for (int c = 0; c < C; ++c) {
+            const int b = table[s[x * C + c]];
+            if (b >= 0) ++out[c][b];
+          }
+      }
+    }
+  });
+  return out;
+}
+
+// Otsu: the level t maximizing the between-class variance q1 q2 (mu1 - mu2)^2 of the classes
+// <= t and > t (first maximum; levels where a class holds less than FLT_EPSILON of the pixels are
+// skipped).
+int otsu_threshold(const ImageView& src) {
+  const std::vector<std::uint64_t> h = hist_u8(src);
+  const double scale = 1.0 / (static_cast<double>(src.width) * src.height);
+  double mu = 0;
+  for (int i = 0; i < 256; ++i) mu += i * (h[i] * scale);
+  double q1 = 0, s1 = 0, best = 0;
+  int t = 0;
+  for (int i = 0; i < 256; ++i) {
+    const double p = h[i] * scale;
+    q1 += p;
+    s1 += i * p;
+    const double q2 = 1.0 - q1;
+    if (std::min(q1, q2) < FLT_EPSILON || std::max(q1, q2) > 1.0 - FLT_EPSILON) continue;
+    const double mu1 = s1 / q1, mu2 = (mu - s1) / q2;
+    const double sigma = q1 * q2 * (mu1 - mu2) * (mu1 - mu2);
+    if (sigma > best) {
+      best = sigma;
+      t = i;
+    }
+  }
+  return t;
+}
+
+void equalize_hist(const ImageView& src, const ImageView& dst) {
+  const std::vector<std::uint64_t> h = hist_u8(src);
+  const std::uint64_t total = static_cast<std::uint64_t>(src.width) * src.height;
+  int first = 0;
+  while (h[first] == 0) ++first;
+  std::uint8_t lut[256] = {};
+  if (h[first] == total) {
+    // A constant image stays as it is (cv::equalizeHist).
+    for (int i = 0; i < 256; ++i) lut[i] = static_cast<std::uint8_t>(first);
+  } else {
+    // lut[v] = round(255 (cdf(v) - cdf(first)) / (total - cdf(first))), in float.
+    const float scale = 255.0f / static_cast<float>(total - h[first]);
+    std::uint64_t sum = 0;
+    for (int i = first + 1; i < 256; ++i) {
+      sum += h[i];
+      lut[i] = sd::saturate<std::uint8_t>(static_cast<float>(sum) * scale);
+    }
+  }
+  TEXCV_OMP_PARALLEL_FOR_IF(static_cast<long>(src.width) * src.height)
+  for (int y = 0; y < src.height; ++y) {
+    const std::uint8_t* s = src.row<const std::uint8_t>(y);
+    std::uint8_t* d = dst.row<std::uint8_t>(y);
+    for (int x = 0; x < src.width; ++x) d[x] = lut[s[x]];
+  }
+}
+
+// CLAHE as cv::CLAHE (docs/ops/color.md): the image is extended with reflect101 to a multiple of
+// the grid when the grid does not divide it, one clipped-histogram lookup table per tile, and
+// every pixel interpolates bilinearly between the tables of the four nearest tile centres.
+void clahe(const ImageView& src, const ImageView& dst, double clip_limit, int tiles_x,
+           int tiles_y) {
+  const int w = src.width, h = src.height;
+  int ew = w, eh = h;
+  if (w % tiles_x != 0 || h % tiles_y != 0) {
+    ew = w + tiles_x - w % tiles_x;
+    eh = h + tiles_y - h % tiles_y;
+  }
+  const int tw = ew / tiles_x, th = eh / tiles_y;
+  const int tile_total = tw * th;
+  int clip = 0;
+  if (clip_limit > 0.0) clip = std::max(static_cast<int>(clip_limit * tile_total / 256), 1);
+  const float lut_scale = 255.0f / static_cast<float>(tile_total);
+  std::vector<std::uint8_t> luts(static_cast<std::size_t>(tiles_x) * tiles_y * 256);
+  const int ntiles = tiles_x * tiles_y;
+  TEXCV_OMP_PARALLEL_FOR_IF(static_cast<long>(w) * h)
+  for (int t = 0; t < ntiles; ++t) {
+    const int tx = t % tiles_x, ty = t / tiles_x;
+    int hist[256] = {};
+    for (int y = ty * th; y < (ty + 1) * th; ++y) {
+      const std::uint8_t* s =
+          src.row<const std::uint8_t>(sd::border_index(y, h, Border::reflect101));
+      for (int x = tx * tw; x < (tx + 1) * tw; ++x)
+        ++hist[s[x < w ? x : sd::border_index(x, w, Border::reflect101)]];
+    }
+    if (clip > 0) {
+      int clipped = 0;
+      for (int i = 0; i < 256; ++i)
+        if (hist[i] > clip) {
+          clipped += hist[i] - clip;
+          hist[i] = clip;
+        }
+      const int batch = clipped / 256;
+      int residual = clipped - batch * 256;
+      for (int i = 0; i < 256; ++i) hist[i] += batch;
+      if (residual > 0) {
+        const int step = std::max(256 / residual, 1);
+        for (int i = 0; i < 256 && residual > 0; i += step, --residual) ++hist[i];
+      }
+    }
+    std::uint8_t* lut = &luts[static_cast<std::size_t>(t) * 256];
+    int sum = 0;
+    for (int i = 0; i < 256; ++i) {
+      sum += hist[i];
+      lut[i] = sd::saturate<std::uint8_t>(static_cast<float>(sum) * lut_scale);
+    }
+  }
+  // Per column: the two tiles and the weight of the right one.
+  std::vector<int> x1(w), x2(w);
+  std::vector<float> xa(w);
+  const float inv_tw = 1.0f / static_cast<float>(tw), inv_th = 1.0f / static_cast<float>(th);
+  for (int x = 0; x < w; ++x) {
+    const float f = static_cast<float>(x) * inv_tw - 0.5f;
+    const int i = static_cast<int>(std::floor(f));
+    xa[x] = f - static_cast<float>(i);
+    x1[x] = std::max(i, 0);
+    x2[x] = std::min(i + 1, tiles_x - 1);
+  }
+  TEXCV_OMP_PARALLEL_FOR_IF(static_cast<long>(w) * h)
+  for (int y = 0; y < h; ++y) {
+    const float f = static_cast<float>(y) * inv_th - 0.5f;
+    const int i = static_cast<int>(std::floor(f));
+    const float ya = f - static_cast<float>(i), ya1 = 1.0f - ya;
+    const std::uint8_t* l1 = &luts[static_cast<std::size_t>(std::max(i, 0)) * tiles_x * 256];
+    const std::uint8_t* l2 =
+        &luts[static_cast<std::size_t>(std::min(i + 1, tiles_y - 1)) * tiles_x * 256];
+    const std::uint8_t* s = src.row<const std::uint8_t>(y);
+    std::uint8_t* d = dst.row<std::uint8_t>(y);
+    for (int x = 0; x < w; ++x) {
+      const int v = s[x];
+      const float a = xa[x], a1 = 1.0f - a;
+      const float r = (l1[x1[x] * 256 + v] * a1 + l1[x2[x] * 256 + v] * a) * ya1 +
+                      (l2[x1[x] * 256 + v] * a1 + l2[x2[x] * 256 + v] * a) * ya;
+      d[x] = sd::saturate<std::uint8_t>(r);
+    }
+  }
+}
+
+}  // namespace texcv::cpu

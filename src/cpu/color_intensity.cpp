@@ -1,0 +1,174 @@
+// CPU backend: gamma, convert, normalize (min/max, mean/std), threshold; parallel over rows.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "src/core/color_desc.hpp"
+#include "src/core/sampling.hpp"
+#include "src/cpu/dispatch.hpp"
+
+namespace texcv::cpu {
+
+namespace {
+
+namespace sd = texcv::detail;
+
+// Calls f(src row, dst row, elements per row) for every row, in parallel for large images.
+template <typename S, typename D, class F>
+void for_rows(const ImageView& src, const ImageView& dst, F&& f) {
+  const int n = src.width * src.channels;
+  TEXCV_OMP_PARALLEL_FOR_IF(static_cast<long>(src.width) * src.height)
+  for (int y = 0; y < src.height; ++y) f(src.row<const S>(y), dst.row<D>(y), n);
+}
+
+template <class F>
+void by_type(ElemType t, const char* op, F&& f) {
+  detail::dispatch(t, 1, op, [&](auto tag, auto) { f(tag); });
+}
+
+}  // namespace
+
+void gamma(const ImageView& src, const ImageView& dst, double g) {
+  by_type(src.type, "gamma", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (sizeof(T) == 4) {
+      const float gf = static_cast<float>(g);
+      for_rows<T, T>(src, dst, [&](const T* s, T* d, int n) {
+        for (int i = 0; i < n; ++i) d[i] = std::copysign(std::pow(std::fabs(s[i]), gf), s[i]);
+      });
+    } else {
+      constexpr int kN = sizeof(T) == 1 ? 256 : 65536;
+      const double mx = kN - 1;
+      std::vector<T> lut(kN);
+      for (int i = 0; i < kN; ++i) {
+        const double v = mx * std::pow(i / mx, g);
+        lut[i] = static_cast<T>(std::min(std::nearbyint(v), mx));
+      }
+      const T* l = lut.data();
+      for_rows<T, T>(src, dst, [&](const T* s, T* d, int n) {
+        for (int i = 0; i < n; ++i) d[i] = l[s[i]];
+      });
+    }
+  });
+}
+
+void min_max(const ImageView& src, double& lo, double& hi) {
+  by_type(src.type, "normalize", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    std::vector<double> rlo(src.height), rhi(src.height);
+    const int n = src.width * src.channels;
+    TEXCV_OMP_PARALLEL_FOR_IF(static_cast<long>(src.width) * src.height)
+    for (int y = 0; y < src.height; ++y) {
+      const T* s = src.row<const T>(y);
+      T a = s[0], b = s[0];
+      for (int i = 1; i < n; ++i) {
+        a = std::min(a, s[i]);
+        b = std::max(b, s[i]);
+      }
+      rlo[y] = a;
+      rhi[y] = b;
+    }
+    lo = *std::min_element(rlo.begin(), rlo.end());
+    hi = *std::max_element(rhi.begin(), rhi.end());
+  });
+}
+
+void mean_std(const ImageView& src, double mean[4], double std_out[4]) {
+  const int C = src.channels;
+  by_type(src.type, "normalize", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    // Per-row sums in double, then the rows in order (deterministic for any thread count).
+    std::vector<double> rows(static_cast<std::size_t>(src.height) * 4);
+    auto pass = [&](const double* centre) {
+      TEXCV_OMP_PARALLEL_FOR_IF(static_cast<long>(src.width) * src.height)
+      for (int y = 0; y < src.height; ++y) {
+        const T* s = src.row<const T>(y);
+        double acc[4] = {0, 0, 0, 0};
+        for (int x = 0; x < src.width; ++x)
+          for (int c = 0; c < C; ++c) {
+            const double v = static_cast<double>(s[x * C + c]);
+            acc[c] += centre ? (v - centre[c]) * (v - centre[c]) : v;
+          }
+        for (int c = 0; c < 4; ++c) rows[static_cast<std::size_t>(y) * 4 + c] = acc[c];
+      }
+      std::array<double, 4> total{0, 0, 0, 0};
+      for (int y = 0; y < src.height; ++y)
+        for (int c = 0; c < 4; ++c) total[c] += rows[static_cast<std::size_t>(y) * 4 + c];
+      return total;
+    };
+    const double count = static_cast<double>(src.width) * src.height;
+    const auto sum = pass(nullptr);
+    for (int c = 0; c < 4; ++c) mean[c] = sum[c] / count;
+    const auto sq = pass(mean);
+    for (int c = 0; c < 4; ++c) std_out[c] = std::sqrt(sq[c] / count);
+  });
+}
+
+void convert(const ImageView& src, const ImageView& dst, const texcv::detail::ScaleDesc& d) {
+  by_type(src.type, "convert", [&](auto stag) {
+    using S = typename decltype(stag)::type;
+    by_type(dst.type, "convert", [&](auto dtag) {
+      using D = typename decltype(dtag)::type;
+      if (d.identity) {
+        for_rows<S, D>(src, dst, [&](const S* s, D* o, int n) {
+          for (int i = 0; i < n; ++i) o[i] = sd::saturate<D>(static_cast<float>(s[i]));
+        });
+      } else {
+        const float a = d.scale, b = d.offset;
+        for_rows<S, D>(src, dst, [&](const S* s, D* o, int n) {
+          for (int i = 0; i < n; ++i) o[i] = sd::saturate<D>(static_cast<float>(s[i]) * a + b);
+        });
+      }
+    });
+  });
+}
+
+void affine_channels(const ImageView& src, const ImageView& dst,
+                     const texcv::detail::AffineChannelDesc& d) {
+  const int C = src.channels;
+  by_type(src.type, "normalize", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    for_rows<T, T>(src, dst, [&](const T* s, T* o, int n) {
+      for (int i = 0; i < n; i += C)
+        for (int c = 0; c < C; ++c)
+          o[i + c] = sd::saturate<T>(static_cast<float>(s[i + c]) * d.scale[c] + d.offset[c]);
+    });
+  });
+}
+
+void threshold(const ImageView& src, const ImageView& dst, const texcv::detail::ThresholdDesc& d) {
+  by_type(src.type, "threshold", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    // Integer types: compare against floor(thresh) (a double), store the saturated values.
+    // f32: compare and store in float, as OpenCV.
+    using Cmp = std::conditional_t<sizeof(T) == 4, float, double>;
+    const Cmp th = static_cast<Cmp>(d.thresh);
+    const T mv = static_cast<T>(d.maxval);
+    const T tv = sizeof(T) == 4 ? static_cast<T>(d.thresh) : mv;  // the trunc value
+    const ThresholdType type = d.type;
+    for_rows<T, T>(src, dst, [&](const T* s, T* o, int n) {
+      switch (type) {
+        case ThresholdType::binary:
+          for (int i = 0; i < n; ++i) o[i] = static_cast<Cmp>(s[i]) > th ? mv : T(0);
+          break;
+        case ThresholdType::binary_inv:
+          for (int i = 0; i < n; ++i) o[i] = static_cast<Cmp>(s[i]) > th ? T(0) : mv;
+          break;
+        case ThresholdType::trunc:
+          for (int i = 0; i < n; ++i) o[i] = static_cast<Cmp>(s[i]) > th ? tv : s[i];
+          break;
+        case ThresholdType::tozero:
+          for (int i = 0; i < n; ++i) o[i] = static_cast<Cmp>(s[i]) > th ? s[i] : T(0);
+          break;
+        case ThresholdType::tozero_inv:
+        case ThresholdType::otsu:
+          for (int i = 0; i < n; ++i) o[i] = static_cast<Cmp>(s[i]) > th ? T(0) : s[i];
+          break;
+      }
+    });
+  });
+}
+
+}  // namespace texcv::cpu

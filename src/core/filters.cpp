@@ -116,6 +116,7 @@ GaussianAxes resolve_gaussian(const char* op, ElemType t, int ksize_x, int ksize
     if (k > 0 && k % 2 == 0)
       fail(kInvalid, op, std::string(name) + " must be odd", std::to_string(k),
            "an odd number > 0, or <= 0 to derive it from sigma");
+  const double given_sigma_x = sigma_x;
   if (sigma_y <= 0) sigma_y = sigma_x;
   sigma_x = std::max(sigma_x, 0.0);
   sigma_y = std::max(sigma_y, 0.0);
@@ -132,7 +133,7 @@ GaussianAxes resolve_gaussian(const char* op, ElemType t, int ksize_x, int ksize
   if (ksize_x <= 0) {
     if (!(sigma_x > 0))
       fail(kInvalid, op, "kernel size and sigma are both unset",
-           "ksize_x=" + std::to_string(ksize_x) + ", sigma_x=" + num(sigma_x),
+           "ksize_x=" + std::to_string(ksize_x) + ", sigma_x=" + num(given_sigma_x),
            "ksize_x > 0 (odd) or sigma_x > 0");
     ksize_x = derive(sigma_x, "sigma_x");
   }

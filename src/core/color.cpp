@@ -9,34 +9,19 @@
 #include <string>
 
 #include "src/core/color_desc.hpp"
-#include "src/core/sampling.hpp"
+#include "src/core/view_checks.hpp"
 #include "texcv/error.hpp"
 
 namespace texcv {
 
 namespace {
 
+using detail::size_str;
+
 std::string num(double v) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.17g", v);
   return buf;
-}
-
-std::string size_str(int w, int h) {
-  return std::to_string(w) + "x" + std::to_string(h);
-}
-
-// Byte range [first, last) of a view's pixels. Same rule as geometry.cpp's overlap check
-// (docs/conventions.md: "output aliasing input").
-void check_no_overlap(const char* op, const ImageView& out, const ImageView& in) {
-  if (out.location != in.location) return;
-  const auto a0 = reinterpret_cast<std::uintptr_t>(out.data);
-  const auto b0 = reinterpret_cast<std::uintptr_t>(in.data);
-  const auto a1 = a0 + out.pitch * static_cast<std::size_t>(out.height - 1) + out.row_bytes();
-  const auto b1 = b0 + in.pitch * static_cast<std::size_t>(in.height - 1) + in.row_bytes();
-  if (a0 < b1 && b0 < a1)
-    fail(ErrorCode::InvalidArgument, op, "output aliasing input",
-         "destination bytes overlapping the source", "separate memory");
 }
 
 std::string range_str(double lo, double hi) {
@@ -61,7 +46,7 @@ void check_views(const char* op, const ImageView& src, const ImageView& dst) {
   if (src.width != dst.width || src.height != dst.height)
     fail(ErrorCode::InvalidArgument, op, "destination size differs from the source",
          size_str(dst.width, dst.height), size_str(src.width, src.height));
-  check_no_overlap(op, dst, src);
+  detail::check_no_overlap(op, dst, src, "source");
 }
 
 void check_same_type(const char* op, const ImageView& src, const ImageView& dst) {

@@ -1,0 +1,176 @@
+// The colour and intensity entry points reject bad calls with exact messages
+// ("<op>: <what>; got <x>, expected <y>") and error codes.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <functional>
+#include <string>
+
+#include "texcv/color.hpp"
+#include "texcv/error.hpp"
+
+namespace texcv {
+namespace {
+
+void expect_error(const std::function<void()>& f, ErrorCode code, const std::string& message) {
+  try {
+    f();
+    ADD_FAILURE() << "no error; expected: " << message;
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), code) << e.what();
+    EXPECT_EQ(std::string(e.what()), message);
+  }
+}
+
+// A device view with a fake pointer: validation runs, nothing is dereferenced.
+ImageView device_view(int w, int h, int ch, ElemType t) {
+  ImageView v;
+  v.data = reinterpret_cast<void*>(std::uintptr_t{4096});
+  v.width = w;
+  v.height = h;
+  v.channels = ch;
+  v.type = t;
+  v.pitch = v.row_bytes();
+  v.location = Location::device;
+  return v;
+}
+
+TEST(ColorErrors, CvtColor) {
+  Image g(8, 6, 1, ElemType::u8), c3(8, 6, 3, ElemType::u8), c4(8, 6, 4, ElemType::u8);
+  Image f3(8, 6, 3, ElemType::f32), w16(8, 6, 3, ElemType::u16), w16b(8, 6, 3, ElemType::u16);
+  expect_error([&] { cvt_color(g, c3, ColorCode::rgb2gray); }, ErrorCode::Unsupported,
+               "cvt_color: source channel count does not fit the code rgb2gray; got 1, expected 3");
+  expect_error(
+      [&] {
+        cvt_color(c3, c3.view().roi({0, 0, 8, 6}), ColorCode::rgb2bgr);
+      },
+      ErrorCode::InvalidArgument,
+      "cvt_color: output aliasing input; got destination bytes overlapping the source, "
+      "expected separate memory");
+  expect_error([&] { cvt_color(g, c4, ColorCode::gray2rgb); }, ErrorCode::InvalidArgument,
+               "cvt_color: destination channel count does not fit the code gray2rgb; got 4, "
+               "expected 3");
+  expect_error(
+      [&] {
+        cvt_color(c4, c4.view().roi({0, 0, 4, 6}), ColorCode::rgba2bgra);
+      },
+      ErrorCode::InvalidArgument,
+      "cvt_color: destination size differs from the source; got 4x6, expected 8x6");
+  expect_error([&] { cvt_color(c3, f3, ColorCode::rgb2yuv_bt709); }, ErrorCode::InvalidArgument,
+               "cvt_color: destination element type differs from the source; got f32, expected u8");
+  expect_error([&] { cvt_color(w16, w16b, ColorCode::rgb2hsv); }, ErrorCode::Unsupported,
+               "cvt_color: element type is not supported by rgb2hsv; got u16, expected u8 or f32");
+  expect_error([&] { cvt_color(c3, g, static_cast<ColorCode>(99)); }, ErrorCode::InvalidArgument,
+               "cvt_color: colour conversion code is not valid; got 99, expected a ColorCode");
+  expect_error([&] { cvt_color(c3, device_view(8, 6, 1, ElemType::u8), ColorCode::rgb2gray); },
+               ErrorCode::InvalidArgument,
+               "cvt_color: destination location differs from the source; got device, expected "
+               "host");
+}
+
+TEST(ColorErrors, DeviceViewsAreNotImplementedYet) {
+  const ImageView s = device_view(8, 8, 1, ElemType::u8);
+  ImageView d = device_view(8, 8, 1, ElemType::u8);
+  d.data = reinterpret_cast<void*>(std::uintptr_t{1 << 20});
+  const std::string tail =
+      ": the CUDA backend does not implement this operation yet; got a device image, expected a "
+      "host image";
+  expect_error([&] { gamma(s, d, 2.0); }, ErrorCode::Unsupported, "gamma" + tail);
+  expect_error([&] { cvt_color(s, d, ColorCode::gray2rgb); }, ErrorCode::InvalidArgument,
+               "cvt_color: destination channel count does not fit the code gray2rgb; got 1, "
+               "expected 3");
+  expect_error([&] { threshold(s, d, 1, 2, ThresholdType::otsu); }, ErrorCode::Unsupported,
+               "threshold" + tail);
+  expect_error([&] { normalize(s, d); }, ErrorCode::Unsupported, "normalize" + tail);
+  expect_error([&] { convert(s, d); }, ErrorCode::Unsupported, "convert" + tail);
+  expect_error([&] { equalize_hist(s, d); }, ErrorCode::Unsupported, "equalize_hist" + tail);
+  expect_error([&] { clahe(s, d); }, ErrorCode::Unsupported, "clahe" + tail);
+  expect_error([&] { histogram(s, 4, {0, 256}); }, ErrorCode::Unsupported, "histogram" + tail);
+}
+
+TEST(ColorErrors, Parameters) {
+  Image a(16, 16, 1, ElemType::u8), b(16, 16, 1, ElemType::u8), c(16, 16, 3, ElemType::u8),
+      c2(16, 16, 3, ElemType::u8), w(16, 16, 1, ElemType::u16), w2(16, 16, 1, ElemType::u16);
+  expect_error([&] { gamma(a, b, 0.0); }, ErrorCode::InvalidArgument,
+               "gamma: gamma must be positive and finite; got 0, expected > 0");
+  expect_error([&] { gamma(a, b, -1.5); }, ErrorCode::InvalidArgument,
+               "gamma: gamma must be positive and finite; got -1.5, expected > 0");
+  expect_error([&] { gamma(a, c, 1.0); }, ErrorCode::InvalidArgument,
+               "gamma: destination channel count differs from the source; got 3, expected 1");
+  expect_error(
+      [&] {
+        histogram(a, 0, {0, 256});
+      },
+      ErrorCode::InvalidArgument, "histogram: bins must be positive; got 0, expected > 0");
+  expect_error(
+      [&] {
+        histogram(a, 8, {5, 5});
+      },
+      ErrorCode::InvalidArgument,
+      "histogram: range is empty or not finite; got [5, 5), expected finite lo < hi");
+  expect_error(
+      [&] {
+        clahe(a, b, {-1.0, 8, 8});
+      },
+      ErrorCode::InvalidArgument,
+      "clahe: clip limit must be finite and >= 0; got -1, expected >= 0");
+  expect_error(
+      [&] {
+        clahe(a, b, {40.0, 0, 8});
+      },
+      ErrorCode::InvalidArgument,
+      "clahe: tile grid must be at least 1x1 and at most the image size; got 0x8, "
+      "expected 1x1 .. 16x16");
+  expect_error([&] { clahe(w, w2); }, ErrorCode::Unsupported,
+               "clahe: source element type is not supported; got u16, expected u8");
+  expect_error([&] { equalize_hist(c, c2); }, ErrorCode::Unsupported,
+               "equalize_hist: source channel count is not supported; got 3, expected 1");
+  expect_error([&] { threshold(c, c2, 0, 255, ThresholdType::otsu); }, ErrorCode::Unsupported,
+               "threshold: otsu needs a 1-channel u8 source; got 3-channel u8, expected "
+               "1-channel u8");
+  expect_error([&] { threshold(a, b, NAN, 255, ThresholdType::binary); },
+               ErrorCode::InvalidArgument,
+               "threshold: thresh must be finite; got nan, expected a finite value");
+  NormalizeParams p;
+  p.mode = NormalizeMode::mean_std;
+  p.std = -1;
+  expect_error([&] { normalize(a, b, p); }, ErrorCode::InvalidArgument,
+               "normalize: target mean must be finite and std >= 0; got 0, -1, expected a finite "
+               "mean and a finite std >= 0");
+  expect_error([&] { normalize(a, w); }, ErrorCode::InvalidArgument,
+               "normalize: destination element type differs from the source; got u16, expected u8");
+  expect_error([&] { convert(a, w, INFINITY, 0); }, ErrorCode::InvalidArgument,
+               "convert: scale and offset must be finite; got inf, 0, expected finite values");
+  expect_error([&] { convert(a, c); }, ErrorCode::InvalidArgument,
+               "convert: destination channel count differs from the source; got 3, expected 1");
+}
+
+TEST(ColorErrors, NamesRoundTripAndUnknownNames) {
+  for (int i = 0; i <= static_cast<int>(ColorCode::hsv2bgr); ++i) {
+    const auto code = static_cast<ColorCode>(i);
+    EXPECT_EQ(parse_color_code(to_string(code)), code);
+  }
+  for (int i = 0; i <= static_cast<int>(ThresholdType::otsu); ++i) {
+    const auto t = static_cast<ThresholdType>(i);
+    EXPECT_EQ(parse_threshold_type(to_string(t)), t);
+  }
+  EXPECT_EQ(parse_normalize_mode("mean_std"), NormalizeMode::mean_std);
+  expect_error([] { parse_threshold_type("otsu2"); }, ErrorCode::InvalidArgument,
+               "threshold: unknown threshold type; got \"otsu2\", expected binary, binary_inv, "
+               "trunc, tozero, tozero_inv or otsu");
+  expect_error([] { parse_normalize_mode("l2"); }, ErrorCode::InvalidArgument,
+               "normalize: unknown normalize mode; got \"l2\", expected minmax or mean_std");
+  try {
+    parse_color_code("rgb2lab");
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("cvt_color: unknown colour conversion code; got "
+                                          "\"rgb2lab\", expected rgb2bgr, rgba2bgra, rgb2gray",
+                                          0),
+              0u)
+        << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace texcv

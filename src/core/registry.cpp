@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "texcv/error.hpp"
+#include "texcv/filters.hpp"
 #include "texcv/geometry.hpp"
 
 namespace texcv {
@@ -322,6 +323,250 @@ void check_size(const Args& a, Rect r, int w, int h, const std::string& given) {
          "an output of at least 1x1");
 }
 
+// ---- Linear filters (include/texcv/filters.hpp) -------------------------------------------
+
+void add_filter_border(std::vector<ParamSpec>& ps) {
+  ps.push_back(p_enum("border", "reflect101", kBorders,
+                      "how pixels outside the image are read (default as OpenCV's "
+                      "BORDER_DEFAULT; docs/conventions.md)"));
+  ps.push_back(p_floats("border_value", "0", 1, 4,
+                        "value outside the image for border=constant: one number for every "
+                        "channel, or one per channel (missing channels get 0)"));
+}
+
+FilterBorder filter_border(const Args& a) {
+  return FilterBorder{parse_border(a.e("border")), a.border_value()};
+}
+
+// Operations whose output has the source's size (the filters).
+Rect same_size(const Args&, int w, int h) {
+  return Rect{0, 0, w, h};
+}
+
+void add_scale_delta(std::vector<ParamSpec>& ps) {
+  ps.push_back(p_float("scale", "1", "factor applied to the filtered value"));
+  ps.push_back(p_float("delta", "0", "added after scaling (before rounding and saturation)"));
+}
+
+void add_linear_filters(std::vector<OpEntry>& ops) {
+  {  // convolve
+    OpEntry e;
+    e.spec.name = "convolve";
+    e.spec.summary =
+        "2-D correlation with a kernel up to 31x31, as cv::filter2D (output: source type, "
+        "saturated)";
+    auto& ps = e.spec.params;
+    ps.push_back(required(p_floats("kernel", "", 1, kMaxKernel2D * kMaxKernel2D,
+                                   "coefficients row by row, e.g. kernel=0|-1|0|-1|5|-1|0|-1|0")));
+    ps.push_back(p_int("kw", "", 1, "kernel width (default: square kernel, or count / kh)"));
+    ps.push_back(p_int("kh", "", 1, "kernel height (default: square kernel, or count / kw)"));
+    ps.push_back(p_int("anchor_x", "-1", -1, "anchor column in the kernel; -1: the centre"));
+    ps.push_back(p_int("anchor_y", "-1", -1, "anchor row in the kernel; -1: the centre"));
+    add_scale_delta(ps);
+    add_filter_border(ps);
+    e.check = [](const Args& a) {
+      const int n = static_cast<int>(a.fs("kernel").size());
+      int kw = a.has("kw") ? a.i("kw") : 0, kh = a.has("kh") ? a.i("kh") : 0;
+      if (kw == 0 && kh == 0) {
+        kw = kh = static_cast<int>(std::lround(std::sqrt(static_cast<double>(n))));
+        if (kw * kh != n)
+          fail(kInvalid, "convolve", "the kernel is not square and kw/kh are not given",
+               std::to_string(n) + " numbers", "a square count, or kw and/or kh");
+      } else if (kw == 0) {
+        kw = n / kh;
+      } else if (kh == 0) {
+        kh = n / kw;
+      }
+      if (kw * kh != n)
+        fail(kInvalid, "convolve", "the kernel count differs from kw x kh",
+             std::to_string(n) + " numbers",
+             std::to_string(kw) + "x" + std::to_string(kh) + " = " + std::to_string(kw * kh));
+    };
+    e.size = same_size;
+    e.run = [](const Args& a, const ImageView& src, const ImageView& dst, void* stream) {
+      const auto v = a.fs("kernel");
+      const int n = static_cast<int>(v.size());
+      int kw = a.has("kw") ? a.i("kw") : 0, kh = a.has("kh") ? a.i("kh") : 0;
+      if (kw == 0 && kh == 0) kw = kh = static_cast<int>(std::lround(std::sqrt(n * 1.0)));
+      if (kw == 0) kw = n / kh;
+      if (kh == 0) kh = n / kw;
+      Kernel k{kw, kh, std::vector<float>(v.begin(), v.end())};
+      ConvolveParams p;
+      p.anchor_x = a.i("anchor_x");
+      p.anchor_y = a.i("anchor_y");
+      p.scale = a.f("scale");
+      p.delta = a.f("delta");
+      p.border = filter_border(a);
+      convolve(src, dst, k, p, stream);
+    };
+    ops.push_back(std::move(e));
+  }
+
+  {  // separable_filter
+    OpEntry e;
+    e.spec.name = "separable_filter";
+    e.spec.summary = "row kernel along x, then column kernel along y, as cv::sepFilter2D";
+    auto& ps = e.spec.params;
+    ps.push_back(required(p_floats("row", "", 1, kMaxKernel1D, "row (x) kernel coefficients")));
+    ps.push_back(
+        required(p_floats("column", "", 1, kMaxKernel1D, "column (y) kernel coefficients")));
+    ps.push_back(p_float("delta", "0", "added to the result (before rounding and saturation)"));
+    add_filter_border(ps);
+    e.size = same_size;
+    e.run = [](const Args& a, const ImageView& src, const ImageView& dst, void* stream) {
+      const auto r = a.fs("row"), c = a.fs("column");
+      SeparableParams p;
+      p.delta = a.f("delta");
+      p.border = filter_border(a);
+      separable_filter(src, dst, std::vector<float>(r.begin(), r.end()),
+                       std::vector<float>(c.begin(), c.end()), p, stream);
+    };
+    ops.push_back(std::move(e));
+  }
+
+  {  // gaussian_blur
+    OpEntry e;
+    e.spec.name = "gaussian_blur";
+    e.spec.summary =
+        "Gaussian blur, as cv::GaussianBlur (give ksize and/or sigma; the missing one is derived "
+        "as OpenCV does)";
+    auto& ps = e.spec.params;
+    ps.push_back(p_int("ksize", "0", 0, "odd kernel size; 0: derived from sigma"));
+    ps.push_back(p_float("sigma", "0", "standard deviation along x; 0: derived from ksize", 0));
+    ps.push_back(p_int("ksize_y", "", 0, "kernel height (default: ksize, or from sigma_y)"));
+    ps.push_back(p_float("sigma_y", "0", "standard deviation along y; 0: sigma", 0));
+    add_filter_border(ps);
+    e.size = same_size;
+    e.run = [](const Args& a, const ImageView& src, const ImageView& dst, void* stream) {
+      GaussianParams p;
+      p.ksize_x = a.i("ksize");
+      p.ksize_y = a.has("ksize_y") ? a.i("ksize_y") : (a.f("sigma_y") > 0 ? 0 : p.ksize_x);
+      p.sigma_x = a.f("sigma");
+      p.sigma_y = a.f("sigma_y");
+      p.border = filter_border(a);
+      gaussian_blur(src, dst, p, stream);
+    };
+    ops.push_back(std::move(e));
+  }
+
+  {  // box_filter
+    OpEntry e;
+    e.spec.name = "box_filter";
+    e.spec.summary = "mean (or sum) over a box, as cv::boxFilter / cv::blur";
+    auto& ps = e.spec.params;
+    ps.push_back(p_int("ksize", "3", 1, "box width"));
+    ps.push_back(p_int("ksize_y", "", 1, "box height (default: ksize)"));
+    ps.push_back(p_bool("normalize", "true", "divide by the box area (false: the sum, saturated)"));
+    add_filter_border(ps);
+    e.size = same_size;
+    e.run = [](const Args& a, const ImageView& src, const ImageView& dst, void* stream) {
+      BoxParams p;
+      p.ksize_x = a.i("ksize");
+      p.ksize_y = a.has("ksize_y") ? a.i("ksize_y") : p.ksize_x;
+      p.normalize = a.b("normalize");
+      p.border = filter_border(a);
+      box_filter(src, dst, p, stream);
+    };
+    ops.push_back(std::move(e));
+  }
+
+  {  // sharpen
+    OpEntry e;
+    e.spec.name = "sharpen";
+    e.spec.summary =
+        "src + strength * (k * src - src) with k = [[0,-1,0],[-1,5,-1],[0,-1,0]] (strength 1: "
+        "the plain kernel)";
+    e.spec.params.push_back(p_float("strength", "1", "0: unchanged; 1: the plain 3x3 kernel"));
+    add_filter_border(e.spec.params);
+    e.size = same_size;
+    e.run = [](const Args& a, const ImageView& src, const ImageView& dst, void* stream) {
+      sharpen(src, dst, a.f("strength"), filter_border(a), stream);
+    };
+    ops.push_back(std::move(e));
+  }
+
+  {  // unsharp_mask
+    OpEntry e;
+    e.spec.name = "unsharp_mask";
+    e.spec.summary =
+        "src + amount * (src - gaussian_blur(src)) where |src - blur| >= threshold, else src";
+    auto& ps = e.spec.params;
+    ps.push_back(p_float("sigma", "1", "Gaussian standard deviation", 0, true));
+    ps.push_back(p_int("ksize", "0", 0, "odd Gaussian kernel size; 0: derived from sigma"));
+    ps.push_back(p_float("amount", "1", "strength of the added detail"));
+    ps.push_back(p_float("threshold", "0",
+                         "smallest |src - blur| that is sharpened (in element units: 0-255 for "
+                         "u8)",
+                         0));
+    add_filter_border(ps);
+    e.size = same_size;
+    e.run = [](const Args& a, const ImageView& src, const ImageView& dst, void* stream) {
+      UnsharpParams p;
+      p.sigma = a.f("sigma");
+      p.ksize = a.i("ksize");
+      p.amount = a.f("amount");
+      p.threshold = a.f("threshold");
+      p.border = filter_border(a);
+      unsharp_mask(src, dst, p, stream);
+    };
+    ops.push_back(std::move(e));
+  }
+
+  {  // sobel
+    OpEntry e;
+    e.spec.name = "sobel";
+    e.spec.summary =
+        "Sobel derivative, as cv::Sobel with ddepth -1 (source type: negative values saturate "
+        "to 0 for u8/u16; use delta to offset)";
+    auto& ps = e.spec.params;
+    ps.push_back(p_int("dx", "1", 0, "order of the x derivative"));
+    ps.push_back(p_int("dy", "0", 0, "order of the y derivative"));
+    ps.push_back(p_int("ksize", "3", 1, "1, 3, 5 or 7 (1: 3-tap derivative, no smoothing)"));
+    add_scale_delta(ps);
+    add_filter_border(ps);
+    e.size = same_size;
+    e.run = [](const Args& a, const ImageView& src, const ImageView& dst, void* stream) {
+      SobelParams p{a.i("dx"),    a.i("dy"),    a.i("ksize"),
+                    a.f("scale"), a.f("delta"), filter_border(a)};
+      sobel(src, dst, p, stream);
+    };
+    ops.push_back(std::move(e));
+  }
+
+  {  // scharr
+    OpEntry e;
+    e.spec.name = "scharr";
+    e.spec.summary = "Scharr 3x3 derivative, as cv::Scharr with ddepth -1 (dx=1,dy=0 or dx=0,dy=1)";
+    auto& ps = e.spec.params;
+    ps.push_back(p_int("dx", "1", 0, "order of the x derivative (0 or 1)"));
+    ps.push_back(p_int("dy", "0", 0, "order of the y derivative (0 or 1)"));
+    add_scale_delta(ps);
+    add_filter_border(ps);
+    e.size = same_size;
+    e.run = [](const Args& a, const ImageView& src, const ImageView& dst, void* stream) {
+      ScharrParams p{a.i("dx"), a.i("dy"), a.f("scale"), a.f("delta"), filter_border(a)};
+      scharr(src, dst, p, stream);
+    };
+    ops.push_back(std::move(e));
+  }
+
+  {  // laplacian
+    OpEntry e;
+    e.spec.name = "laplacian";
+    e.spec.summary = "Laplacian, as cv::Laplacian with ddepth -1";
+    auto& ps = e.spec.params;
+    ps.push_back(p_int("ksize", "1", 1, "1, 3 or 5"));
+    add_scale_delta(ps);
+    add_filter_border(ps);
+    e.size = same_size;
+    e.run = [](const Args& a, const ImageView& src, const ImageView& dst, void* stream) {
+      LaplacianParams p{a.i("ksize"), a.f("scale"), a.f("delta"), filter_border(a)};
+      laplacian(src, dst, p, stream);
+    };
+    ops.push_back(std::move(e));
+  }
+}
+
 std::vector<OpEntry> make_entries() {
   std::vector<OpEntry> ops;
 
@@ -505,6 +750,8 @@ std::vector<OpEntry> make_entries() {
     };
     ops.push_back(std::move(e));
   }
+
+  add_linear_filters(ops);
 
   return ops;
 }

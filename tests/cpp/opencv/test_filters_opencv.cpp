@@ -404,3 +404,28 @@ TEST(OpenCVFilters, SobelScharrLaplacian) {
 
 }  // namespace
 }  // namespace texcv
+
+namespace texcv {
+namespace {
+
+TEST(OpenCVFilters, KernelLargerThanTheImage) {
+  // A 9x7 kernel on a 5x3 image: every border mode folds or repeats more than once.
+  for (ElemType t : kTypes) {
+    Image src = test::random_image(5, 3, 1, t, 31);
+    Kernel k{9, 7, random_kernel(63, 32)};
+    for (Border b : kBorders) {
+      ConvolveParams p;
+      p.border.border = b;
+      Image ours(5, 3, 1, t);
+      convolve(src, ours, k, p);
+      const cv::Mat theirs = reference(src, b, [&](const cv::Mat& in, cv::Mat& out, int bf) {
+        cv::filter2D(in, out, -1, cv::Mat(7, 9, CV_32F, k.values.data()), cv::Point(-1, -1), 0, bf);
+      });
+      expect_within(ours, theirs, tol(t, t, sum_abs(k.values)),
+                    std::string("convolve 9x7 on 5x3 ") + to_string(t) + " " + to_string(b));
+    }
+  }
+}
+
+}  // namespace
+}  // namespace texcv

@@ -19,7 +19,7 @@
 // | threshold     | x  | x   | x   | 1, 3, 4 (per element); otsu: u8 1-channel              |
 // | histogram     | x  | x   | x   | 1, 3, 4 (one histogram per channel)                    |
 // | equalize_hist | x  |     |     | 1                                                      |
-// | clahe         | x  |     |     | 1                                                      |
+// | clahe         | x  | x   |     | 1                                                      |
 #pragma once
 
 #include <array>
@@ -109,8 +109,8 @@ std::vector<std::vector<std::uint64_t>> histogram(const ImageView& src, int bins
 void equalize_hist(const ImageView& src, const ImageView& dst, void* stream = nullptr);
 
 // clahe: contrast-limited adaptive histogram equalization as cv::createCLAHE(clip_limit,
-// tile_grid)->apply (u8 1-channel). clip_limit >= 0 (0: no clipping); tile grid >= 1 x 1 and at
-// most the image size.
+// tile_grid)->apply (u8 or u16, 1 channel; u16 uses 65536 bins as OpenCV). clip_limit >= 0 (0: no
+// clipping); tile grid >= 1 x 1 and at most the image size.
 struct ClaheParams {
   double clip_limit = 40.0;
   int tiles_x = 8, tiles_y = 8;

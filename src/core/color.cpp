@@ -374,8 +374,13 @@ void equalize_hist(const ImageView& src, const ImageView& dst, void* /*stream*/)
 void clahe(const ImageView& src, const ImageView& dst, const ClaheParams& p, void* /*stream*/) {
   const char* op = "clahe";
   check_views(op, src, dst);
-  check_u8_gray(op, src, "source");
-  check_u8_gray(op, dst, "destination");
+  if (src.type == ElemType::f32)
+    fail(ErrorCode::Unsupported, op, "source element type is not supported", "f32", "u8 or u16");
+  if (src.channels != 1)
+    fail(ErrorCode::Unsupported, op, "source channel count is not supported",
+         std::to_string(src.channels), "1");
+  check_same_type(op, src, dst);
+  check_same_channels(op, src, dst);
   if (!(p.clip_limit >= 0.0) || !std::isfinite(p.clip_limit))
     fail(ErrorCode::InvalidArgument, op, "clip limit must be finite and >= 0", num(p.clip_limit),
          ">= 0");

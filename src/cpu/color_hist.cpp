@@ -118,11 +118,16 @@ void equalize_hist(const ImageView& src, const ImageView& dst) {
   }
 }
 
+namespace {
+
 // CLAHE as cv::CLAHE (docs/ops/color.md): the image is extended with reflect101 to a multiple of
-// the grid when the grid does not divide it, one clipped-histogram lookup table per tile, and
-// every pixel interpolates bilinearly between the tables of the four nearest tile centres.
-void clahe(const ImageView& src, const ImageView& dst, double clip_limit, int tiles_x,
-           int tiles_y) {
+// the grid when the grid does not divide it, one clipped-histogram lookup table per tile (256 bins
+// for u8, 65536 for u16), and every pixel interpolates bilinearly between the tables of the four
+// nearest tile centres.
+template <typename T>
+void clahe_t(const ImageView& src, const ImageView& dst, double clip_limit, int tiles_x,
+             int tiles_y) {
+  constexpr int kBins = sizeof(T) == 1 ? 256 : 65536;
   const int w = src.width, h = src.height;
   int ew = w, eh = h;
   if (w % tiles_x != 0 || h % tiles_y != 0) {
@@ -132,71 +137,80 @@ void clahe(const ImageView& src, const ImageView& dst, double clip_limit, int ti
   const int tw = ew / tiles_x, th = eh / tiles_y;
   const int tile_total = tw * th;
   int clip = 0;
-  if (clip_limit > 0.0) clip = std::max(static_cast<int>(clip_limit * tile_total / 256), 1);
-  const float lut_scale = 255.0f / static_cast<float>(tile_total);
-  std::vector<std::uint8_t> luts(static_cast<std::size_t>(tiles_x) * tiles_y * 256);
+  if (clip_limit > 0.0) clip = std::max(static_cast<int>(clip_limit * tile_total / kBins), 1);
+  const float lut_scale = static_cast<float>(kBins - 1) / static_cast<float>(tile_total);
+  std::vector<T> luts(static_cast<std::size_t>(tiles_x) * tiles_y * kBins);
   const int ntiles = tiles_x * tiles_y;
   TEXCV_OMP_PARALLEL_FOR_IF(static_cast<long>(w) * h)
   for (int t = 0; t < ntiles; ++t) {
     const int tx = t % tiles_x, ty = t / tiles_x;
-    int hist[256] = {};
+    std::vector<int> hist(kBins, 0);
     for (int y = ty * th; y < (ty + 1) * th; ++y) {
-      const std::uint8_t* s =
-          src.row<const std::uint8_t>(sd::border_index(y, h, Border::reflect101));
+      const T* s = src.row<const T>(sd::border_index(y, h, Border::reflect101));
       for (int x = tx * tw; x < (tx + 1) * tw; ++x)
         ++hist[s[x < w ? x : sd::border_index(x, w, Border::reflect101)]];
     }
     if (clip > 0) {
       int clipped = 0;
-      for (int i = 0; i < 256; ++i)
+      for (int i = 0; i < kBins; ++i)
         if (hist[i] > clip) {
           clipped += hist[i] - clip;
           hist[i] = clip;
         }
-      const int batch = clipped / 256;
-      int residual = clipped - batch * 256;
-      for (int i = 0; i < 256; ++i) hist[i] += batch;
+      const int batch = clipped / kBins;
+      int residual = clipped - batch * kBins;
+      for (int i = 0; i < kBins; ++i) hist[i] += batch;
       if (residual > 0) {
-        const int step = std::max(256 / residual, 1);
-        for (int i = 0; i < 256 && residual > 0; i += step, --residual) ++hist[i];
+        const int step = std::max(kBins / residual, 1);
+        for (int i = 0; i < kBins && residual > 0; i += step, --residual) ++hist[i];
       }
     }
-    std::uint8_t* lut = &luts[static_cast<std::size_t>(t) * 256];
+    T* lut = &luts[static_cast<std::size_t>(t) * kBins];
     int sum = 0;
-    for (int i = 0; i < 256; ++i) {
+    for (int i = 0; i < kBins; ++i) {
       sum += hist[i];
-      lut[i] = sd::saturate<std::uint8_t>(static_cast<float>(sum) * lut_scale);
+      lut[i] = sd::saturate<T>(static_cast<float>(sum) * lut_scale);
     }
   }
   // Per column: the two tiles and the weight of the right one.
-  std::vector<int> x1(w), x2(w);
+  std::vector<std::size_t> x1(w), x2(w);
   std::vector<float> xa(w);
   const float inv_tw = 1.0f / static_cast<float>(tw), inv_th = 1.0f / static_cast<float>(th);
   for (int x = 0; x < w; ++x) {
     const float f = static_cast<float>(x) * inv_tw - 0.5f;
     const int i = static_cast<int>(std::floor(f));
     xa[x] = f - static_cast<float>(i);
-    x1[x] = std::max(i, 0);
-    x2[x] = std::min(i + 1, tiles_x - 1);
+    x1[x] = static_cast<std::size_t>(std::max(i, 0)) * kBins;
+    x2[x] = static_cast<std::size_t>(std::min(i + 1, tiles_x - 1)) * kBins;
   }
+  const std::size_t row_luts = static_cast<std::size_t>(tiles_x) * kBins;
   TEXCV_OMP_PARALLEL_FOR_IF(static_cast<long>(w) * h)
   for (int y = 0; y < h; ++y) {
     const float f = static_cast<float>(y) * inv_th - 0.5f;
     const int i = static_cast<int>(std::floor(f));
     const float ya = f - static_cast<float>(i), ya1 = 1.0f - ya;
-    const std::uint8_t* l1 = &luts[static_cast<std::size_t>(std::max(i, 0)) * tiles_x * 256];
-    const std::uint8_t* l2 =
-        &luts[static_cast<std::size_t>(std::min(i + 1, tiles_y - 1)) * tiles_x * 256];
-    const std::uint8_t* s = src.row<const std::uint8_t>(y);
-    std::uint8_t* d = dst.row<std::uint8_t>(y);
+    const T* l1 = &luts[static_cast<std::size_t>(std::max(i, 0)) * row_luts];
+    const T* l2 = &luts[static_cast<std::size_t>(std::min(i + 1, tiles_y - 1)) * row_luts];
+    const T* s = src.row<const T>(y);
+    T* d = dst.row<T>(y);
     for (int x = 0; x < w; ++x) {
-      const int v = s[x];
+      const std::size_t v = s[x];
       const float a = xa[x], a1 = 1.0f - a;
-      const float r = (l1[x1[x] * 256 + v] * a1 + l1[x2[x] * 256 + v] * a) * ya1 +
-                      (l2[x1[x] * 256 + v] * a1 + l2[x2[x] * 256 + v] * a) * ya;
-      d[x] = sd::saturate<std::uint8_t>(r);
+      const float r = (l1[x1[x] + v] * a1 + l1[x2[x] + v] * a) * ya1 +
+                      (l2[x1[x] + v] * a1 + l2[x2[x] + v] * a) * ya;
+      d[x] = sd::saturate<T>(r);
     }
   }
+}
+
+}  // namespace
+
+void clahe(const ImageView& src, const ImageView& dst, double clip_limit, int tiles_x,
+           int tiles_y) {
+  if (src.type == ElemType::u16)
+    clahe_t<std::uint16_t>(src, dst, clip_limit, tiles_x, tiles_y);
+  else
+    clahe_t<std::uint8_t>(src, dst, clip_limit, tiles_x, tiles_y);
 }
 
 }  // namespace texcv::cpu

@@ -90,7 +90,8 @@ TEST(ColorErrors, DeviceViewsAreNotImplementedYet) {
 
 TEST(ColorErrors, Parameters) {
   Image a(16, 16, 1, ElemType::u8), b(16, 16, 1, ElemType::u8), c(16, 16, 3, ElemType::u8),
-      c2(16, 16, 3, ElemType::u8), w(16, 16, 1, ElemType::u16), w2(16, 16, 1, ElemType::u16);
+      c2(16, 16, 3, ElemType::u8), w(16, 16, 1, ElemType::u16), w2(16, 16, 1, ElemType::u16),
+      f(16, 16, 1, ElemType::f32), f2(16, 16, 1, ElemType::f32);
   expect_error([&] { gamma(a, b, 0.0); }, ErrorCode::InvalidArgument,
                "gamma: gamma must be positive and finite; got 0, expected > 0");
   expect_error([&] { gamma(a, b, -1.5); }, ErrorCode::InvalidArgument,
@@ -121,8 +122,12 @@ TEST(ColorErrors, Parameters) {
       ErrorCode::InvalidArgument,
       "clahe: tile grid must be at least 1x1 and at most the image size; got 0x8, "
       "expected 1x1 .. 16x16");
-  expect_error([&] { clahe(w, w2); }, ErrorCode::Unsupported,
-               "clahe: source element type is not supported; got u16, expected u8");
+  expect_error([&] { clahe(f, f2); }, ErrorCode::Unsupported,
+               "clahe: source element type is not supported; got f32, expected u8 or u16");
+  expect_error([&] { clahe(w, b); }, ErrorCode::InvalidArgument,
+               "clahe: destination element type differs from the source; got u8, expected u16");
+  expect_error([&] { equalize_hist(w, w2); }, ErrorCode::Unsupported,
+               "equalize_hist: source element type is not supported; got u16, expected u8");
   expect_error([&] { equalize_hist(c, c2); }, ErrorCode::Unsupported,
                "equalize_hist: source channel count is not supported; got 3, expected 1");
   expect_error([&] { threshold(c, c2, 0, 255, ThresholdType::otsu); }, ErrorCode::Unsupported,

@@ -286,6 +286,9 @@ TEST(ColorCpu, SubImageViewsMatchContiguous) {
   cases.push_back({"clahe", ElemType::u8, ElemType::u8, 1, 1, [](auto& s, auto& d) {
                      clahe(s, d, {2.0, 3, 5});
                    }});
+  cases.push_back({"clahe", ElemType::u16, ElemType::u16, 1, 1, [](auto& s, auto& d) {
+                     clahe(s, d, {2.0, 3, 5});
+                   }});
   cases.push_back({"otsu", ElemType::u8, ElemType::u8, 1, 1,
                    [](auto& s, auto& d) { threshold(s, d, 0, 255, ThresholdType::otsu); }});
   for (const Case& k : cases)

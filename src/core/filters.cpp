@@ -108,10 +108,13 @@ struct GaussianAxes {
 };
 
 GaussianAxes resolve_gaussian(const char* op, ElemType t, int ksize_x, int ksize_y, double sigma_x,
-                              double sigma_y) {
-  check_finite(op, "sigma_x", sigma_x);
+                              double sigma_y, bool one_size = false) {
+  // unsharp_mask has one size and one sigma: its messages name them "ksize" and "sigma".
+  const char* kx_name = one_size ? "ksize" : "ksize_x";
+  const char* sx_name = one_size ? "sigma" : "sigma_x";
+  check_finite(op, sx_name, sigma_x);
   check_finite(op, "sigma_y", sigma_y);
-  const std::pair<int, const char*> sizes[2] = {{ksize_x, "ksize_x"}, {ksize_y, "ksize_y"}};
+  const std::pair<int, const char*> sizes[2] = {{ksize_x, kx_name}, {ksize_y, "ksize_y"}};
   for (const auto& [k, name] : sizes)
     if (k > 0 && k % 2 == 0)
       fail(kInvalid, op, std::string(name) + " must be odd", std::to_string(k),
@@ -133,12 +136,13 @@ GaussianAxes resolve_gaussian(const char* op, ElemType t, int ksize_x, int ksize
   if (ksize_x <= 0) {
     if (!(sigma_x > 0))
       fail(kInvalid, op, "kernel size and sigma are both unset",
-           "ksize_x=" + std::to_string(ksize_x) + ", sigma_x=" + num(given_sigma_x),
-           "ksize_x > 0 (odd) or sigma_x > 0");
-    ksize_x = derive(sigma_x, "sigma_x");
+           std::string(kx_name) + "=" + std::to_string(ksize_x) + ", " + sx_name + "=" +
+               num(given_sigma_x),
+           std::string(kx_name) + " > 0 (odd) or " + sx_name + " > 0");
+    ksize_x = derive(sigma_x, sx_name);
   }
   if (ksize_y <= 0) ksize_y = sigma_y > 0 ? derive(sigma_y, "sigma_y") : ksize_x;
-  const std::pair<int, const char*> sz[2] = {{ksize_x, "ksize_x"}, {ksize_y, "ksize_y"}};
+  const std::pair<int, const char*> sz[2] = {{ksize_x, kx_name}, {ksize_y, "ksize_y"}};
   for (const auto& [k, name] : sz)
     if (k > kMaxKernel1D)
       fail(kInvalid, op, std::string(name) + " is too large", std::to_string(k),
@@ -331,7 +335,7 @@ void unsharp_mask(const ImageView& src, const ImageView& dst, const UnsharpParam
                   void* /*stream*/) {
   const char* op = "unsharp_mask";
   check_io(op, src, dst, false);
-  const GaussianAxes g = resolve_gaussian(op, src.type, p.ksize, p.ksize, p.sigma, p.sigma);
+  const GaussianAxes g = resolve_gaussian(op, src.type, p.ksize, p.ksize, p.sigma, p.sigma, true);
   check_finite(op, "amount", p.amount);
   check_finite(op, "threshold", p.threshold);
   if (p.threshold < 0)

@@ -141,12 +141,12 @@ TEST(FilterErrors, GaussianSizesAndSigmas) {
   UnsharpParams u;
   u.sigma = 0;
   expect_error([&] { unsharp_mask(p.src, p.dst, u); }, kInvalid,
-               "unsharp_mask: kernel size and sigma are both unset; got ksize_x=0, sigma_x=0, "
-               "expected ksize_x > 0 (odd) or sigma_x > 0");
+               "unsharp_mask: kernel size and sigma are both unset; got ksize=0, sigma=0, "
+               "expected ksize > 0 (odd) or sigma > 0");
   u.sigma = 1;
   u.ksize = 2;
   expect_error([&] { unsharp_mask(p.src, p.dst, u); }, kInvalid,
-               "unsharp_mask: ksize_x must be odd; got 2, expected an odd number > 0, or <= 0 to "
+               "unsharp_mask: ksize must be odd; got 2, expected an odd number > 0, or <= 0 to "
                "derive it from sigma");
   u.ksize = 0;
   u.threshold = -1;

@@ -1,6 +1,7 @@
 // The operation registry (include/texcv/registry.hpp): one table declares every operation's
 // parameters; parsing, validation, listing and help all read it. Each operation also has a size
-// rule and a runner that call the public C++ API (include/texcv/geometry.hpp).
+// rule (with, where it differs from the source's, the output's element type and channels) and a
+// runner that call the public C++ API (geometry.hpp, filters.hpp, color.hpp).
 #include "texcv/registry.hpp"
 
 #include <array>
@@ -14,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "texcv/color.hpp"
 #include "texcv/error.hpp"
 #include "texcv/filters.hpp"
 #include "texcv/geometry.hpp"
@@ -302,7 +304,11 @@ struct OpEntry {
   std::function<void(const Args&)> check;
   // The output size for a w x h source.
   std::function<Rect(const Args&, int w, int h)> size;
-  // Runs the operation through the public API; dst has the size from `size`.
+  // The output's element type and channels, given the source's in `type` and `channels`; empty:
+  // the output has the source's (geometry, filters).
+  std::function<void(const Args&, ElemType& type, int& channels)> format;
+  // Runs the operation through the public API; dst has the size from `size` and the type and
+  // channels from `format`.
   std::function<void(const Args&, const ImageView& src, const ImageView& dst, void* stream)> run;
 };
 
@@ -338,7 +344,7 @@ FilterBorder filter_border(const Args& a) {
   return FilterBorder{parse_border(a.e("border")), a.border_value()};
 }
 
-// Operations whose output has the source's size (the filters).
+// Operations whose output has the source's size (the filters, the colour ops).
 Rect same_size(const Args&, int w, int h) {
   return Rect{0, 0, w, h};
 }
@@ -567,6 +573,179 @@ void add_linear_filters(std::vector<OpEntry>& ops) {
   }
 }
 
+// ---- Colour and intensity (include/texcv/color.hpp) ----------------------------------------
+
+// The names of the values 0 .. last of an enum, as its to_string (and parser) spell them.
+template <typename E>
+std::vector<std::string> enum_names(E last) {
+  std::vector<std::string> out;
+  for (int v = 0; v <= static_cast<int>(last); ++v) out.emplace_back(to_string(static_cast<E>(v)));
+  return out;
+}
+
+// The channel count cvt_color writes for code.
+int color_code_channels(ColorCode code) {
+  switch (code) {
+    case ColorCode::rgb2gray:
+    case ColorCode::bgr2gray:
+    case ColorCode::rgba2gray:
+    case ColorCode::bgra2gray:
+      return 1;
+    case ColorCode::rgba2bgra:
+    case ColorCode::gray2rgba:
+      return 4;
+    default:
+      return 3;
+  }
+}
+
+const std::vector<std::string> kElemTypes{"u8", "u16", "f32"};
+
+ElemType elem_type_of(const std::string& s) {
+  if (s == "u16") return ElemType::u16;
+  if (s == "f32") return ElemType::f32;
+  return ElemType::u8;
+}
+
+// The largest level of an element type: 255, 65535 or 1.
+double type_max(ElemType t) {
+  return t == ElemType::u8 ? 255.0 : (t == ElemType::u16 ? 65535.0 : 1.0);
+}
+
+void add_color_ops(std::vector<OpEntry>& ops) {
+  {  // cvt_color
+    OpEntry e;
+    e.spec.name = "cvt_color";
+    e.spec.summary =
+        "colour conversion, as cv::cvtColor (output: source type, the code's channel count)";
+    e.spec.params.push_back(required(
+        p_enum("code", "", enum_names(ColorCode::hsv2bgr),
+               "conversion; the source must have the code's input channels (docs/ops/color.md)")));
+    e.size = same_size;
+    e.format = [](const Args& a, ElemType&, int& channels) {
+      channels = color_code_channels(parse_color_code(a.e("code")));
+    };
+    e.run = [](const Args& a, const ImageView& src, const ImageView& dst, void* stream) {
+      cvt_color(src, dst, parse_color_code(a.e("code")), stream);
+    };
+    ops.push_back(std::move(e));
+  }
+
+  {  // gamma
+    OpEntry e;
+    e.spec.name = "gamma";
+    e.spec.summary = "gamma correction: out = max * (in / max)^gamma, max = 255, 65535 or 1";
+    e.spec.params.push_back(
+        required(p_float("gamma", "", "the exponent (< 1 brightens, > 1 darkens)", 0, true)));
+    e.size = same_size;
+    e.run = [](const Args& a, const ImageView& src, const ImageView& dst, void* stream) {
+      gamma(src, dst, a.f("gamma"), stream);
+    };
+    ops.push_back(std::move(e));
+  }
+
+  {  // normalize
+    OpEntry e;
+    e.spec.name = "normalize";
+    e.spec.summary =
+        "rescale the values, as cv::normalize NORM_MINMAX (or per-channel mean and standard "
+        "deviation)";
+    auto& ps = e.spec.params;
+    ps.push_back(p_enum("mode", "minmax", enum_names(NormalizeMode::mean_std),
+                        "minmax: smallest to min(alpha, beta), largest to max(alpha, beta); "
+                        "mean_std: each channel to the given mean and std"));
+    ps.push_back(p_float("alpha", "0", "minmax: one end of the output range"));
+    ps.push_back(p_float("beta", "1", "minmax: the other end of the output range"));
+    ps.push_back(p_float("mean", "0", "mean_std: the output mean"));
+    ps.push_back(p_float("std", "1", "mean_std: the output standard deviation"));
+    e.size = same_size;
+    e.run = [](const Args& a, const ImageView& src, const ImageView& dst, void* stream) {
+      NormalizeParams p;
+      p.mode = parse_normalize_mode(a.e("mode"));
+      p.alpha = a.f("alpha");
+      p.beta = a.f("beta");
+      p.mean = a.f("mean");
+      p.std = a.f("std");
+      normalize(src, dst, p, stream);
+    };
+    ops.push_back(std::move(e));
+  }
+
+  {  // convert
+    OpEntry e;
+    e.spec.name = "convert";
+    e.spec.summary =
+        "change the element type: out = saturate(in * scale + offset), as cv::Mat::convertTo";
+    auto& ps = e.spec.params;
+    ps.push_back(p_enum("type", "", kElemTypes, "output element type (default: the source's)"));
+    ps.push_back(p_float("scale", "1", "factor applied to every element"));
+    ps.push_back(p_float("offset", "0", "added after scaling (before rounding and saturation)"));
+    e.size = same_size;
+    e.format = [](const Args& a, ElemType& type, int&) {
+      if (a.has("type")) type = elem_type_of(a.e("type"));
+    };
+    e.run = [](const Args& a, const ImageView& src, const ImageView& dst, void* stream) {
+      convert(src, dst, a.f("scale"), a.f("offset"), stream);
+    };
+    ops.push_back(std::move(e));
+  }
+
+  {  // threshold
+    OpEntry e;
+    e.spec.name = "threshold";
+    e.spec.summary = "per-element threshold, as cv::threshold (otsu: u8 1-channel)";
+    auto& ps = e.spec.params;
+    ps.push_back(p_float("thresh", "", "the threshold (required unless type=otsu)"));
+    ps.push_back(p_float("maxval", "", "value of the elements above (default: 255, 65535 or 1)"));
+    ps.push_back(p_enum("type", "binary", enum_names(ThresholdType::otsu),
+                        "as cv::THRESH_*; otsu: binary at Otsu's level, thresh ignored"));
+    e.check = [](const Args& a) {
+      if (!a.has("thresh") && parse_threshold_type(a.e("type")) != ThresholdType::otsu)
+        fail(kInvalid, "threshold", "parameter 'thresh' is required", "no thresh",
+             "thresh=<a number>, or type=otsu");
+    };
+    e.size = same_size;
+    e.run = [](const Args& a, const ImageView& src, const ImageView& dst, void* stream) {
+      const ThresholdType type = parse_threshold_type(a.e("type"));
+      const double maxval = a.has("maxval") ? a.f("maxval") : type_max(src.type);
+      threshold(src, dst, a.has("thresh") ? a.f("thresh") : 0.0, maxval, type, stream);
+    };
+    ops.push_back(std::move(e));
+  }
+
+  {  // equalize_hist
+    OpEntry e;
+    e.spec.name = "equalize_hist";
+    e.spec.summary = "histogram equalization, as cv::equalizeHist (u8 1-channel)";
+    e.size = same_size;
+    e.run = [](const Args&, const ImageView& src, const ImageView& dst, void* stream) {
+      equalize_hist(src, dst, stream);
+    };
+    ops.push_back(std::move(e));
+  }
+
+  {  // clahe
+    OpEntry e;
+    e.spec.name = "clahe";
+    e.spec.summary =
+        "contrast-limited adaptive histogram equalization, as cv::createCLAHE (u8 or u16, "
+        "1 channel)";
+    auto& ps = e.spec.params;
+    ps.push_back(p_float("clip_limit", "40", "contrast limit; 0: no clipping", 0));
+    ps.push_back(p_int("tiles_x", "8", 1, "tiles across (at most the image width)"));
+    ps.push_back(p_int("tiles_y", "8", 1, "tiles down (at most the image height)"));
+    e.size = same_size;
+    e.run = [](const Args& a, const ImageView& src, const ImageView& dst, void* stream) {
+      ClaheParams p;
+      p.clip_limit = a.f("clip_limit");
+      p.tiles_x = a.i("tiles_x");
+      p.tiles_y = a.i("tiles_y");
+      clahe(src, dst, p, stream);
+    };
+    ops.push_back(std::move(e));
+  }
+}
+
 std::vector<OpEntry> make_entries() {
   std::vector<OpEntry> ops;
 
@@ -752,6 +931,7 @@ std::vector<OpEntry> make_entries() {
   }
 
   add_linear_filters(ops);
+  add_color_ops(ops);
 
   return ops;
 }
@@ -840,7 +1020,10 @@ Image apply(std::string_view name, const ImageView& src, const ParamValues& para
   const Args a = checked_args(e, params);
   validate_view(src, e.spec.name.c_str(), "src");
   const Rect r = e.size(a, src.width, src.height);
-  Image dst(r.width, r.height, src.channels, src.type, src.location);
+  ElemType type = src.type;
+  int channels = src.channels;
+  if (e.format) e.format(a, type, channels);
+  Image dst(r.width, r.height, channels, type, src.location);
   e.run(a, src, dst.view(), stream);
   return dst;
 }

@@ -84,7 +84,9 @@ std::string pipeline_syntax_help() {
   return "Pipeline syntax: steps separated by ';', each  name  or  name:key=value,key=value\n"
          "  e.g. \"rotate:angle=30;resize:scale=0.5,interp=area\". A list value separates its\n"
          "  numbers with '|' (m=1|0|10|0|1|20), since ',' separates parameters.\n"
-         "remap is not a pipeline step: it needs map images, so it is C++-only (texcv::remap).\n";
+         "remap is not a pipeline step: it needs map images, so it is C++-only (texcv::remap).\n"
+         "histogram is not a pipeline step: it returns counts, not an image, so it is C++-only\n"
+         "  (texcv::histogram).\n";
 }
 
 int ops_command(const std::string& name, bool markdown) {

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "common/test_support.hpp"
 #include "texcv/texcv.hpp"
 
 namespace fs = std::filesystem;
@@ -341,6 +342,80 @@ TEST_F(Cli, DocsListTheOperationsAsTexcvOpsPrintsThem) {
   const std::string doc = slurp(fs::path(TEXCV_SOURCE_DIR) / "docs" / "cli.md");
   EXPECT_TRUE(contains(doc, r.out))
       << "docs/cli.md is out of date: replace its operation tables with `texcv ops --markdown`";
+}
+
+}  // namespace
+
+namespace {
+
+TEST_F(Cli, CvtColorToGrayWritesAOneChannelPng) {
+  const fs::path in = samples("in", {"coffee.png"});
+  const fs::path out = dir_ / "gray.png";
+  const Result r = texcv({"run", "-i", (in / "coffee.png").string(), "-o", out.string(), "-p",
+                          "cvt_color:code=rgb2gray", "--device", "cpu"});
+  EXPECT_EQ(r.code, 0) << r.err;
+  expect_image(out, 600, 400, 1, texcv::ElemType::u8);
+  EXPECT_TRUE(contains(r.err, "(600x400x3 u8 -> 600x400x1 u8)")) << r.err;
+  // The file holds what the C++ API computes (PNG is lossless).
+  const texcv::Image src = texcv::imread((in / "coffee.png").string());
+  texcv::Image want(600, 400, 1, texcv::ElemType::u8);
+  texcv::cvt_color(src, want, texcv::ColorCode::rgb2gray);
+  const texcv::Image got = texcv::imread(out.string());
+  const auto d = texcv::test::compare(got.view(), want.view());
+  EXPECT_EQ(d.count, 0) << d.describe();
+}
+
+TEST_F(Cli, ConvertToFloatTiff) {
+  const fs::path in = samples("in", {"coffee.png"});
+  const fs::path out = dir_ / "coffee_f32.tif";
+  const Result r = texcv({"run", "-i", (in / "coffee.png").string(), "-o", out.string(), "-p",
+                          "convert:type=f32,scale=0.00392156862745098", "--device", "cpu"});
+#if defined(TEXCV_HAS_TIFF)
+  EXPECT_EQ(r.code, 0) << r.err;
+  expect_image(out, 600, 400, 3, texcv::ElemType::f32);
+  const texcv::Image src = texcv::imread((in / "coffee.png").string());
+  texcv::Image want(600, 400, 3, texcv::ElemType::f32);
+  texcv::convert(src, want, 0.00392156862745098);
+  const texcv::Image got = texcv::imread(out.string());
+  const auto d = texcv::test::compare(got.view(), want.view());
+  EXPECT_EQ(d.count, 0) << d.describe();
+#else
+  // A build without libtiff cannot write the file: it fails, nothing is written.
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_FALSE(fs::exists(out));
+#endif
+}
+
+TEST_F(Cli, BadColorCodeAndBadTypeAreUsageErrors) {
+  const fs::path in = samples("in", {"coffee.png"});
+  const fs::path out = dir_ / "x.png";
+  Result r = texcv({"run", "-i", (in / "coffee.png").string(), "-o", out.string(), "-p",
+                    "cvt_color:code=rgb2grey", "--device", "cpu"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(contains(
+      r.err,
+      "texcv: pipeline step 1 \"cvt_color:code=rgb2grey\": cvt_color: parameter 'code' has a bad "
+      "value; got code=rgb2grey, expected one of rgb2bgr, rgba2bgra, rgb2gray, bgr2gray, "
+      "rgba2gray, bgra2gray, gray2rgb, gray2rgba, rgb2yuv_bt601, rgb2yuv_bt601_limited, "
+      "rgb2yuv_bt709, rgb2yuv_bt709_limited, yuv2rgb_bt601, yuv2rgb_bt601_limited, yuv2rgb_bt709, "
+      "yuv2rgb_bt709_limited, rgb2hsv, bgr2hsv, hsv2rgb, hsv2bgr\n"))
+      << r.err;
+  r = texcv({"run", "-i", (in / "coffee.png").string(), "-o", out.string(), "-p",
+             "flip;convert:type=f64,scale=2", "--device", "cpu"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(contains(r.err,
+                       "texcv: pipeline step 2 \"convert:type=f64,scale=2\": convert: parameter "
+                       "'type' has a bad value; got type=f64, expected one of u8, u16, f32\n"))
+      << r.err;
+  EXPECT_FALSE(fs::exists(out));
+}
+
+TEST_F(Cli, OpsFooterSaysHistogramIsNotAStep) {
+  const Result r = texcv({"ops"});
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "histogram is not a pipeline step: it returns counts, not an image"))
+      << r.out;
+  EXPECT_TRUE(contains(r.out, "cvt_color: ")) << r.out;
 }
 
 }  // namespace

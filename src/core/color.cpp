@@ -1,6 +1,7 @@
 // The public colour and intensity operations: validate, resolve parameters into the descriptors
-// of src/core/color_desc.hpp, and forward to the CPU backend. Device views are rejected with
-// Unsupported until the CUDA backend implements these operations.
+// of src/core/color_desc.hpp, and forward to the CPU backend, or for device views to the CUDA
+// backend (cvt_color, gamma, convert, threshold except Otsu); the other operations reject device
+// views with Unsupported until the CUDA backend implements them.
 #include "texcv/color.hpp"
 
 #include <cmath>
@@ -209,7 +210,7 @@ ThresholdType parse_threshold_type(std::string_view s) {
   return parse_enum<ThresholdType, 6>(s, "threshold", "unknown threshold type", threshold_name);
 }
 
-void cvt_color(const ImageView& src, const ImageView& dst, ColorCode code, void* /*stream*/) {
+void cvt_color(const ImageView& src, const ImageView& dst, ColorCode code, void* stream) {
   const char* op = "cvt_color";
   check_views(op, src, dst);
   check_same_type(op, src, dst);
@@ -228,18 +229,18 @@ void cvt_color(const ImageView& src, const ImageView& dst, ColorCode code, void*
   if (is_hsv(code) && src.type == ElemType::u16)
     fail(ErrorCode::Unsupported, op,
          std::string("element type is not supported by ").append(ci.name), "u16", "u8 or f32");
-  check_host(op, src);
+  if (src.location == Location::device) return cuda::cvt_color(src, dst, code, stream);
   cpu::cvt_color(src, dst, code);
 }
 
-void gamma(const ImageView& src, const ImageView& dst, double g, void* /*stream*/) {
+void gamma(const ImageView& src, const ImageView& dst, double g, void* stream) {
   const char* op = "gamma";
   check_views(op, src, dst);
   check_same_type(op, src, dst);
   check_same_channels(op, src, dst);
   if (!(g > 0.0) || !std::isfinite(g))
     fail(ErrorCode::InvalidArgument, op, "gamma must be positive and finite", num(g), "> 0");
-  check_host(op, src);
+  if (src.location == Location::device) return cuda::gamma(src, dst, g, stream);
   cpu::gamma(src, dst, g);
 }
 
@@ -293,23 +294,23 @@ void normalize(const ImageView& src, const ImageView& dst, const NormalizeParams
 }
 
 void convert(const ImageView& src, const ImageView& dst, double scale, double offset,
-             void* /*stream*/) {
+             void* stream) {
   const char* op = "convert";
   check_views(op, src, dst);
   check_same_channels(op, src, dst);
   if (!std::isfinite(scale) || !std::isfinite(offset))
     fail(ErrorCode::InvalidArgument, op, "scale and offset must be finite",
          num(scale) + ", " + num(offset), "finite values");
-  check_host(op, src);
   detail::ScaleDesc d;
   d.scale = static_cast<float>(scale);
   d.offset = static_cast<float>(offset);
   d.identity = scale == 1.0 && offset == 0.0;
+  if (src.location == Location::device) return cuda::convert(src, dst, d, stream);
   cpu::convert(src, dst, d);
 }
 
 double threshold(const ImageView& src, const ImageView& dst, double thresh, double maxval,
-                 ThresholdType type, void* /*stream*/) {
+                 ThresholdType type, void* stream) {
   const char* op = "threshold";
   check_views(op, src, dst);
   check_same_type(op, src, dst);
@@ -327,7 +328,10 @@ double threshold(const ImageView& src, const ImageView& dst, double thresh, doub
   } else if (!std::isfinite(thresh)) {
     fail(ErrorCode::InvalidArgument, op, "thresh must be finite", num(thresh), "a finite value");
   }
-  check_host(op, src);
+  if (type == ThresholdType::otsu && src.location == Location::device)
+    fail(ErrorCode::Unsupported, op,
+         "otsu needs a histogram, which the CUDA backend does not compute yet", "a device image",
+         "a host image (or a non-otsu threshold type)");
   detail::ThresholdDesc d;
   d.type = type == ThresholdType::otsu ? ThresholdType::binary : type;
   if (type == ThresholdType::otsu) thresh = cpu::otsu_threshold(src);
@@ -343,7 +347,10 @@ double threshold(const ImageView& src, const ImageView& dst, double thresh, doub
     const double m = d.type == ThresholdType::trunc ? thresh : std::nearbyint(maxval);
     d.maxval = std::fmin(std::fmax(m, 0.0), type_max(src.type));
   }
-  cpu::threshold(src, dst, d);
+  if (src.location == Location::device)
+    cuda::threshold(src, dst, d, stream);
+  else
+    cpu::threshold(src, dst, d);
   return thresh;
 }
 

@@ -1,6 +1,7 @@
 // The contract between src/core/color.cpp and the backends for the colour and intensity ops.
-// src/core validates every call and resolves its parameters into these descriptors; only the
-// CPU backend implements them so far (src/cpu/color_*.cpp).
+// src/core validates every call and resolves its parameters into these descriptors; the
+// CPU backend (src/cpu/color_*.cpp) implements them all, the CUDA backend the pointwise ones
+// (cvt_color, gamma, convert, threshold without Otsu: src/cuda/ops/color/).
 #pragma once
 
 #include <cstdint>
@@ -114,3 +115,16 @@ void equalize_hist(const ImageView& src, const ImageView& dst);
 void clahe(const ImageView& src, const ImageView& dst, double clip_limit, int tiles_x, int tiles_y);
 
 }  // namespace texcv::cpu
+
+namespace texcv::cuda {
+
+// The CUDA backend of the pointwise operations (src/cuda/ops/color/), on the caller's stream;
+// without CUDA, src/core/no_cuda/color_stubs.cpp throws NotCompiled. Otsu (a histogram) is not
+// implemented on the device: src/core rejects it before reaching here.
+void cvt_color(const ImageView& src, const ImageView& dst, ColorCode code, void* stream);
+void gamma(const ImageView& src, const ImageView& dst, double gamma, void* stream);
+void convert(const ImageView& src, const ImageView& dst, const detail::ScaleDesc& d, void* stream);
+void threshold(const ImageView& src, const ImageView& dst, const detail::ThresholdDesc& d,
+               void* stream);
+
+}  // namespace texcv::cuda

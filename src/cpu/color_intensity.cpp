@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "src/core/color_desc.hpp"
+#include "src/core/color_pixel.hpp"
 #include "src/core/sampling.hpp"
 #include "src/cpu/dispatch.hpp"
 
@@ -39,13 +40,7 @@ void gamma(const ImageView& src, const ImageView& dst, double g) {
         for (int i = 0; i < n; ++i) d[i] = std::copysign(std::pow(std::fabs(s[i]), gf), s[i]);
       });
     } else {
-      constexpr int kN = sizeof(T) == 1 ? 256 : 65536;
-      const double mx = kN - 1;
-      std::vector<T> lut(kN);
-      for (int i = 0; i < kN; ++i) {
-        const double v = mx * std::pow(i / mx, g);
-        lut[i] = static_cast<T>(std::min(std::nearbyint(v), mx));
-      }
+      const std::vector<T> lut = sd::gamma_lut<T>(g);
       const T* l = lut.data();
       for_rows<T, T>(src, dst, [&](const T* s, T* d, int n) {
         for (int i = 0; i < n; ++i) d[i] = l[s[i]];
@@ -113,12 +108,12 @@ void convert(const ImageView& src, const ImageView& dst, const texcv::detail::Sc
       using D = typename decltype(dtag)::type;
       if (d.identity) {
         for_rows<S, D>(src, dst, [&](const S* s, D* o, int n) {
-          for (int i = 0; i < n; ++i) o[i] = sd::saturate<D>(static_cast<float>(s[i]));
+          for (int i = 0; i < n; ++i) o[i] = sd::px_convert_identity<D>(s[i]);
         });
       } else {
         const float a = d.scale, b = d.offset;
         for_rows<S, D>(src, dst, [&](const S* s, D* o, int n) {
-          for (int i = 0; i < n; ++i) o[i] = sd::saturate<D>(static_cast<float>(s[i]) * a + b);
+          for (int i = 0; i < n; ++i) o[i] = sd::px_convert<D>(s[i], a, b);
         });
       }
     });
@@ -143,31 +138,25 @@ void threshold(const ImageView& src, const ImageView& dst, const texcv::detail::
     using T = typename decltype(tag)::type;
     // Integer types: compare against floor(thresh) (a double), store the saturated values.
     // f32: compare and store in float, as OpenCV.
-    using Cmp = std::conditional_t<sizeof(T) == 4, float, double>;
-    const Cmp th = static_cast<Cmp>(d.thresh);
-    const T mv = static_cast<T>(d.maxval);
-    const T tv = sizeof(T) == 4 ? static_cast<T>(d.thresh) : mv;  // the trunc value
-    const ThresholdType type = d.type;
-    for_rows<T, T>(src, dst, [&](const T* s, T* o, int n) {
-      switch (type) {
-        case ThresholdType::binary:
-          for (int i = 0; i < n; ++i) o[i] = static_cast<Cmp>(s[i]) > th ? mv : T(0);
-          break;
-        case ThresholdType::binary_inv:
-          for (int i = 0; i < n; ++i) o[i] = static_cast<Cmp>(s[i]) > th ? T(0) : mv;
-          break;
-        case ThresholdType::trunc:
-          for (int i = 0; i < n; ++i) o[i] = static_cast<Cmp>(s[i]) > th ? tv : s[i];
-          break;
-        case ThresholdType::tozero:
-          for (int i = 0; i < n; ++i) o[i] = static_cast<Cmp>(s[i]) > th ? s[i] : T(0);
-          break;
-        case ThresholdType::tozero_inv:
-        case ThresholdType::otsu:
-          for (int i = 0; i < n; ++i) o[i] = static_cast<Cmp>(s[i]) > th ? T(0) : s[i];
-          break;
-      }
-    });
+    const sd::ThreshValues<T> tv = sd::thresh_values<T>(d);
+    auto run = [&]<ThresholdType TT>() {
+      for_rows<T, T>(src, dst, [&](const T* s, T* o, int n) {
+        for (int i = 0; i < n; ++i) o[i] = sd::px_threshold<TT, T>(s[i], tv.th, tv.mv, tv.tv);
+      });
+    };
+    switch (d.type) {
+      case ThresholdType::binary:
+        return run.template operator()<ThresholdType::binary>();
+      case ThresholdType::binary_inv:
+        return run.template operator()<ThresholdType::binary_inv>();
+      case ThresholdType::trunc:
+        return run.template operator()<ThresholdType::trunc>();
+      case ThresholdType::tozero:
+        return run.template operator()<ThresholdType::tozero>();
+      case ThresholdType::tozero_inv:
+      case ThresholdType::otsu:
+        return run.template operator()<ThresholdType::tozero_inv>();
+    }
   });
 }
 

@@ -7,5 +7,6 @@
 #include "texcv/geometry.hpp"
 #include "texcv/image.hpp"
 #include "texcv/io.hpp"
+#include "texcv/morphology.hpp"
 #include "texcv/registry.hpp"
 #include "texcv/runtime.hpp"

@@ -1,0 +1,37 @@
+// The contract between src/core/morphology.cpp and the backends for erode/dilate
+// (include/texcv/morphology.hpp): one pass of one structuring element; src/core resolves the
+// element, anchor, border value and iterations and composes the compound operations.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "texcv/geometry.hpp"
+#include "texcv/image.hpp"
+
+namespace texcv::detail {
+
+// dst(x, y) = min (erode) or max (dilate) over mask(i, j) != 0 of src(x + i - ax, y + j - ay).
+// dst has src's size, channels and type. Outside the image: border; with Border::constant either
+// value (already converted to the element type) or, when never_wins, the type's largest value
+// for erode and lowest for dilate (f32: +-FLT_MAX, as OpenCV).
+struct MorphDesc {
+  bool dilate = false;
+  int kw = 1, kh = 1;              // 1..kMaxMorphKernel (or the enlarged rect of iterations)
+  int ax = 0, ay = 0;              // inside the element
+  std::vector<std::uint8_t> mask;  // kw * kh, row-major, at least one nonzero
+  Border border = Border::constant;
+  bool never_wins = true;
+  float value[4] = {0, 0, 0, 0};
+};
+
+}  // namespace texcv::detail
+
+namespace texcv::cpu {
+void morph(const ImageView& src, const ImageView& dst, const texcv::detail::MorphDesc& d);
+}  // namespace texcv::cpu
+
+namespace texcv::cpu {
+// dst = a - b element-wise (saturated at 0 for u8/u16); all three of one shape.
+void morph_subtract(const ImageView& a, const ImageView& b, const ImageView& dst);
+}  // namespace texcv::cpu

@@ -142,4 +142,29 @@ struct LaplacianParams {
 void laplacian(const ImageView& src, const ImageView& dst, const LaplacianParams& p = {},
                void* stream = nullptr);
 
+// ---- Non-linear filters (src/core/filters_nonlinear.cpp) -----------------------------------
+
+// median_blur: as cv::medianBlur: each output element is the median of the ksize x ksize window of
+// its channel; pixels outside the image replicate the edge (cv::medianBlur's only border). ksize
+// is odd, 1 to 255 (1 copies). u8: any such size (a sliding histogram above 5); u16 and f32:
+// also any such size (a selection per pixel, O(ksize^2) each), where OpenCV allows only 3 and 5.
+// 1, 3 or 4 channels. Results are exact (a median is one of the inputs).
+void median_blur(const ImageView& src, const ImageView& dst, int ksize, void* stream = nullptr);
+
+// bilateral_filter: as cv::bilateralFilter: over the disc of radius r = d / 2 (d <= 0: r =
+// round(1.5 * sigma_space); r >= 1; diameter 2r + 1 at most 255),
+//   dst(p) = sum_q w(p, q) src(q) / sum_q w(p, q),
+//   w = exp(-|p - q|^2 / (2 sigma_space^2)) * exp(-D^2 / (2 sigma_color^2)),
+// D the sum over channels of |src(q) - src(p)| (OpenCV's L1 colour distance). u8 and f32, 1 or 3
+// channels; sigma_color and sigma_space must be > 0 (OpenCV silently uses 1) and are in element
+// units (0-255 for u8). Float arithmetic; u8 results round half to even.
+struct BilateralParams {
+  int d = 5;
+  double sigma_color = 0.0;  // must be set (> 0)
+  double sigma_space = 0.0;  // must be set (> 0)
+  FilterBorder border{};
+};
+void bilateral_filter(const ImageView& src, const ImageView& dst, const BilateralParams& p,
+                      void* stream = nullptr);
+
 }  // namespace texcv

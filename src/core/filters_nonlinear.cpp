@@ -1,0 +1,95 @@
+// The public non-linear filters (include/texcv/filters.hpp: median_blur, bilateral_filter):
+// validate, resolve the parameters as OpenCV does (src/core/nonlinear_desc.hpp) and forward to
+// the CPU backend. Device views raise Unsupported until the CUDA backend implements them.
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <utility>
+
+#include "src/core/nonlinear_desc.hpp"
+#include "src/core/view_checks.hpp"
+#include "texcv/error.hpp"
+#include "texcv/filters.hpp"
+
+namespace texcv {
+
+namespace {
+
+constexpr ErrorCode kInvalid = ErrorCode::InvalidArgument;
+// Largest median window side and bilateral diameter.
+constexpr int kMaxNonlinear = 255;
+
+std::string num(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  return buf;
+}
+
+[[noreturn]] void fail_device(const char* op) {
+  fail(ErrorCode::Unsupported, op, "the CUDA backend does not implement this operation yet",
+       "a device image", "a host image");
+}
+
+void check_io(const char* op, const ImageView& src, const ImageView& dst) {
+  detail::check_pair(op, src, dst, true);
+  detail::check_same_size(op, src, dst);
+}
+
+}  // namespace
+
+void median_blur(const ImageView& src, const ImageView& dst, int ksize, void* /*stream*/) {
+  const char* op = "median_blur";
+  check_io(op, src, dst);
+  if (ksize % 2 == 0)
+    fail(kInvalid, op, "ksize must be odd", std::to_string(ksize),
+         "an odd number from 1 to " + std::to_string(kMaxNonlinear));
+  if (ksize < 1 || ksize > kMaxNonlinear)
+    fail(kInvalid, op, "ksize is out of range", std::to_string(ksize),
+         "an odd number from 1 to " + std::to_string(kMaxNonlinear));
+  if (src.location != Location::host) fail_device(op);
+  detail::MedianDesc d;
+  d.ksize = ksize;
+  cpu::median_blur(src, dst, d);
+}
+
+void bilateral_filter(const ImageView& src, const ImageView& dst, const BilateralParams& p,
+                      void* /*stream*/) {
+  const char* op = "bilateral_filter";
+  check_io(op, src, dst);
+  if (src.type != ElemType::u8 && src.type != ElemType::f32)
+    fail(ErrorCode::Unsupported, op, "element type is not supported", to_string(src.type),
+         "u8 or f32");
+  if (src.channels != 1 && src.channels != 3)
+    fail(ErrorCode::Unsupported, op, "channel count is not supported", std::to_string(src.channels),
+         "1 or 3");
+  const std::pair<double, const char*> sigmas[2] = {{p.sigma_color, "sigma_color"},
+                                                    {p.sigma_space, "sigma_space"}};
+  for (const auto& [s, name] : sigmas)
+    if (!(std::isfinite(s) && s > 0))
+      fail(kInvalid, op, std::string(name) + " must be positive and finite", num(s), "> 0");
+  // OpenCV: radius = d / 2, or round(1.5 * sigma_space) when d <= 0; at least 1.
+  const double r = p.d > 0 ? p.d / 2 : std::nearbyint(p.sigma_space * 1.5);
+  if (2 * r + 1 > kMaxNonlinear)
+    fail(kInvalid, op, "diameter is too large",
+         p.d > 0 ? "d=" + std::to_string(p.d)
+                 : "d=" + std::to_string(p.d) + ", sigma_space=" + num(p.sigma_space),
+         "a diameter 2 * (d / 2) + 1 of at most " + std::to_string(kMaxNonlinear));
+  detail::BilateralDesc d;
+  d.radius = r < 1 ? 1 : static_cast<int>(r);
+  d.color_coeff = -0.5 / (p.sigma_color * p.sigma_color);
+  d.space_coeff = -0.5 / (p.sigma_space * p.sigma_space);
+  if (static_cast<unsigned>(p.border.border) > static_cast<unsigned>(Border::wrap))
+    fail(kInvalid, op, "border mode is not valid",
+         std::to_string(static_cast<int>(p.border.border)),
+         "constant, replicate, reflect, reflect101 or wrap");
+  d.border.border = p.border.border;
+  for (int c = 0; c < 4; ++c) {
+    if (!std::isfinite(p.border.value[c]))
+      fail(kInvalid, op, "border value must be finite", num(p.border.value[c]), "a finite number");
+    d.border.value[c] = detail::border_value_for(src.type, p.border.value[c]);
+  }
+  if (src.location != Location::host) fail_device(op);
+  cpu::bilateral_filter(src, dst, d);
+}
+
+}  // namespace texcv

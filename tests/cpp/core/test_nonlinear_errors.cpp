@@ -1,0 +1,109 @@
+// Validation of the non-linear filters (median_blur, bilateral_filter): exact messages and codes.
+#include <limits>
+#include <string>
+
+#include "common/test_support.hpp"
+#include "texcv/filters.hpp"
+
+namespace texcv {
+namespace {
+
+template <class F>
+void expect_error(F&& f, ErrorCode code, const std::string& message) {
+  try {
+    f();
+    ADD_FAILURE() << "no error thrown; expected: " << message;
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), code) << to_string(e.code()) << ": " << e.what();
+    EXPECT_EQ(std::string(e.what()), message);
+  }
+}
+
+constexpr ErrorCode kInvalid = ErrorCode::InvalidArgument;
+
+BilateralParams good() {
+  BilateralParams p;
+  p.d = 5;
+  p.sigma_color = 20;
+  p.sigma_space = 2;
+  return p;
+}
+
+TEST(NonlinearErrors, MedianSizes) {
+  Image s(8, 6, 3, ElemType::u8), d(8, 6, 3, ElemType::u8);
+  expect_error([&] { median_blur(s, d, 4); }, kInvalid,
+               "median_blur: ksize must be odd; got 4, expected an odd number from 1 to 255");
+  expect_error([&] { median_blur(s, d, 0); }, kInvalid,
+               "median_blur: ksize must be odd; got 0, expected an odd number from 1 to 255");
+  expect_error([&] { median_blur(s, d, -3); }, kInvalid,
+               "median_blur: ksize is out of range; got -3, expected an odd number from 1 to 255");
+  expect_error([&] { median_blur(s, d, 257); }, kInvalid,
+               "median_blur: ksize is out of range; got 257, expected an odd number from 1 to 255");
+}
+
+TEST(NonlinearErrors, MedianImages) {
+  Image s(8, 6, 3, ElemType::u8), d16(8, 6, 3, ElemType::u16), small(7, 6, 3, ElemType::u8);
+  EXPECT_THROW(median_blur(s, d16, 3), Error);
+  EXPECT_THROW(median_blur(s, small, 3), Error);
+  expect_error([&] { median_blur(s, s, 3); }, kInvalid,
+               "median_blur: output aliasing input; got destination bytes overlapping the source, "
+               "expected separate memory");
+}
+
+TEST(NonlinearErrors, BilateralTypesAndChannels) {
+  Image s16(8, 6, 1, ElemType::u16), d16(8, 6, 1, ElemType::u16);
+  expect_error([&] { bilateral_filter(s16, d16, good()); }, ErrorCode::Unsupported,
+               "bilateral_filter: element type is not supported; got u16, expected u8 or f32");
+  Image s4(8, 6, 4, ElemType::u8), d4(8, 6, 4, ElemType::u8);
+  expect_error([&] { bilateral_filter(s4, d4, good()); }, ErrorCode::Unsupported,
+               "bilateral_filter: channel count is not supported; got 4, expected 1 or 3");
+}
+
+TEST(NonlinearErrors, BilateralParameters) {
+  Image s(8, 6, 3, ElemType::f32), d(8, 6, 3, ElemType::f32);
+  BilateralParams p = good();
+  p.sigma_color = 0;
+  expect_error([&] { bilateral_filter(s, d, p); }, kInvalid,
+               "bilateral_filter: sigma_color must be positive and finite; got 0, expected > 0");
+  p = good();
+  p.sigma_space = -1.5;
+  expect_error([&] { bilateral_filter(s, d, p); }, kInvalid,
+               "bilateral_filter: sigma_space must be positive and finite; got -1.5, expected > 0");
+  p = good();
+  p.sigma_color = std::numeric_limits<double>::infinity();
+  expect_error([&] { bilateral_filter(s, d, p); }, kInvalid,
+               "bilateral_filter: sigma_color must be positive and finite; got inf, expected > 0");
+  p = good();
+  p.d = 256;
+  expect_error([&] { bilateral_filter(s, d, p); }, kInvalid,
+               "bilateral_filter: diameter is too large; got d=256, expected a diameter "
+               "2 * (d / 2) + 1 of at most 255");
+  p = good();
+  p.d = 0;
+  p.sigma_space = 100;
+  expect_error([&] { bilateral_filter(s, d, p); }, kInvalid,
+               "bilateral_filter: diameter is too large; got d=0, sigma_space=100, expected a "
+               "diameter 2 * (d / 2) + 1 of at most 255");
+  p = good();
+  p.border.border = static_cast<Border>(9);
+  expect_error([&] { bilateral_filter(s, d, p); }, kInvalid,
+               "bilateral_filter: border mode is not valid; got 9, expected constant, replicate, "
+               "reflect, reflect101 or wrap");
+}
+
+TEST(NonlinearErrors, DeviceViewsUnsupported) {
+  // Refused after validation, before any memory is touched: a host buffer labelled "device" is
+  // enough to check the message.
+  Image s(8, 6, 1, ElemType::u8), d(8, 6, 1, ElemType::u8);
+  ImageView sv = s.view(), dv = d.view();
+  sv.location = dv.location = Location::device;
+  expect_error([&] { median_blur(sv, dv, 3); }, ErrorCode::Unsupported,
+               "median_blur: the CUDA backend does not implement this operation yet; got a device "
+               "image, expected a host image");
+  expect_error([&] { bilateral_filter(sv, dv, good()); }, ErrorCode::Unsupported,
+               "bilateral_filter: the CUDA backend does not implement this operation yet; got a "
+               "device image, expected a host image");
+}
+
+}  // namespace
+}  // namespace texcv

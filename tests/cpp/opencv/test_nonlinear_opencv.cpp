@@ -1,0 +1,197 @@
+// The CPU non-linear filters against OpenCV 4.6: median_blur must equal cv::medianBlur exactly;
+// bilateral_filter must agree with cv::bilateralFilter within the bound derived next to its check.
+// Sources: a 160x120 region of camera.png (1 channel) / astronaut.png (3, 4 channels), random
+// images and a padded sub-image view.
+#include <opencv2/core.hpp>
+#include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgproc.hpp>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "common/test_support.hpp"
+#include "texcv/filters.hpp"
+
+namespace texcv {
+namespace {
+
+int cv_depth(ElemType t) {
+  return t == ElemType::u8 ? CV_8U : t == ElemType::u16 ? CV_16U : CV_32F;
+}
+
+cv::Mat as_mat(const ImageView& v) {
+  return cv::Mat(v.height, v.width, CV_MAKETYPE(cv_depth(v.type), v.channels), v.data, v.pitch);
+}
+
+// OpenCV border flag; BORDER_ISOLATED so that OpenCV never reads a sub-view's parent pixels.
+int cv_border(Border b) {
+  switch (b) {
+    case Border::constant:
+      return cv::BORDER_CONSTANT | cv::BORDER_ISOLATED;
+    case Border::replicate:
+      return cv::BORDER_REPLICATE | cv::BORDER_ISOLATED;
+    case Border::reflect:
+      return cv::BORDER_REFLECT | cv::BORDER_ISOLATED;
+    case Border::wrap:
+      return cv::BORDER_WRAP | cv::BORDER_ISOLATED;
+    case Border::reflect101:
+      break;
+  }
+  return cv::BORDER_REFLECT_101 | cv::BORDER_ISOLATED;
+}
+
+// A 160x120 region of camera.png (1 channel) or astronaut.png (3/4 channels) in type t.
+Image photo(ElemType t, int ch) {
+  const std::string dir = TEXCV_SHARED_IMAGES;
+  cv::Mat m = cv::imread(dir + (ch == 1 ? "/camera.png" : "/astronaut.png"), cv::IMREAD_UNCHANGED);
+  if (m.empty()) {
+    ADD_FAILURE() << "cannot read the sample images in " << dir;
+    return test::random_image(160, 120, ch, t, 5);
+  }
+  if (ch == 1 && m.channels() != 1) cv::cvtColor(m, m, cv::COLOR_BGR2GRAY);
+  if (ch == 4 && m.channels() == 3) cv::cvtColor(m, m, cv::COLOR_BGR2BGRA);
+  m = m(cv::Rect(180, 60, 160, 120)).clone();
+  cv::Mat conv = m;
+  if (t == ElemType::u16) m.convertTo(conv, CV_16U, 257.0);
+  if (t == ElemType::f32) m.convertTo(conv, CV_32F, 1.0 / 255.0);
+  Image img(conv.cols, conv.rows, ch, t);
+  conv.copyTo(as_mat(img));
+  return img;
+}
+
+// check(src, what) over the photo region, a random 61x47 image and a random 23x17 padded view.
+void for_each_source(ElemType t, int ch,
+                     const std::function<void(const ImageView&, const std::string&)>& check) {
+  const std::string base = std::string(to_string(t)) + " x" + std::to_string(ch);
+  Image p = photo(t, ch);
+  check(p.view(), base + " photo");
+  Image r = test::random_image(61, 47, ch, t, 21u + static_cast<std::uint32_t>(ch));
+  check(r.view(), base + " random 61x47");
+  Image owner;
+  const ImageView v = test::padded_view(owner, 23, 17, ch, t, 5, 3, 2);
+  Image fill = test::random_image(23, 17, ch, t, 77);
+  as_mat(fill.view()).copyTo(as_mat(v));
+  check(v, base + " view 23x17");
+}
+
+Image to_image(const cv::Mat& m, ElemType t) {
+  Image img(m.cols, m.rows, m.channels(), t);
+  m.copyTo(as_mat(img));
+  return img;
+}
+
+TEST(OpenCVNonlinear, MedianIdentical) {
+  // OpenCV: u8 any odd size; u16 and f32 only 3 and 5.
+  struct Case {
+    ElemType t;
+    std::vector<int> sizes;
+  };
+  const Case cases[] = {{ElemType::u8, {1, 3, 5, 7, 9, 11, 15, 21, 31}},
+                        {ElemType::u16, {3, 5}},
+                        {ElemType::f32, {3, 5}}};
+  for (const Case& cs : cases)
+    for (int ch : {1, 3, 4})
+      for_each_source(cs.t, ch, [&](const ImageView& src, const std::string& what) {
+        for (int k : cs.sizes) {
+          Image ours(src.width, src.height, ch, cs.t);
+          test::poison(ours.view());
+          median_blur(src, ours, k);
+          cv::Mat theirs;
+          cv::medianBlur(as_mat(src), theirs, k);
+          const test::Diff d = test::compare(ours, to_image(theirs, cs.t));
+          EXPECT_EQ(d.count, 0) << "median " << what << " k " << k << ": " << d.describe();
+          EXPECT_EQ(d.nan_or_poison, 0) << what;
+        }
+      });
+}
+
+// Bounds for bilateral_filter against cv::bilateralFilter:
+// u8: 1 level. Both use the same space weights ((float)exp(r^2 c) in double over the same disc)
+//   and the same colour table ((float)exp(D^2 c) for the integer L1 distance D); only the float
+//   summation order differs (OpenCV's SIMD lanes), which moves sum / wsum by a few ulps and so
+//   can move a value near .5 by one level after rounding.
+// f32: OpenCV reads the colour weight f(D) = exp(-D^2 / (2 sc^2)) from a table of 4096 * cn
+//   bins over [0, cn * range] (range = max - min of the image) with linear interpolation. The
+//   interpolation error is at most h^2 / 8 * max|f''| with h = cn * range / 4096 and
+//   max|f''| = f''(0) = 1 / sc^2, so each weight is off by at most E = h^2 / (8 sc^2) (the space
+//   weight <= 1 only shrinks it). The output sum_k w_k v_k / sum_k w_k moves by at most
+//   sum_k |dw_k| |v_k - out| / sum_k w_k <= taps * E * range, since the centre weight is 1 (the
+//   table's bin 0 is exact) so sum_k w_k >= 1, and |v_k - out| <= range. Float summation over
+//   the taps adds at most taps * 2^-23 * range relative rounding (< 1e-5 * range for taps <= 80),
+//   so the bound is taps * E * range + 1e-5 * range.
+int disc_taps(int radius) {
+  int n = 0;
+  for (int i = -radius; i <= radius; ++i)
+    for (int j = -radius; j <= radius; ++j)
+      if (i * i + j * j <= radius * radius) ++n;
+  return n;
+}
+
+double bilateral_bound(const ImageView& src, int radius, double sigma_color) {
+  if (src.type == ElemType::u8) return 1.0;
+  double mn = 0, mx = 0;
+  cv::minMaxLoc(as_mat(src).reshape(1), &mn, &mx);
+  const double range = mx - mn;
+  const double h = src.channels * range / 4096.0;
+  const double e = h * h / (8.0 * sigma_color * sigma_color);
+  return disc_taps(radius) * e * range + 1e-5 * range;
+}
+
+TEST(OpenCVNonlinear, BilateralWithinBound) {
+  struct Case {
+    int d;
+    double sc, ss;  // sigma_color in 0-255 units (f32 sources are 0-1: divided by 255)
+  };
+  // d = 0 derives the radius from sigma_space (round(1.5 * 2) = 3); d = 4 gives radius 2.
+  const Case cases[] = {{3, 30, 2}, {5, 50, 3}, {4, 10, 1.5}, {9, 75, 5}, {0, 40, 2}};
+  for (ElemType t : {ElemType::u8, ElemType::f32})
+    for (int ch : {1, 3})
+      for_each_source(t, ch, [&](const ImageView& src, const std::string& what) {
+        for (const Case& cs : cases) {
+          const double sc = t == ElemType::u8 ? cs.sc : cs.sc / 255.0;
+          BilateralParams p;
+          p.d = cs.d;
+          p.sigma_color = sc;
+          p.sigma_space = cs.ss;
+          Image ours(src.width, src.height, ch, t);
+          test::poison(ours.view());
+          bilateral_filter(src, ours, p);
+          cv::Mat theirs;
+          cv::bilateralFilter(as_mat(src), theirs, cs.d, sc, cs.ss, cv_border(Border::reflect101));
+          const int radius = cs.d > 0 ? cs.d / 2 : 3;
+          const double bound = bilateral_bound(src, radius, sc);
+          const test::Diff d = test::compare(ours, to_image(theirs, t));
+          EXPECT_EQ(d.nan_or_poison, 0) << what;
+          EXPECT_LE(d.max_abs, bound)
+              << "bilateral " << what << " d " << cs.d << ": " << d.describe();
+        }
+      });
+}
+
+TEST(OpenCVNonlinear, BilateralBorders) {
+  // Every border mode (OpenCV pads with cv::copyMakeBorder; constant pads with 0).
+  for (ElemType t : {ElemType::u8, ElemType::f32})
+    for (int ch : {1, 3}) {
+      Image src = test::random_image(29, 19, ch, t, 8);
+      const double sc = t == ElemType::u8 ? 40.0 : 40.0 / 255.0;
+      for (Border b : {Border::constant, Border::replicate, Border::reflect, Border::reflect101,
+                       Border::wrap}) {
+        BilateralParams p;
+        p.d = 7;
+        p.sigma_color = sc;
+        p.sigma_space = 2.5;
+        p.border.border = b;
+        Image ours(29, 19, ch, t);
+        bilateral_filter(src, ours, p);
+        cv::Mat theirs;
+        cv::bilateralFilter(as_mat(src), theirs, 7, sc, 2.5, cv_border(b));
+        const test::Diff d = test::compare(ours, to_image(theirs, t));
+        EXPECT_LE(d.max_abs, bilateral_bound(src, 3, sc))
+            << to_string(t) << " x" << ch << " " << to_string(b) << ": " << d.describe();
+      }
+    }
+}
+
+}  // namespace
+}  // namespace texcv

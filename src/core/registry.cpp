@@ -573,6 +573,42 @@ void add_linear_filters(std::vector<OpEntry>& ops) {
   }
 }
 
+// ---- Non-linear filters: median_blur, bilateral_filter (include/texcv/filters.hpp) --------
+
+void add_nonlinear_filters(std::vector<OpEntry>& ops) {
+  {  // median_blur
+    OpEntry e;
+    e.spec.name = "median_blur";
+    e.spec.summary = "median of a ksize x ksize window, as cv::medianBlur (edges replicated)";
+    e.spec.params.push_back(p_int("ksize", "3", 1, "odd window size, 1 to 255"));
+    e.size = same_size;
+    e.run = [](const Args& a, const ImageView& src, const ImageView& dst, void* stream) {
+      median_blur(src, dst, a.i("ksize"), stream);
+    };
+    ops.push_back(std::move(e));
+  }
+
+  {  // bilateral_filter
+    OpEntry e;
+    e.spec.name = "bilateral_filter";
+    e.spec.summary = "edge-preserving smoothing, as cv::bilateralFilter (u8/f32, 1 or 3 channels)";
+    auto& ps = e.spec.params;
+    ps.push_back(p_int("d", "5", std::nullopt,
+                       "diameter (radius d / 2); <= 0: radius round(1.5 * sigma_space)"));
+    ps.push_back(required(p_float(
+        "sigma_color", "", "colour standard deviation, in element units (0-255 for u8)", 0, true)));
+    ps.push_back(
+        required(p_float("sigma_space", "", "spatial standard deviation in pixels", 0, true)));
+    add_filter_border(ps);
+    e.size = same_size;
+    e.run = [](const Args& a, const ImageView& src, const ImageView& dst, void* stream) {
+      BilateralParams p{a.i("d"), a.f("sigma_color"), a.f("sigma_space"), filter_border(a)};
+      bilateral_filter(src, dst, p, stream);
+    };
+    ops.push_back(std::move(e));
+  }
+}
+
 // ---- Colour and intensity (include/texcv/color.hpp) ----------------------------------------
 
 // The names of the values 0 .. last of an enum, as its to_string (and parser) spell them.
@@ -931,6 +967,7 @@ std::vector<OpEntry> make_entries() {
   }
 
   add_linear_filters(ops);
+  add_nonlinear_filters(ops);
   add_color_ops(ops);
 
   return ops;

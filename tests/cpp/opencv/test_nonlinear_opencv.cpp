@@ -118,8 +118,8 @@ TEST(OpenCVNonlinear, MedianIdentical) {
 //   weight <= 1 only shrinks it). The output sum_k w_k v_k / sum_k w_k moves by at most
 //   sum_k |dw_k| |v_k - out| / sum_k w_k <= taps * E * range, since the centre weight is 1 (the
 //   table's bin 0 is exact) so sum_k w_k >= 1, and |v_k - out| <= range. Float summation over
-//   the taps adds at most taps * 2^-23 * range relative rounding (< 1e-5 * range for taps <= 80),
-//   so the bound is taps * E * range + 1e-5 * range.
+//   the taps adds at most taps * 2^-23 * max|v| (< 1e-5 * range for taps <= 80: the test data lie
+//   in [0, 1] with a range near 1), so the bound is taps * E * range + 1e-5 * range.
 int disc_taps(int radius) {
   int n = 0;
   for (int i = -radius; i <= radius; ++i)

@@ -19,6 +19,7 @@
 #include "texcv/error.hpp"
 #include "texcv/filters.hpp"
 #include "texcv/geometry.hpp"
+#include "texcv/morphology.hpp"
 
 namespace texcv {
 
@@ -568,6 +569,63 @@ void add_linear_filters(std::vector<OpEntry>& ops) {
     e.run = [](const Args& a, const ImageView& src, const ImageView& dst, void* stream) {
       LaplacianParams p{a.i("ksize"), a.f("scale"), a.f("delta"), filter_border(a)};
       laplacian(src, dst, p, stream);
+    };
+    ops.push_back(std::move(e));
+  }
+
+  // Morphology (include/texcv/morphology.hpp): erode, dilate, morphology.
+  for (const std::string name : {"erode", "dilate", "morphology"}) {
+    OpEntry e;
+    e.spec.name = name;
+    e.spec.summary = name == "erode"    ? "minimum over a structuring element, as cv::erode"
+                     : name == "dilate" ? "maximum over a structuring element, as cv::dilate"
+                                        : "open, close, gradient, tophat or blackhat (or erode, "
+                                          "dilate), as cv::morphologyEx";
+    auto& ps = e.spec.params;
+    if (name == "morphology")
+      ps.push_back(required(
+          p_enum("op", "", {"erode", "dilate", "open", "close", "gradient", "tophat", "blackhat"},
+                 "the operation")));
+    ps.push_back(p_enum("shape", "rect", {"rect", "ellipse", "cross"},
+                        "structuring element, as cv::getStructuringElement"));
+    ps.push_back(p_int("ksize", "3", 1, "odd element width, 1 to 255"));
+    ps.push_back(p_int("ksize_y", "", 1, "odd element height (default: ksize)"));
+    ps.push_back(p_int("anchor_x", "-1", -1, "anchor column in the element; -1: the centre"));
+    ps.push_back(p_int("anchor_y", "-1", -1, "anchor row in the element; -1: the centre"));
+    ps.push_back(p_int("iterations", "1", 1, "times erode/dilate are applied, 1 to 1000"));
+    ps.push_back(p_enum("border", "constant", kBorders,
+                        "how pixels outside the image are read; constant without border_value: "
+                        "they never win (OpenCV's morphology default)"));
+    ps.push_back(p_floats("border_value", "", 1, 4,
+                          "value outside the image for border=constant: one number for every "
+                          "channel, or one per channel"));
+    e.size = same_size;
+    e.run = [name](const Args& a, const ImageView& src, const ImageView& dst, void* stream) {
+      MorphParams p;
+      const std::string shape = a.e("shape");
+      p.shape = shape == "rect"      ? MorphShape::rect
+                : shape == "ellipse" ? MorphShape::ellipse
+                                     : MorphShape::cross;
+      p.ksize_x = a.i("ksize");
+      p.ksize_y = a.has("ksize_y") ? a.i("ksize_y") : p.ksize_x;
+      p.anchor_x = a.i("anchor_x");
+      p.anchor_y = a.i("anchor_y");
+      p.iterations = a.i("iterations");
+      p.border.border = parse_border(a.e("border"));
+      if (a.has("border_value")) p.border.value = a.border_value();
+      if (name == "erode") {
+        erode(src, dst, p, stream);
+      } else if (name == "dilate") {
+        dilate(src, dst, p, stream);
+      } else {
+        static const MorphOp kOps[] = {MorphOp::erode,   MorphOp::dilate,   MorphOp::open,
+                                       MorphOp::close,   MorphOp::gradient, MorphOp::tophat,
+                                       MorphOp::blackhat};
+        MorphOp op = MorphOp::open;
+        for (MorphOp o : kOps)
+          if (a.e("op") == to_string(o)) op = o;
+        morphology(src, dst, op, p, stream);
+      }
     };
     ops.push_back(std::move(e));
   }

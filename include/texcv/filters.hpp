@@ -11,9 +11,9 @@
 // OpenCV's BORDER_DEFAULT). Arithmetic is float32 (two 1-D passes through a float row buffer for
 // the separable filters).
 //
-// Backends: host views run on the CPU backend. The CUDA backend does not implement these
-// operations yet: device views raise Error(Unsupported) "<op>: the CUDA backend does not implement
-// this operation yet; got a device image, expected a host image".
+// Backends: host views run on the CPU backend, device views on the CUDA backend (on `stream`),
+// with identical results (same float arithmetic in the same order); a build without CUDA raises
+// Error(NotCompiled) for device views.
 #pragma once
 
 #include <array>

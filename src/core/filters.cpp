@@ -1,6 +1,6 @@
 // The public linear filters (include/texcv/filters.hpp): validate, resolve the parameters into
 // backend descriptors (src/core/filters_desc.hpp) as OpenCV derives them, and forward to the CPU
-// backend. Device views raise Unsupported until the CUDA backend implements these operations.
+// backend, or for device views to the CUDA backend (on the caller's stream).
 #include "texcv/filters.hpp"
 
 #include <algorithm>
@@ -84,20 +84,15 @@ void check_kernel_1d(const char* op, const char* name, const std::vector<float>&
            num(k[i]) + " at index " + std::to_string(i), "finite values");
 }
 
-[[noreturn]] void fail_device(const char* op) {
-  fail(ErrorCode::Unsupported, op, "the CUDA backend does not implement this operation yet",
-       "a device image", "a host image");
-}
-
 void run_2d(const char* op, const ImageView& src, const ImageView& dst,
-            const detail::Filter2DDesc& d) {
-  if (src.location != Location::host) fail_device(op);
+            const detail::Filter2DDesc& d, void* stream) {
+  if (src.location == Location::device) return cuda::filter_2d(op, src, dst, d, stream);
   cpu::filter_2d(src, dst, d);
 }
 
 void run_separable(const char* op, const ImageView& src, const ImageView& dst,
-                   const detail::SepFilterDesc& d) {
-  if (src.location != Location::host) fail_device(op);
+                   const detail::SepFilterDesc& d, void* stream) {
+  if (src.location == Location::device) return cuda::filter_separable(op, src, dst, d, stream);
   cpu::filter_separable(src, dst, d);
 }
 
@@ -206,7 +201,7 @@ std::vector<float> gaussian_kernel(int ksize, double sigma) {
 }
 
 void convolve(const ImageView& src, const ImageView& dst, const Kernel& kernel,
-              const ConvolveParams& p, void* /*stream*/) {
+              const ConvolveParams& p, void* stream) {
   const char* op = "convolve";
   check_io(op, src, dst, true);
   if (kernel.width < 1 || kernel.height < 1)
@@ -235,7 +230,7 @@ void convolve(const ImageView& src, const ImageView& dst, const Kernel& kernel,
   d.scale = static_cast<float>(p.scale);
   d.delta = static_cast<float>(p.delta);
   d.border = border_desc(op, src, p.border);
-  run_2d(op, src, dst, d);
+  run_2d(op, src, dst, d, stream);
 }
 
 void convolve(const ImageView& src, const ImageView& dst, const ImageView& kernel,
@@ -261,7 +256,7 @@ void convolve(const ImageView& src, const ImageView& dst, const ImageView& kerne
 
 void separable_filter(const ImageView& src, const ImageView& dst,
                       const std::vector<float>& row_kernel, const std::vector<float>& column_kernel,
-                      const SeparableParams& p, void* /*stream*/) {
+                      const SeparableParams& p, void* stream) {
   const char* op = "separable_filter";
   check_io(op, src, dst, true);
   check_kernel_1d(op, "row kernel", row_kernel);
@@ -277,11 +272,11 @@ void separable_filter(const ImageView& src, const ImageView& dst,
   d.ay = ay;
   d.delta = static_cast<float>(p.delta);
   d.border = border_desc(op, src, p.border);
-  run_separable(op, src, dst, d);
+  run_separable(op, src, dst, d, stream);
 }
 
 void gaussian_blur(const ImageView& src, const ImageView& dst, const GaussianParams& p,
-                   void* /*stream*/) {
+                   void* stream) {
   const char* op = "gaussian_blur";
   check_io(op, src, dst, false);
   const GaussianAxes g = resolve_gaussian(op, src.type, p.ksize_x, p.ksize_y, p.sigma_x, p.sigma_y);
@@ -291,10 +286,10 @@ void gaussian_blur(const ImageView& src, const ImageView& dst, const GaussianPar
   d.ax = g.kx / 2;
   d.ay = g.ky / 2;
   d.border = border_desc(op, src, p.border);
-  run_separable(op, src, dst, d);
+  run_separable(op, src, dst, d, stream);
 }
 
-void box_filter(const ImageView& src, const ImageView& dst, const BoxParams& p, void* /*stream*/) {
+void box_filter(const ImageView& src, const ImageView& dst, const BoxParams& p, void* stream) {
   const char* op = "box_filter";
   check_io(op, src, dst, false);
   const std::pair<int, const char*> sizes[2] = {{p.ksize_x, "ksize_x"}, {p.ksize_y, "ksize_y"}};
@@ -314,11 +309,11 @@ void box_filter(const ImageView& src, const ImageView& dst, const BoxParams& p, 
   // Integer sums are exact in float (up to 2^24); the area division comes last, as OpenCV.
   if (p.normalize) d.scale = static_cast<float>(1.0 / (static_cast<double>(p.ksize_x) * p.ksize_y));
   d.border = border_desc(op, src, p.border);
-  run_separable(op, src, dst, d);
+  run_separable(op, src, dst, d, stream);
 }
 
 void sharpen(const ImageView& src, const ImageView& dst, double strength,
-             const FilterBorder& border, void* /*stream*/) {
+             const FilterBorder& border, void* stream) {
   const char* op = "sharpen";
   check_io(op, src, dst, false);
   check_finite(op, "strength", strength);
@@ -328,11 +323,11 @@ void sharpen(const ImageView& src, const ImageView& dst, double strength,
   d.ax = d.ay = 1;
   d.k = {0.0f, -s, 0.0f, -s, static_cast<float>(1.0 + 4.0 * strength), -s, 0.0f, -s, 0.0f};
   d.border = border_desc(op, src, border);
-  run_2d(op, src, dst, d);
+  run_2d(op, src, dst, d, stream);
 }
 
 void unsharp_mask(const ImageView& src, const ImageView& dst, const UnsharpParams& p,
-                  void* /*stream*/) {
+                  void* stream) {
   const char* op = "unsharp_mask";
   check_io(op, src, dst, false);
   const GaussianAxes g = resolve_gaussian(op, src.type, p.ksize, p.ksize, p.sigma, p.sigma, true);
@@ -348,11 +343,11 @@ void unsharp_mask(const ImageView& src, const ImageView& dst, const UnsharpParam
   d.blur.border = border_desc(op, src, p.border);
   d.amount = static_cast<float>(p.amount);
   d.threshold = static_cast<float>(p.threshold);
-  if (src.location != Location::host) fail_device(op);
+  if (src.location == Location::device) return cuda::unsharp_mask(src, dst, d, stream);
   cpu::unsharp_mask(src, dst, d);
 }
 
-void sobel(const ImageView& src, const ImageView& dst, const SobelParams& p, void* /*stream*/) {
+void sobel(const ImageView& src, const ImageView& dst, const SobelParams& p, void* stream) {
   const char* op = "sobel";
   check_io(op, src, dst, true);
   if (p.ksize % 2 == 0)
@@ -384,10 +379,10 @@ void sobel(const ImageView& src, const ImageView& dst, const SobelParams& p, voi
   d.scale = static_cast<float>(p.scale);
   d.delta = static_cast<float>(p.delta);
   d.border = border_desc(op, src, p.border);
-  run_separable(op, src, dst, d);
+  run_separable(op, src, dst, d, stream);
 }
 
-void scharr(const ImageView& src, const ImageView& dst, const ScharrParams& p, void* /*stream*/) {
+void scharr(const ImageView& src, const ImageView& dst, const ScharrParams& p, void* stream) {
   const char* op = "scharr";
   check_io(op, src, dst, true);
   if (!((p.dx == 1 && p.dy == 0) || (p.dx == 0 && p.dy == 1)))
@@ -403,11 +398,10 @@ void scharr(const ImageView& src, const ImageView& dst, const ScharrParams& p, v
   d.scale = static_cast<float>(p.scale);
   d.delta = static_cast<float>(p.delta);
   d.border = border_desc(op, src, p.border);
-  run_separable(op, src, dst, d);
+  run_separable(op, src, dst, d, stream);
 }
 
-void laplacian(const ImageView& src, const ImageView& dst, const LaplacianParams& p,
-               void* /*stream*/) {
+void laplacian(const ImageView& src, const ImageView& dst, const LaplacianParams& p, void* stream) {
   const char* op = "laplacian";
   check_io(op, src, dst, true);
   if (p.ksize % 2 == 0)
@@ -436,7 +430,7 @@ void laplacian(const ImageView& src, const ImageView& dst, const LaplacianParams
   d.scale = static_cast<float>(p.scale);
   d.delta = static_cast<float>(p.delta);
   d.border = border_desc(op, src, p.border);
-  run_2d(op, src, dst, d);
+  run_2d(op, src, dst, d, stream);
 }
 
 }  // namespace texcv

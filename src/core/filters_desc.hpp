@@ -1,7 +1,7 @@
 // The contract between src/core/filters.cpp and the backends for the linear filters
 // (include/texcv/filters.hpp). src/core validates every call and resolves the public parameters
 // (kernel sizes, sigmas, anchors, border values) into these descriptors; the CPU backend
-// (src/cpu/filter_*.cpp) implements them. The CUDA backend does not implement them yet.
+// (src/cpu/filter_*.cpp) and the CUDA backend (src/cuda/ops/filter/) implement them.
 #pragma once
 
 #include <vector>
@@ -51,3 +51,15 @@ void filter_separable(const ImageView& src, const ImageView& dst,
                       const texcv::detail::SepFilterDesc& d);
 void unsharp_mask(const ImageView& src, const ImageView& dst, const texcv::detail::UnsharpDesc& d);
 }  // namespace texcv::cpu
+
+namespace texcv::cuda {
+// The CUDA backend (src/cuda/ops/filter/), on the caller's stream, identical to the CPU backend;
+// without CUDA, src/core/no_cuda/filter_stubs.cpp throws NotCompiled. op names the public
+// operation in error messages.
+void filter_2d(const char* op, const ImageView& src, const ImageView& dst,
+               const texcv::detail::Filter2DDesc& d, void* stream);
+void filter_separable(const char* op, const ImageView& src, const ImageView& dst,
+                      const texcv::detail::SepFilterDesc& d, void* stream);
+void unsharp_mask(const ImageView& src, const ImageView& dst, const texcv::detail::UnsharpDesc& d,
+                  void* stream);
+}  // namespace texcv::cuda

@@ -1,0 +1,162 @@
+// The linear filters on the CUDA backend (convolve, sharpen, laplacian through filter_2d;
+// separable_filter, gaussian_blur, box_filter, sobel, scharr through filter_separable;
+// unsharp_mask), on the caller's stream. The separable filters run a row pass into a float
+// temporary, then a column pass, as the CPU backend; the temporary (and unsharp_mask's blur image)
+// is stream-ordered memory (cudaMallocAsync / cudaFreeAsync) allocated per call.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "src/core/filters_desc.hpp"
+#include "src/cuda/ops/common/host_common.hpp"
+#include "src/cuda/ops/common/source_access.hpp"
+#include "src/cuda/ops/filter/filter_launch.hpp"
+#include "src/cuda/runtime/runtime.hpp"
+#include "texcv/error.hpp"
+
+namespace texcv::cuda {
+
+namespace {
+
+ops::FilterSrc filter_src(const ImageView& v) {
+  return ops::FilterSrc{static_cast<const unsigned char*>(v.data), v.pitch, v.width, v.height};
+}
+
+void check_views(const char* op, const ImageView& src, const ImageView& dst) {
+  ops::check_device_view(op, src, "src");
+  ops::check_device_view(op, dst, "dst");
+}
+
+ops::FilterBorderArgs border_args(const detail::FilterBorderDesc& b) {
+  ops::FilterBorderArgs a;
+  a.border = b.border;
+  for (int c = 0; c < 4; ++c) a.value[c] = b.value[c];
+  return a;
+}
+
+template <class F>
+void by_type(const char* op, ElemType t, F&& f) {
+  switch (t) {
+    case ElemType::u8:
+      return f.template operator()<std::uint8_t>();
+    case ElemType::u16:
+      return f.template operator()<std::uint16_t>();
+    case ElemType::f32:
+      return f.template operator()<float>();
+  }
+  fail(ErrorCode::InvalidArgument, op, "unsupported element type", to_string(t), "u8, u16 or f32");
+}
+
+// A pitched block of stream-ordered device memory, freed on the stream (release() reports a
+// failure; the destructor, reached only while already failing, records it).
+class StreamTemp {
+ public:
+  StreamTemp(std::size_t row_bytes, int rows, cudaStream_t st, const char* op) : st_(st) {
+    pitch_ = (row_bytes + 255) / 256 * 256;
+    TEXCV_CUDA_CHECK(op, cudaMallocAsync(&p_, pitch_ * static_cast<std::size_t>(rows), st));
+  }
+  StreamTemp(const StreamTemp&) = delete;
+  StreamTemp& operator=(const StreamTemp&) = delete;
+  ~StreamTemp() {
+    if (p_) record_release_error(cudaFreeAsync(p_, st_));
+  }
+  unsigned char* data() const { return static_cast<unsigned char*>(p_); }
+  std::size_t pitch() const { return pitch_; }
+  void release(const char* op) {
+    void* p = p_;
+    p_ = nullptr;
+    TEXCV_CUDA_CHECK(op, cudaFreeAsync(p, st_));
+  }
+
+ private:
+  void* p_ = nullptr;
+  std::size_t pitch_ = 0;
+  cudaStream_t st_ = nullptr;
+};
+
+ops::Kernel1DArgs taps_1d(const std::vector<float>& k, int anchor) {
+  ops::Kernel1DArgs a;
+  a.n = static_cast<int>(k.size());
+  a.anchor = anchor;
+  for (int i = 0; i < a.n; ++i) a.k[i] = k[static_cast<std::size_t>(i)];
+  return a;
+}
+
+// Row pass + column pass of src (width x height x channels, element type src_type) into d
+// (element type dst_type).
+void separable(const char* op, const ops::FilterSrc& s, ElemType src_type, int channels,
+               const ops::DstArgs& d, ElemType dst_type, const detail::SepFilterDesc& desc,
+               cudaStream_t st) {
+  const std::size_t row_bytes = static_cast<std::size_t>(s.width) * channels * sizeof(float);
+  StreamTemp tmp(row_bytes, s.height, st, op);
+  const ops::DstArgs t{tmp.data(), tmp.pitch(), s.width, s.height};
+  const ops::Kernel1DArgs kx = taps_1d(desc.kx, desc.ax);
+  const ops::FilterBorderArgs b = border_args(desc.border);
+  by_type(op, src_type, [&]<typename T>() { ops::launch_sep_rows<T>(s, t, channels, kx, b, st); });
+  ops::ColumnArgs ca;
+  ca.border = desc.border.border;
+  // The row pass of a constant row, in the CPU's order (filter_rows.hpp correlate_row).
+  for (int c = 0; c < 4; ++c) {
+    float acc = 0.0f;
+    for (const float kv : desc.kx) {
+      if (kv == 0.0f) continue;
+      acc += kv * desc.border.value[c];
+    }
+    ca.crow[c] = acc;
+  }
+  ca.scale = desc.scale;
+  ca.delta = desc.delta;
+  const ops::Kernel1DArgs ky = taps_1d(desc.ky, desc.ay);
+  const ops::FilterSrc ts{tmp.data(), tmp.pitch(), s.width, s.height};
+  by_type(op, dst_type,
+          [&]<typename T>() { ops::launch_sep_cols<T>(ts, d, channels, ky, ca, st); });
+  tmp.release(op);
+}
+
+}  // namespace
+
+void filter_2d(const char* op, const ImageView& src, const ImageView& dst,
+               const detail::Filter2DDesc& d, void* stream) {
+  check_views(op, src, dst);
+  const auto st = static_cast<cudaStream_t>(stream);
+  ops::Kernel2DArgs k;
+  k.kw = d.kw;
+  k.kh = d.kh;
+  k.ax = d.ax;
+  k.ay = d.ay;
+  k.scale = d.scale;
+  k.delta = d.delta;
+  for (int i = 0; i < d.kw * d.kh; ++i) k.k[i] = d.k[static_cast<std::size_t>(i)];
+  const ops::FilterBorderArgs b = border_args(d.border);
+  by_type(op, src.type, [&]<typename T>() {
+    ops::launch_filter_2d<T>(filter_src(src), ops::dst_args(dst), src.channels, dst.type, k, b, st);
+  });
+}
+
+void filter_separable(const char* op, const ImageView& src, const ImageView& dst,
+                      const detail::SepFilterDesc& d, void* stream) {
+  check_views(op, src, dst);
+  separable(op, filter_src(src), src.type, src.channels, ops::dst_args(dst), dst.type, d,
+            static_cast<cudaStream_t>(stream));
+}
+
+void unsharp_mask(const ImageView& src, const ImageView& dst, const detail::UnsharpDesc& d,
+                  void* stream) {
+  constexpr const char* kOp = "unsharp_mask";
+  check_views(kOp, src, dst);
+  const auto st = static_cast<cudaStream_t>(stream);
+  // The blur in src's element type, as the CPU backend.
+  StreamTemp blur(src.row_bytes(), src.height, st, kOp);
+  const ops::DstArgs bd{blur.data(), blur.pitch(), src.width, src.height};
+  separable(kOp, filter_src(src), src.type, src.channels, bd, src.type, d.blur, st);
+  const int n = src.width * src.channels;
+  const ops::FilterSrc s{static_cast<const unsigned char*>(src.data), src.pitch, n, src.height};
+  const ops::FilterSrc bs{blur.data(), blur.pitch(), n, src.height};
+  ops::DstArgs o = ops::dst_args(dst);
+  o.width = n;
+  by_type(kOp, src.type,
+          [&]<typename T>() { ops::launch_unsharp<T>(s, bs, o, d.amount, d.threshold, st); });
+  blur.release(kOp);
+}
+
+}  // namespace texcv::cuda

@@ -1,0 +1,68 @@
+// Launchers of the linear-filter kernels (plain global loads), one explicit instantiation per
+// source element type (filter.<type>.cu). Host code (filter.cpp) calls them. Kernel coefficients
+// travel by value in the argument structs (copied to shared memory by each block). The per-element
+// arithmetic and its order are those of the CPU backend (src/cpu/filter_rows.hpp,
+// filter_2d.cpp, filter_separable.cpp, filter_unsharp.cpp), so the results are identical.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+
+#include "src/cuda/ops/common/kernel_args.hpp"
+#include "texcv/filters.hpp"
+#include "texcv/geometry.hpp"
+#include "texcv/image.hpp"
+
+namespace texcv::cuda::ops {
+
+// A pitched device image read by a filter kernel (source, or the float row-pass temporary).
+struct FilterSrc {
+  const unsigned char* data = nullptr;
+  std::size_t pitch = 0;
+  int width = 0, height = 0;  // pixels
+};
+
+struct FilterBorderArgs {
+  Border border = Border::reflect101;
+  float value[4] = {0, 0, 0, 0};
+};
+
+// dst = scale * sum_{j,i} k[j * kw + i] * src(x + i - ax, y + j - ay) + delta.
+struct Kernel2DArgs {
+  int kw = 0, kh = 0, ax = 0, ay = 0;
+  float scale = 1.0f, delta = 0.0f;
+  float k[kMaxKernel2D * kMaxKernel2D] = {};
+};
+
+struct Kernel1DArgs {
+  int n = 0, anchor = 0;
+  float k[kMaxKernel1D] = {};
+};
+
+// Column pass: rows outside the image per border (a constant-border row is the row pass of a
+// constant row: crow per channel), then * scale + delta.
+struct ColumnArgs {
+  Border border = Border::reflect101;
+  float crow[4] = {0, 0, 0, 0};
+  float scale = 1.0f, delta = 0.0f;
+};
+
+// dst (width, height in pixels) of element type T, or f32 (dst_type) for any T.
+template <typename T>
+void launch_filter_2d(const FilterSrc& s, const DstArgs& d, int channels, ElemType dst_type,
+                      const Kernel2DArgs& k, const FilterBorderArgs& b, cudaStream_t st);
+// Row pass into the float temporary t (same size as s).
+template <typename T>
+void launch_sep_rows(const FilterSrc& s, const DstArgs& t, int channels, const Kernel1DArgs& k,
+                     const FilterBorderArgs& b, cudaStream_t st);
+// Column pass from the float temporary t into dst of element type Tout.
+template <typename Tout>
+void launch_sep_cols(const FilterSrc& t, const DstArgs& d, int channels, const Kernel1DArgs& k,
+                     const ColumnArgs& c, cudaStream_t st);
+// unsharp_mask's pointwise step; widths in elements (pixels * channels).
+template <typename T>
+void launch_unsharp(const FilterSrc& s, const FilterSrc& blur, const DstArgs& d, float amount,
+                    float threshold, cudaStream_t st);
+
+}  // namespace texcv::cuda::ops

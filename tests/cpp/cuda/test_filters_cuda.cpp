@@ -1,0 +1,289 @@
+// The linear filters on the CUDA backend against the CPU backend: IDENTICAL results for every op,
+// element type (u8, u16, f32), channel count (1, 3, 4), border mode (the five, constant with a
+// per-channel value), several kernel sizes and anchors, and both destination types where f32 is
+// allowed, on odd-sized random images, with aligned whole images and with offset sub-views as
+// source and destination. Both backends accumulate in float in the same order (kernel rows, then
+// taps left to right, zero coefficients skipped; separable filters as a row pass into float then
+// a column pass) and the library builds with --fmad=false / -ffp-contract=off, so no tolerance is
+// needed. Device outputs are poisoned first; the frame around a sub-view destination must stay
+// poisoned.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "common/test_support.hpp"
+#include "texcv/texcv.hpp"
+
+namespace texcv {
+namespace {
+
+constexpr int kW = 67, kH = 41;
+
+bool is_poison(const ImageView& v, int x, int y, int c) {
+  const std::size_t i = static_cast<std::size_t>(x) * v.channels + c;
+  switch (v.type) {
+    case ElemType::u8:
+      return v.row<const std::uint8_t>(y)[i] == 0xA5;
+    case ElemType::u16:
+      return v.row<const std::uint16_t>(y)[i] == 0xA5A5;
+    case ElemType::f32:
+      return std::isnan(v.row<const float>(y)[i]);
+  }
+  return false;
+}
+
+using Op = std::function<void(const ImageView& src, const ImageView& dst)>;
+
+// Runs op on the CPU (host images) and on the GPU in two layouts; the results must be identical.
+void expect_same(const std::string& what, const Image& host, ElemType dst_type, const Op& op) {
+  const int ch = host.channels();
+  Image want(kW, kH, ch, dst_type);
+  op(host, want);
+  for (int layout : {0, 1}) {
+    SCOPED_TRACE(what + (layout ? " (offset sub-views)" : " (whole images)"));
+    // layout 1: the source at (3, 1) of a larger device image, the destination at (1, 1) of a
+    // poisoned one (its pitch then also differs from the source's).
+    const int sx = layout ? 3 : 0, sy = layout ? 1 : 0, f = layout;
+    Image dsrc_owner(kW + 2 * sx, kH + 2 * sy, ch, host.type(), Location::device);
+    const ImageView dsrc = dsrc_owner.view().roi({sx, sy, kW, kH});
+    texcv::copy(host, dsrc);
+    Image dout(kW + 2 * f + 1, kH + 2 * f, ch, dst_type, Location::device);
+    test::poison(dout);
+    const ImageView inner = dout.view().roi({f, f, kW, kH});
+    op(dsrc, inner);
+    const Image all = test::to_host(dout);
+    const ImageView got = all.view().roi({f, f, kW, kH});
+    const test::Diff d = test::compare(got, want);
+    EXPECT_EQ(d.count, 0) << d.describe();
+    EXPECT_EQ(d.nan_or_poison, 0) << d.describe();
+    long outside = 0;
+    for (int y = 0; y < all.height(); ++y)
+      for (int x = 0; x < all.width(); ++x) {
+        if (x >= f && x < f + kW && y >= f && y < f + kH) continue;
+        for (int k = 0; k < ch; ++k)
+          if (!is_poison(all.view(), x, y, k)) ++outside;
+      }
+    EXPECT_EQ(outside, 0) << "elements written outside the destination";
+  }
+}
+
+// Random sources: u8/u16 over their whole range, f32 in [-0.5, 1.5).
+Image source(ElemType t, int channels, std::uint32_t seed) {
+  Image r = test::random_image(kW, kH, channels, t, seed);
+  if (t != ElemType::f32) return r;
+  Image out(kW, kH, channels, ElemType::f32);
+  texcv::convert(r, out, 2.0, -0.5);
+  return out;
+}
+
+const ElemType kTypes[] = {ElemType::u8, ElemType::u16, ElemType::f32};
+const int kChannels[] = {1, 3, 4};
+const Border kBorders[] = {Border::constant, Border::replicate, Border::reflect, Border::reflect101,
+                           Border::wrap};
+
+FilterBorder border_of(Border b) {
+  FilterBorder fb;
+  fb.border = b;
+  fb.value = {11.0, 250.0, 77.0, 130.0};
+  return fb;
+}
+
+std::string name_of(ElemType t, int c, Border b, ElemType dt) {
+  return std::string(to_string(t)) + " x" + std::to_string(c) + " " + to_string(b) + " -> " +
+         to_string(dt);
+}
+
+// Random taps in [-1, 1) with every fourth one zero (the skipped coefficients).
+std::vector<float> random_taps(int n, std::uint32_t seed) {
+  std::mt19937 g(seed);
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  std::vector<float> k(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) k[i] = i % 4 == 1 ? 0.0f : u(g);
+  return k;
+}
+
+// Calls f(src type, channels, border, seed) over the whole matrix.
+template <class F>
+void for_all(F&& f) {
+  std::uint32_t seed = 1000;
+  for (ElemType t : kTypes)
+    for (int c : kChannels)
+      for (Border b : kBorders) f(t, c, b, ++seed);
+}
+
+TEST(FiltersCuda, SeparableFilterIdenticalToCpu) {
+  TEXCV_REQUIRE_GPU();
+  struct Case {
+    int nx, ny, ax, ay;
+    double delta;
+  };
+  // Centred, off-centre anchors, a 1-tap axis, and long kernels (31 taps).
+  const Case cases[] = {
+      {3, 3, -1, -1, 0.0}, {5, 1, 0, 0, 0.5}, {31, 5, 3, 4, -2.25}, {1, 31, 0, 30, 1.0}};
+  for_all([&](ElemType t, int c, Border b, std::uint32_t seed) {
+    const Image src = source(t, c, seed);
+    for (const Case& k : cases) {
+      const std::vector<float> kx = random_taps(k.nx, seed * 7 + 1),
+                               ky = random_taps(k.ny, seed * 7 + 2);
+      SeparableParams p;
+      p.anchor_x = k.ax;
+      p.anchor_y = k.ay;
+      p.delta = k.delta;
+      p.border = border_of(b);
+      for (ElemType dt : {t, ElemType::f32}) {
+        expect_same("separable_filter " + std::to_string(k.nx) + "x" + std::to_string(k.ny) + " " +
+                        name_of(t, c, b, dt),
+                    src, dt, [&](const ImageView& s, const ImageView& d) {
+                      separable_filter(s, d, kx, ky, p);
+                    });
+        if (t == ElemType::f32) break;  // f32 -> f32 once
+      }
+    }
+  });
+}
+
+TEST(FiltersCuda, GaussianBlurIdenticalToCpu) {
+  TEXCV_REQUIRE_GPU();
+  // Fixed-table sizes (3, 5), a derived-sigma 31, and sizes derived from two sigmas.
+  const GaussianParams cases[] = {
+      {3, 3, 0.0, 0.0, {}}, {5, 3, 0.0, 0.0, {}}, {31, 31, 0.0, 0.0, {}}, {0, 0, 1.3, 2.1, {}}};
+  for_all([&](ElemType t, int c, Border b, std::uint32_t seed) {
+    const Image src = source(t, c, seed);
+    for (GaussianParams p : cases) {
+      p.border = border_of(b);
+      expect_same("gaussian_blur " + std::to_string(p.ksize_x) + "x" + std::to_string(p.ksize_y) +
+                      " sigma " + std::to_string(p.sigma_x) + " " + name_of(t, c, b, t),
+                  src, t, [&](const ImageView& s, const ImageView& d) { gaussian_blur(s, d, p); });
+    }
+  });
+}
+
+TEST(FiltersCuda, BoxFilterIdenticalToCpu) {
+  TEXCV_REQUIRE_GPU();
+  // Normalized, an unnormalized sum (saturates u8 and u16), and a long box with an anchor.
+  const BoxParams cases[] = {
+      {3, 3, true, -1, -1, {}}, {5, 1, false, -1, -1, {}}, {31, 5, true, 2, 1, {}}};
+  for_all([&](ElemType t, int c, Border b, std::uint32_t seed) {
+    const Image src = source(t, c, seed);
+    for (BoxParams p : cases) {
+      p.border = border_of(b);
+      expect_same("box_filter " + std::to_string(p.ksize_x) + "x" + std::to_string(p.ksize_y) +
+                      (p.normalize ? " normalized " : " sum ") + name_of(t, c, b, t),
+                  src, t, [&](const ImageView& s, const ImageView& d) { box_filter(s, d, p); });
+    }
+  });
+}
+
+TEST(FiltersCuda, ConvolveIdenticalToCpu) {
+  TEXCV_REQUIRE_GPU();
+  struct Case {
+    int w, h, ax, ay;
+    double scale, delta;
+  };
+  const Case cases[] = {
+      {3, 3, -1, -1, 1.0, 0.0}, {5, 5, 1, 3, 0.5, 1.25}, {31, 31, -1, -1, 1.0, -3.5}};
+  for_all([&](ElemType t, int c, Border b, std::uint32_t seed) {
+    const Image src = source(t, c, seed);
+    for (const Case& k : cases) {
+      const Kernel kern{k.w, k.h, random_taps(k.w * k.h, seed * 5 + 3)};
+      ConvolveParams p;
+      p.anchor_x = k.ax;
+      p.anchor_y = k.ay;
+      p.scale = k.scale;
+      p.delta = k.delta;
+      p.border = border_of(b);
+      for (ElemType dt : {t, ElemType::f32}) {
+        expect_same("convolve " + std::to_string(k.w) + "x" + std::to_string(k.h) + " " +
+                        name_of(t, c, b, dt),
+                    src, dt,
+                    [&](const ImageView& s, const ImageView& d) { convolve(s, d, kern, p); });
+        if (t == ElemType::f32) break;  // f32 -> f32 once
+      }
+    }
+  });
+}
+
+TEST(FiltersCuda, SharpenIdenticalToCpu) {
+  TEXCV_REQUIRE_GPU();
+  for_all([&](ElemType t, int c, Border b, std::uint32_t seed) {
+    const Image src = source(t, c, seed);
+    for (double strength : {1.0, 0.35}) {
+      expect_same(
+          "sharpen " + std::to_string(strength) + " " + name_of(t, c, b, t), src, t,
+          [&](const ImageView& s, const ImageView& d) { sharpen(s, d, strength, border_of(b)); });
+    }
+  });
+}
+
+TEST(FiltersCuda, DerivativesIdenticalToCpu) {
+  TEXCV_REQUIRE_GPU();
+  struct SobelCase {
+    int dx, dy, ksize;
+    double scale, delta;
+  };
+  const SobelCase sobels[] = {
+      {1, 0, 3, 1.0, 0.0}, {0, 1, 5, 0.25, 128.0}, {2, 1, 7, 1.0, 0.0}, {1, 0, 1, 1.0, 0.0}};
+  for_all([&](ElemType t, int c, Border b, std::uint32_t seed) {
+    const Image src = source(t, c, seed);
+    for (ElemType dt : {t, ElemType::f32}) {
+      for (const SobelCase& k : sobels) {
+        SobelParams p;
+        p.dx = k.dx;
+        p.dy = k.dy;
+        p.ksize = k.ksize;
+        p.scale = k.scale;
+        p.delta = k.delta;
+        p.border = border_of(b);
+        expect_same("sobel dx " + std::to_string(k.dx) + " dy " + std::to_string(k.dy) + " ksize " +
+                        std::to_string(k.ksize) + " " + name_of(t, c, b, dt),
+                    src, dt, [&](const ImageView& s, const ImageView& d) { sobel(s, d, p); });
+      }
+      for (int dx : {0, 1}) {
+        ScharrParams p;
+        p.dx = dx;
+        p.dy = 1 - dx;
+        p.scale = 0.5;
+        p.delta = 3.0;
+        p.border = border_of(b);
+        expect_same("scharr dx " + std::to_string(dx) + " " + name_of(t, c, b, dt), src, dt,
+                    [&](const ImageView& s, const ImageView& d) { scharr(s, d, p); });
+      }
+      for (int ksize : {1, 3, 5}) {
+        LaplacianParams p;
+        p.ksize = ksize;
+        p.scale = ksize == 5 ? 0.125 : 1.0;
+        p.delta = 10.0;
+        p.border = border_of(b);
+        expect_same("laplacian ksize " + std::to_string(ksize) + " " + name_of(t, c, b, dt), src,
+                    dt, [&](const ImageView& s, const ImageView& d) { laplacian(s, d, p); });
+      }
+      if (t == ElemType::f32) break;  // f32 -> f32 once
+    }
+  });
+}
+
+TEST(FiltersCuda, UnsharpMaskIdenticalToCpu) {
+  TEXCV_REQUIRE_GPU();
+  for_all([&](ElemType t, int c, Border b, std::uint32_t seed) {
+    const Image src = source(t, c, seed);
+    // Threshold in element units: about 4% of the range.
+    const double th = t == ElemType::u8 ? 10.0 : t == ElemType::u16 ? 2600.0 : 0.08;
+    const UnsharpParams cases[] = {
+        {1.0, 0, 1.0, 0.0, {}}, {2.0, 5, 1.5, th, {}}, {3.0, 31, 0.7, 0.0, {}}};
+    for (UnsharpParams p : cases) {
+      p.border = border_of(b);
+      expect_same("unsharp_mask sigma " + std::to_string(p.sigma) + " ksize " +
+                      std::to_string(p.ksize) + " threshold " + std::to_string(p.threshold) + " " +
+                      name_of(t, c, b, t),
+                  src, t, [&](const ImageView& s, const ImageView& d) { unsharp_mask(s, d, p); });
+    }
+  });
+}
+
+}  // namespace
+}  // namespace texcv

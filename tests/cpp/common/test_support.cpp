@@ -10,6 +10,16 @@
 
 namespace texcv::test {
 
+void expect_error(const std::function<void()>& f, ErrorCode code, const std::string& message) {
+  try {
+    f();
+    ADD_FAILURE() << "no error thrown; expected: " << message;
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), code) << to_string(e.code()) << ": " << e.what();
+    EXPECT_EQ(std::string(e.what()), message);
+  }
+}
+
 double at(const ImageView& v, int x, int y, int c) {
   const std::size_t i = static_cast<std::size_t>(x) * v.channels + c;
   switch (v.type) {

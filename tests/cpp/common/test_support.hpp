@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <functional>
 #include <string>
 
 #include "texcv/texcv.hpp"
@@ -32,6 +33,9 @@ struct Diff {
 };
 // Element-wise comparison of two host views of the same shape.
 Diff compare(const ImageView& a, const ImageView& b);
+
+// Runs f and expects a texcv::Error with exactly this code and message.
+void expect_error(const std::function<void()>& f, ErrorCode code, const std::string& message);
 
 // Element (x, y, channel c) of a host view, as a double.
 double at(const ImageView& v, int x, int y, int c);

@@ -6,21 +6,14 @@
 #include <functional>
 #include <string>
 
+#include "common/test_support.hpp"
 #include "texcv/color.hpp"
 #include "texcv/error.hpp"
 
 namespace texcv {
 namespace {
 
-void expect_error(const std::function<void()>& f, ErrorCode code, const std::string& message) {
-  try {
-    f();
-    ADD_FAILURE() << "no error; expected: " << message;
-  } catch (const Error& e) {
-    EXPECT_EQ(e.code(), code) << e.what();
-    EXPECT_EQ(std::string(e.what()), message);
-  }
-}
+using test::expect_error;
 
 // A device view with a fake pointer: validation runs, nothing is dereferenced.
 ImageView device_view(int w, int h, int ch, ElemType t) {

@@ -10,16 +10,7 @@ namespace texcv {
 namespace {
 
 // Runs f, expects texcv::Error with the given code and exact message.
-template <class F>
-void expect_error(F&& f, ErrorCode code, const std::string& message) {
-  try {
-    f();
-    ADD_FAILURE() << "no error thrown; expected: " << message;
-  } catch (const Error& e) {
-    EXPECT_EQ(e.code(), code) << to_string(e.code()) << ": " << e.what();
-    EXPECT_EQ(std::string(e.what()), message);
-  }
-}
+using test::expect_error;
 
 TEST(Error, FormatsMessageAndCode) {
   expect_error(

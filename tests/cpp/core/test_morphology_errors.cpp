@@ -9,16 +9,7 @@
 namespace texcv {
 namespace {
 
-template <class F>
-void expect_error(F&& f, ErrorCode code, const std::string& message) {
-  try {
-    f();
-    ADD_FAILURE() << "no error thrown; expected: " << message;
-  } catch (const Error& e) {
-    EXPECT_EQ(e.code(), code) << to_string(e.code()) << ": " << e.what();
-    EXPECT_EQ(std::string(e.what()), message);
-  }
-}
+using test::expect_error;
 
 constexpr ErrorCode kInvalid = ErrorCode::InvalidArgument;
 

@@ -514,15 +514,7 @@ INSTANTIATE_TEST_SUITE_P(Grid, FlipCuda,
 
 // ---- explicit paths: errors, unbindable views, texture reuse ----
 
-void expect_error(const std::function<void()>& f, ErrorCode code, const std::string& message) {
-  try {
-    f();
-    ADD_FAILURE() << "no error; expected: " << message;
-  } catch (const Error& e) {
-    EXPECT_EQ(e.code(), code) << e.what();
-    EXPECT_EQ(std::string(e.what()), message);
-  }
-}
+using test::expect_error;
 
 TEST(GeometryCudaPaths, ThreeChannelTexturePathIsUnsupportedWithReason) {
   TEXCV_REQUIRE_GPU();

@@ -11,20 +11,16 @@
 #include <vector>
 
 #include "common/test_support.hpp"
+#include "opencv/opencv_support.hpp"
 #include "texcv/color.hpp"
 
 namespace texcv {
 namespace {
 
+using test::as_mat;
+using test::cv_depth;
+
 constexpr ElemType kTypes[] = {ElemType::u8, ElemType::u16, ElemType::f32};
-
-int cv_depth(ElemType t) {
-  return t == ElemType::u8 ? CV_8U : t == ElemType::u16 ? CV_16U : CV_32F;
-}
-
-cv::Mat as_mat(const ImageView& v) {
-  return cv::Mat(v.height, v.width, CV_MAKETYPE(cv_depth(v.type), v.channels), v.data, v.pitch);
-}
 
 // A texcv host image holding a copy of m.
 Image from_mat(const cv::Mat& m) {

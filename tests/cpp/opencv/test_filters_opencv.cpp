@@ -13,48 +13,23 @@
 #include <vector>
 
 #include "common/test_support.hpp"
+#include "opencv/opencv_support.hpp"
 #include "texcv/filters.hpp"
 
 namespace texcv {
 namespace {
+
+using test::as_mat;
+using test::cv_border_isolated;
+using test::cv_depth;
 
 constexpr ElemType kTypes[] = {ElemType::u8, ElemType::u16, ElemType::f32};
 constexpr int kChannels[] = {1, 3, 4};
 constexpr Border kBorders[] = {Border::constant, Border::replicate, Border::reflect,
                                Border::reflect101, Border::wrap};
 
-int cv_depth(ElemType t) {
-  return t == ElemType::u8 ? CV_8U : t == ElemType::u16 ? CV_16U : CV_32F;
-}
-
-cv::Mat as_mat(const ImageView& v) {
-  return cv::Mat(v.height, v.width, CV_MAKETYPE(cv_depth(v.type), v.channels), v.data, v.pitch);
-}
-
 // OpenCV border flag; BORDER_ISOLATED so that OpenCV never reads a sub-view's parent pixels (texcv
 // views are always isolated).
-int cv_border(Border b) {
-  int f = cv::BORDER_DEFAULT;
-  switch (b) {
-    case Border::constant:
-      f = cv::BORDER_CONSTANT;
-      break;
-    case Border::replicate:
-      f = cv::BORDER_REPLICATE;
-      break;
-    case Border::reflect:
-      f = cv::BORDER_REFLECT;
-      break;
-    case Border::reflect101:
-      f = cv::BORDER_REFLECT_101;
-      break;
-    case Border::wrap:
-      f = cv::BORDER_WRAP;
-      break;
-  }
-  return f | cv::BORDER_ISOLATED;
-}
-
 // OpenCV 4.6's filter engine rejects BORDER_WRAP ("columnBorderType != BORDER_WRAP"): for wrap the
 // reference pads the source with cv::copyMakeBorder(BORDER_WRAP) by 32 pixels (more than any
 // kernel here reaches), filters the padded image and crops; other borders call f directly.
@@ -62,7 +37,7 @@ cv::Mat reference(const ImageView& src, Border b,
                   const std::function<void(const cv::Mat&, cv::Mat&, int)>& f) {
   cv::Mat out;
   if (b != Border::wrap) {
-    f(as_mat(src), out, cv_border(b));
+    f(as_mat(src), out, cv_border_isolated(b));
     return out;
   }
   constexpr int kPad = 32;
@@ -188,7 +163,7 @@ TEST(OpenCVFilters, ConvolveScaleAndF32Output) {
     for (auto& v : half) v *= 0.5f;
     cv::Mat theirs;
     cv::filter2D(as_mat(src), theirs, CV_32F, cv::Mat(5, 5, CV_32F, half.data()), cv::Point(-1, -1),
-                 p.delta, cv_border(Border::reflect101));
+                 p.delta, cv_border_isolated(Border::reflect101));
     expect_within(ours, theirs, tol(src.type, ElemType::f32, sum_abs(half)),
                   "convolve f32 output " + what);
   });

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "io/io_test_util.hpp"
+#include "opencv/opencv_support.hpp"
 
 namespace texcv::test {
 namespace {
@@ -28,15 +29,7 @@ std::string cat(const T&... parts) {
   return s.str();
 }
 
-int cv_depth(ElemType t) {
-  return t == ElemType::u8 ? CV_8U : t == ElemType::u16 ? CV_16U : CV_32F;
-}
-
 // A cv::Mat header over a host view (no copy).
-cv::Mat as_mat(const ImageView& v) {
-  return cv::Mat(v.height, v.width, CV_MAKETYPE(cv_depth(v.type), v.channels), v.data, v.pitch);
-}
-
 // cv::imread(IMREAD_UNCHANGED) in RGB(A) order.
 cv::Mat cv_read_rgb(const std::string& path) {
   cv::Mat m = cv::imread(path, cv::IMREAD_UNCHANGED);

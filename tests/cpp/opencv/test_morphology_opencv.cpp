@@ -13,24 +13,21 @@
 #include <vector>
 
 #include "common/test_support.hpp"
+#include "opencv/opencv_support.hpp"
 #include "texcv/morphology.hpp"
 
 namespace texcv {
 namespace {
+
+using test::as_mat;
+using test::cv_border;
+using test::cv_depth;
 
 constexpr ElemType kTypes[] = {ElemType::u8, ElemType::u16, ElemType::f32};
 constexpr int kChannels[] = {1, 3, 4};
 constexpr MorphShape kShapes[] = {MorphShape::rect, MorphShape::ellipse, MorphShape::cross};
 constexpr MorphOp kOps[] = {MorphOp::erode,    MorphOp::dilate, MorphOp::open,    MorphOp::close,
                             MorphOp::gradient, MorphOp::tophat, MorphOp::blackhat};
-
-int cv_depth(ElemType t) {
-  return t == ElemType::u8 ? CV_8U : t == ElemType::u16 ? CV_16U : CV_32F;
-}
-
-cv::Mat as_mat(const ImageView& v) {
-  return cv::Mat(v.height, v.width, CV_MAKETYPE(cv_depth(v.type), v.channels), v.data, v.pitch);
-}
 
 int cv_shape(MorphShape s) {
   return s == MorphShape::rect      ? cv::MORPH_RECT
@@ -54,22 +51,6 @@ int cv_op(MorphOp op) {
       return cv::MORPH_TOPHAT;
     case MorphOp::blackhat:
       return cv::MORPH_BLACKHAT;
-  }
-  return -1;
-}
-
-int cv_border(Border b) {
-  switch (b) {
-    case Border::constant:
-      return cv::BORDER_CONSTANT;
-    case Border::replicate:
-      return cv::BORDER_REPLICATE;
-    case Border::reflect:
-      return cv::BORDER_REFLECT;
-    case Border::reflect101:
-      return cv::BORDER_REFLECT_101;
-    case Border::wrap:
-      return cv::BORDER_WRAP;
   }
   return -1;
 }

@@ -11,36 +11,17 @@
 #include <vector>
 
 #include "common/test_support.hpp"
+#include "opencv/opencv_support.hpp"
 #include "texcv/filters.hpp"
 
 namespace texcv {
 namespace {
 
-int cv_depth(ElemType t) {
-  return t == ElemType::u8 ? CV_8U : t == ElemType::u16 ? CV_16U : CV_32F;
-}
-
-cv::Mat as_mat(const ImageView& v) {
-  return cv::Mat(v.height, v.width, CV_MAKETYPE(cv_depth(v.type), v.channels), v.data, v.pitch);
-}
+using test::as_mat;
+using test::cv_border_isolated;
+using test::cv_depth;
 
 // OpenCV border flag; BORDER_ISOLATED so that OpenCV never reads a sub-view's parent pixels.
-int cv_border(Border b) {
-  switch (b) {
-    case Border::constant:
-      return cv::BORDER_CONSTANT | cv::BORDER_ISOLATED;
-    case Border::replicate:
-      return cv::BORDER_REPLICATE | cv::BORDER_ISOLATED;
-    case Border::reflect:
-      return cv::BORDER_REFLECT | cv::BORDER_ISOLATED;
-    case Border::wrap:
-      return cv::BORDER_WRAP | cv::BORDER_ISOLATED;
-    case Border::reflect101:
-      break;
-  }
-  return cv::BORDER_REFLECT_101 | cv::BORDER_ISOLATED;
-}
-
 // A 160x120 region of camera.png (1 channel) or astronaut.png (3/4 channels) in type t.
 Image photo(ElemType t, int ch) {
   const std::string dir = TEXCV_SHARED_IMAGES;
@@ -158,7 +139,8 @@ TEST(OpenCVNonlinear, BilateralWithinBound) {
           test::poison(ours.view());
           bilateral_filter(src, ours, p);
           cv::Mat theirs;
-          cv::bilateralFilter(as_mat(src), theirs, cs.d, sc, cs.ss, cv_border(Border::reflect101));
+          cv::bilateralFilter(as_mat(src), theirs, cs.d, sc, cs.ss,
+                              cv_border_isolated(Border::reflect101));
           const int radius = cs.d > 0 ? cs.d / 2 : 3;
           const double bound = bilateral_bound(src, radius, sc);
           const test::Diff d = test::compare(ours, to_image(theirs, t));
@@ -185,7 +167,7 @@ TEST(OpenCVNonlinear, BilateralBorders) {
         Image ours(29, 19, ch, t);
         bilateral_filter(src, ours, p);
         cv::Mat theirs;
-        cv::bilateralFilter(as_mat(src), theirs, 7, sc, 2.5, cv_border(b));
+        cv::bilateralFilter(as_mat(src), theirs, 7, sc, 2.5, cv_border_isolated(b));
         const test::Diff d = test::compare(ours, to_image(theirs, t));
         EXPECT_LE(d.max_abs, bilateral_bound(src, 3, sc))
             << to_string(t) << " x" << ch << " " << to_string(b) << ": " << d.describe();

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/registry_test_util.hpp"
 #include "common/test_support.hpp"
 #include "texcv/texcv.hpp"
 
@@ -17,27 +18,9 @@ using texcv::ErrorCode;
 using texcv::Image;
 using texcv::ParamValues;
 
-// The message of the Error that f throws (and that its code is InvalidArgument).
-template <typename F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    EXPECT_EQ(e.code(), ErrorCode::InvalidArgument) << e.what();
-    return e.what();
-  }
-  ADD_FAILURE() << "no texcv::Error thrown";
-  return {};
-}
+using texcv::test::error_of;
 
-void expect_same(const Image& a, const Image& b) {
-  ASSERT_EQ(a.width(), b.width());
-  ASSERT_EQ(a.height(), b.height());
-  ASSERT_EQ(a.channels(), b.channels());
-  ASSERT_EQ(a.type(), b.type());
-  const auto d = texcv::test::compare(a.view(), b.view());
-  EXPECT_EQ(d.count, 0) << d.describe();
-}
+using texcv::test::expect_same;
 
 // Every operation name in registry order, as the "unknown operation" messages list them.
 std::string all_names() {

@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "cli/registry_test_util.hpp"
 #include "common/test_support.hpp"
 #include "texcv/texcv.hpp"
 
@@ -15,27 +16,9 @@ using texcv::Error;
 using texcv::ErrorCode;
 using texcv::Image;
 
-// The message of the Error that f throws (and that its code is InvalidArgument).
-template <typename F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    EXPECT_EQ(e.code(), ErrorCode::InvalidArgument) << e.what();
-    return e.what();
-  }
-  ADD_FAILURE() << "no texcv::Error thrown";
-  return {};
-}
+using texcv::test::error_of;
 
-void expect_same(const Image& got, const Image& want) {
-  ASSERT_EQ(got.width(), want.width());
-  ASSERT_EQ(got.height(), want.height());
-  ASSERT_EQ(got.channels(), want.channels());
-  ASSERT_EQ(got.type(), want.type());
-  const auto d = texcv::test::compare(got.view(), want.view());
-  EXPECT_EQ(d.count, 0) << d.describe();
-}
+using texcv::test::expect_same;
 
 TEST(RegistryColor, CvtColorOutputHasTheCodesChannels) {
   const Image rgb = texcv::test::random_image(13, 9, 3, ElemType::u8, 11);

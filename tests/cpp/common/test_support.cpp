@@ -33,6 +33,19 @@ double at(const ImageView& v, int x, int y, int c) {
   return 0;
 }
 
+bool is_poison(const ImageView& v, int x, int y, int c) {
+  const double d = at(v, x, y, c);
+  switch (v.type) {
+    case ElemType::u8:
+      return d == 0xA5;
+    case ElemType::u16:
+      return d == 0xA5A5;
+    case ElemType::f32:
+      return std::isnan(d);
+  }
+  return false;
+}
+
 namespace {
 
 void poison_host(const ImageView& v) {

@@ -37,6 +37,9 @@ Diff compare(const ImageView& a, const ImageView& b);
 // Runs f and expects a texcv::Error with exactly this code and message.
 void expect_error(const std::function<void()>& f, ErrorCode code, const std::string& message);
 
+// Whether element (x, y, c) of a host view still holds poison()'s pattern.
+bool is_poison(const ImageView& v, int x, int y, int c);
+
 // Element (x, y, channel c) of a host view, as a double.
 double at(const ImageView& v, int x, int y, int c);
 

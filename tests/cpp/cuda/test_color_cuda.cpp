@@ -22,18 +22,7 @@ namespace {
 
 constexpr int kW = 67, kH = 41;
 
-bool is_poison(const ImageView& v, int x, int y, int c) {
-  const std::size_t i = static_cast<std::size_t>(x) * v.channels + c;
-  switch (v.type) {
-    case ElemType::u8:
-      return v.row<const std::uint8_t>(y)[i] == 0xA5;
-    case ElemType::u16:
-      return v.row<const std::uint16_t>(y)[i] == 0xA5A5;
-    case ElemType::f32:
-      return std::isnan(v.row<const float>(y)[i]);
-  }
-  return false;
-}
+using test::is_poison;
 
 // Elements of two f32 views more than max_ulp apart (or NaN on one side only).
 long f32_ulp_mismatches(const ImageView& a, const ImageView& b, std::int64_t max_ulp) {

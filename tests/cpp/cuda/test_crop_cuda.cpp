@@ -15,18 +15,7 @@
 namespace texcv {
 namespace {
 
-bool is_poison(const ImageView& v, int x, int y, int c) {
-  const std::size_t i = static_cast<std::size_t>(x) * v.channels + c;
-  switch (v.type) {
-    case ElemType::u8:
-      return v.row<const std::uint8_t>(y)[i] == 0xA5;
-    case ElemType::u16:
-      return v.row<const std::uint16_t>(y)[i] == 0xA5A5;
-    case ElemType::f32:
-      return std::isnan(v.row<const float>(y)[i]);
-  }
-  return false;
-}
+using test::is_poison;
 
 TEST(CropCuda, IdenticalToCpuAtEveryAlignment) {
   TEXCV_REQUIRE_GPU();

@@ -47,18 +47,7 @@ using test::to_host;
 
 using test::at;
 
-bool is_poison(const ImageView& v, int x, int y, int c) {
-  const double d = at(v, x, y, c);
-  switch (v.type) {
-    case ElemType::u8:
-      return d == 0xA5;
-    case ElemType::u16:
-      return d == 0xA5A5;
-    case ElemType::f32:
-      return std::isnan(d);
-  }
-  return false;
-}
+using test::is_poison;
 
 // Constant border values exactly representable in each element type.
 std::array<double, 4> border_values(ElemType t) {

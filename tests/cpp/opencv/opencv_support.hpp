@@ -2,7 +2,14 @@
 // images, border-mode names.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <opencv2/core.hpp>
+#include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgproc.hpp>
+#include <string>
+
+#include "common/test_support.hpp"
 
 #include "texcv/geometry.hpp"
 #include "texcv/image.hpp"
@@ -38,6 +45,26 @@ inline int cv_border(Border b) {
 // view, as texcv does.
 inline int cv_border_isolated(Border b) {
   return cv_border(b) | cv::BORDER_ISOLATED;
+}
+
+// A width x height region at (180, 60) of camera.png (1 channel) or astronaut.png (3/4
+// channels) from the shared sample images, in type t (u16 = u8 * 257, f32 = u8 / 255).
+inline Image photo(ElemType t, int ch, int width = 160, int height = 120) {
+  const std::string dir = TEXCV_SHARED_IMAGES;
+  cv::Mat m = cv::imread(dir + (ch == 1 ? "/camera.png" : "/astronaut.png"), cv::IMREAD_UNCHANGED);
+  if (m.empty()) {
+    ADD_FAILURE() << "cannot read the sample images in " << dir;
+    return random_image(width, height, ch, t, 5);
+  }
+  if (ch == 1 && m.channels() != 1) cv::cvtColor(m, m, cv::COLOR_BGR2GRAY);
+  if (ch == 4 && m.channels() == 3) cv::cvtColor(m, m, cv::COLOR_BGR2BGRA);
+  m = m(cv::Rect(180, 60, width, height)).clone();
+  cv::Mat conv = m;
+  if (t == ElemType::u16) m.convertTo(conv, CV_16U, 257.0);
+  if (t == ElemType::f32) m.convertTo(conv, CV_32F, 1.0 / 255.0);
+  Image img(conv.cols, conv.rows, ch, t);
+  conv.copyTo(as_mat(img.view()));
+  return img;
 }
 
 }  // namespace texcv::test

@@ -28,8 +28,6 @@ constexpr int kChannels[] = {1, 3, 4};
 constexpr Border kBorders[] = {Border::constant, Border::replicate, Border::reflect,
                                Border::reflect101, Border::wrap};
 
-// OpenCV border flag; BORDER_ISOLATED so that OpenCV never reads a sub-view's parent pixels (texcv
-// views are always isolated).
 // OpenCV 4.6's filter engine rejects BORDER_WRAP ("columnBorderType != BORDER_WRAP"): for wrap the
 // reference pads the source with cv::copyMakeBorder(BORDER_WRAP) by 32 pixels (more than any
 // kernel here reaches), filters the padded image and crops; other borders call f directly.
@@ -78,24 +76,7 @@ void expect_within(const ImageView& ours, const cv::Mat& theirs, double bound,
   EXPECT_LE(d.max_abs, bound) << what << ": " << d.describe();
 }
 
-// A 160x120 region of camera.png (1 channel) or astronaut.png (3/4 channels) in type t.
-Image photo(ElemType t, int ch) {
-  const std::string dir = TEXCV_SHARED_IMAGES;
-  cv::Mat m = cv::imread(dir + (ch == 1 ? "/camera.png" : "/astronaut.png"), cv::IMREAD_UNCHANGED);
-  if (m.empty()) {
-    ADD_FAILURE() << "cannot read the sample images in " << dir;
-    return test::random_image(160, 120, ch, t, 5);
-  }
-  if (ch == 1 && m.channels() != 1) cv::cvtColor(m, m, cv::COLOR_BGR2GRAY);
-  if (ch == 4 && m.channels() == 3) cv::cvtColor(m, m, cv::COLOR_BGR2BGRA);
-  m = m(cv::Rect(180, 60, 160, 120)).clone();
-  cv::Mat conv = m;
-  if (t == ElemType::u16) m.convertTo(conv, CV_16U, 257.0);
-  if (t == ElemType::f32) m.convertTo(conv, CV_32F, 1.0 / 255.0);
-  Image img(conv.cols, conv.rows, ch, t);
-  conv.copyTo(as_mat(img));
-  return img;
-}
+using test::photo;
 
 std::vector<float> random_kernel(int n, std::uint32_t seed) {
   std::mt19937 rng(seed);

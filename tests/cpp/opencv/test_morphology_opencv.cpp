@@ -112,21 +112,7 @@ void expect_same(const ImageView& src, MorphOp op, const MorphParams& p) {
 }
 
 Image photo(ElemType t, int ch) {
-  const std::string dir = TEXCV_SHARED_IMAGES;
-  cv::Mat m = cv::imread(dir + (ch == 1 ? "/camera.png" : "/astronaut.png"), cv::IMREAD_UNCHANGED);
-  if (m.empty()) {
-    ADD_FAILURE() << "cannot read the sample images in " << dir;
-    return test::random_image(160, 120, ch, t, 5);
-  }
-  if (ch == 1 && m.channels() != 1) cv::cvtColor(m, m, cv::COLOR_BGR2GRAY);
-  if (ch == 4 && m.channels() == 3) cv::cvtColor(m, m, cv::COLOR_BGR2BGRA);
-  m = m(cv::Rect(180, 60, 96, 72)).clone();
-  cv::Mat conv = m;
-  if (t == ElemType::u16) m.convertTo(conv, CV_16U, 257.0);
-  if (t == ElemType::f32) m.convertTo(conv, CV_32F, 1.0 / 255.0);
-  Image img(conv.cols, conv.rows, ch, t);
-  conv.copyTo(as_mat(img.view()));
-  return img;
+  return test::photo(t, ch, 96, 72);
 }
 
 TEST(MorphologyOpenCV, StructuringElementsMatch) {

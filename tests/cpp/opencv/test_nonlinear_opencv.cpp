@@ -21,25 +21,7 @@ using test::as_mat;
 using test::cv_border_isolated;
 using test::cv_depth;
 
-// OpenCV border flag; BORDER_ISOLATED so that OpenCV never reads a sub-view's parent pixels.
-// A 160x120 region of camera.png (1 channel) or astronaut.png (3/4 channels) in type t.
-Image photo(ElemType t, int ch) {
-  const std::string dir = TEXCV_SHARED_IMAGES;
-  cv::Mat m = cv::imread(dir + (ch == 1 ? "/camera.png" : "/astronaut.png"), cv::IMREAD_UNCHANGED);
-  if (m.empty()) {
-    ADD_FAILURE() << "cannot read the sample images in " << dir;
-    return test::random_image(160, 120, ch, t, 5);
-  }
-  if (ch == 1 && m.channels() != 1) cv::cvtColor(m, m, cv::COLOR_BGR2GRAY);
-  if (ch == 4 && m.channels() == 3) cv::cvtColor(m, m, cv::COLOR_BGR2BGRA);
-  m = m(cv::Rect(180, 60, 160, 120)).clone();
-  cv::Mat conv = m;
-  if (t == ElemType::u16) m.convertTo(conv, CV_16U, 257.0);
-  if (t == ElemType::f32) m.convertTo(conv, CV_32F, 1.0 / 255.0);
-  Image img(conv.cols, conv.rows, ch, t);
-  conv.copyTo(as_mat(img));
-  return img;
-}
+using test::photo;
 
 // check(src, what) over the photo region, a random 61x47 image and a random 23x17 padded view.
 void for_each_source(ElemType t, int ch,

@@ -24,9 +24,10 @@ enum class Border : std::uint8_t { constant, replicate, reflect, reflect101, wra
 enum class Precision : std::uint8_t { automatic, exact, fast };
 // How the CUDA backend reads the source. automatic: chosen by the measured rule in
 // docs/performance.md. global: plain loads. texture: texture object, point sampling with
-// software weights. texture_filter: texture object with hardware linear filtering.
+// software weights. texture_filter: texture object with hardware linear filtering. shared: the
+// stencil filters only (docs/ops/filters.md): a tile of the source staged in shared memory.
 // The CPU backend ignores it.
-enum class Path : std::uint8_t { automatic, global, texture, texture_filter };
+enum class Path : std::uint8_t { automatic, global, texture, texture_filter, shared };
 
 const char* to_string(Interp v) noexcept;
 const char* to_string(Border v) noexcept;

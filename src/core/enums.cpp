@@ -25,10 +25,11 @@ constexpr NameTable<Border, 5> kBorder{{{Border::constant, "constant"},
                                         {Border::wrap, "wrap"}}};
 constexpr NameTable<Precision, 3> kPrecision{
     {{Precision::automatic, "auto"}, {Precision::exact, "exact"}, {Precision::fast, "fast"}}};
-constexpr NameTable<Path, 4> kPath{{{Path::automatic, "auto"},
+constexpr NameTable<Path, 5> kPath{{{Path::automatic, "auto"},
                                     {Path::global, "global"},
                                     {Path::texture, "texture"},
-                                    {Path::texture_filter, "texture_filter"}}};
+                                    {Path::texture_filter, "texture_filter"},
+                                    {Path::shared, "shared"}}};
 constexpr NameTable<FlipCode, 3> kFlip{{{FlipCode::horizontal, "horizontal"},
                                         {FlipCode::vertical, "vertical"},
                                         {FlipCode::both, "both"}}};

@@ -74,6 +74,9 @@ SamplingDesc make_sampling(const char* op, const ImageView& src, Interp ip, Bord
   if (static_cast<unsigned>(prec) > static_cast<unsigned>(Precision::fast))
     fail(ErrorCode::InvalidArgument, op, "precision is not valid",
          std::to_string(static_cast<int>(prec)), "auto, exact or fast");
+  if (path == Path::shared)
+    fail(ErrorCode::InvalidArgument, op, "path 'shared' applies to the stencil filters only",
+         "shared", "auto, global, texture or texture_filter");
   if (static_cast<unsigned>(path) > static_cast<unsigned>(Path::texture_filter))
     fail(ErrorCode::InvalidArgument, op, "path is not valid",
          std::to_string(static_cast<int>(path)), "auto, global, texture or texture_filter");

@@ -31,7 +31,7 @@ TEST(Enums, RoundTripAllNames) {
     EXPECT_EQ(parse_border(to_string(v)), v);
   for (auto v : {Precision::automatic, Precision::exact, Precision::fast})
     EXPECT_EQ(parse_precision(to_string(v)), v);
-  for (auto v : {Path::automatic, Path::global, Path::texture, Path::texture_filter})
+  for (auto v : {Path::automatic, Path::global, Path::texture, Path::texture_filter, Path::shared})
     EXPECT_EQ(parse_path(to_string(v)), v);
   for (auto v : {FlipCode::horizontal, FlipCode::vertical, FlipCode::both})
     EXPECT_EQ(parse_flip(to_string(v)), v);
@@ -51,7 +51,8 @@ TEST(Enums, UnknownNamesListAcceptedOnes) {
   expect_error([] { parse_precision("Exact"); }, ErrorCode::InvalidArgument,
                "precision: unknown name; got 'Exact', expected one of auto, exact, fast");
   expect_error([] { parse_path(""); }, ErrorCode::InvalidArgument,
-               "path: unknown name; got '', expected one of auto, global, texture, texture_filter");
+               "path: unknown name; got '', expected one of auto, global, texture, texture_filter, "
+               "shared");
   expect_error([] { parse_flip("x"); }, ErrorCode::InvalidArgument,
                "flip: unknown name; got 'x', expected one of horizontal, vertical, both");
 }

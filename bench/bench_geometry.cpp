@@ -749,6 +749,8 @@ std::string path_name(Path p) {
       return "texture";
     case Path::texture_filter:
       return "texture_filter";
+    case Path::shared:
+      return "shared";
   }
   return "?";
 }

@@ -47,8 +47,17 @@ FilterBorderDesc border_desc(const char* op, const ImageView& src, const FilterB
   if (static_cast<unsigned>(b.border) > static_cast<unsigned>(Border::wrap))
     fail(kInvalid, op, "border mode is not valid", std::to_string(static_cast<int>(b.border)),
          "constant, replicate, reflect, reflect101 or wrap");
+  if (b.path == Path::texture_filter)
+    fail(ErrorCode::Unsupported, op,
+         "path texture_filter (hardware interpolation) does not apply "
+         "to a stencil filter",
+         "texture_filter", "auto, global, shared or texture");
+  if (static_cast<unsigned>(b.path) > static_cast<unsigned>(Path::shared))
+    fail(kInvalid, op, "path is not valid", std::to_string(static_cast<int>(b.path)),
+         "auto, global, shared or texture");
   FilterBorderDesc d;
   d.border = b.border;
+  d.path = b.path;
   for (int c = 0; c < 4; ++c) {
     check_finite(op, "border value", b.value[c]);
     d.value[c] = detail::border_value_for(src.type, b.value[c]);

@@ -12,9 +12,11 @@
 namespace texcv::detail {
 
 // Border mode and the constant value per channel, already converted to the element type.
+// path: the CUDA access path of the linear filters (automatic, global, shared or texture).
 struct FilterBorderDesc {
   Border border = Border::reflect101;
   float value[4] = {0, 0, 0, 0};
+  Path path = Path::automatic;
 };
 
 // dst(x, y) = scale * sum_{j,i} k[j * kw + i] * src(x + i - ax, y + j - ay) + delta.

@@ -341,8 +341,16 @@ void add_filter_border(std::vector<ParamSpec>& ps) {
                         "channel, or one per channel (missing channels get 0)"));
 }
 
-FilterBorder filter_border(const Args& a) {
-  return FilterBorder{parse_border(a.e("border")), a.border_value()};
+// The CUDA access path of the linear filters (FilterBorder::path).
+void add_filter_path(std::vector<ParamSpec>& ps) {
+  ps.push_back(p_enum("path", "auto", {"auto", "global", "shared", "texture"},
+                      "how the CUDA backend reads the source (same results on every path); the "
+                      "CPU backend ignores it"));
+}
+
+FilterBorder filter_border(const Args& a, bool with_path = true) {
+  return FilterBorder{parse_border(a.e("border")), a.border_value(),
+                      with_path ? parse_path(a.e("path")) : Path::automatic};
 }
 
 // Operations whose output has the source's size (the filters, the colour ops).
@@ -371,6 +379,7 @@ void add_linear_filters(std::vector<OpEntry>& ops) {
     ps.push_back(p_int("anchor_y", "-1", -1, "anchor row in the kernel; -1: the centre"));
     add_scale_delta(ps);
     add_filter_border(ps);
+    add_filter_path(ps);
     e.check = [](const Args& a) {
       const int n = static_cast<int>(a.fs("kernel").size());
       int kw = a.has("kw") ? a.i("kw") : 0, kh = a.has("kh") ? a.i("kh") : 0;
@@ -419,6 +428,7 @@ void add_linear_filters(std::vector<OpEntry>& ops) {
         required(p_floats("column", "", 1, kMaxKernel1D, "column (y) kernel coefficients")));
     ps.push_back(p_float("delta", "0", "added to the result (before rounding and saturation)"));
     add_filter_border(ps);
+    add_filter_path(ps);
     e.size = same_size;
     e.run = [](const Args& a, const ImageView& src, const ImageView& dst, void* stream) {
       const auto r = a.fs("row"), c = a.fs("column");
@@ -443,6 +453,7 @@ void add_linear_filters(std::vector<OpEntry>& ops) {
     ps.push_back(p_int("ksize_y", "", 0, "kernel height (default: ksize, or from sigma_y)"));
     ps.push_back(p_float("sigma_y", "0", "standard deviation along y; 0: sigma", 0));
     add_filter_border(ps);
+    add_filter_path(ps);
     e.size = same_size;
     e.run = [](const Args& a, const ImageView& src, const ImageView& dst, void* stream) {
       GaussianParams p;
@@ -465,6 +476,7 @@ void add_linear_filters(std::vector<OpEntry>& ops) {
     ps.push_back(p_int("ksize_y", "", 1, "box height (default: ksize)"));
     ps.push_back(p_bool("normalize", "true", "divide by the box area (false: the sum, saturated)"));
     add_filter_border(ps);
+    add_filter_path(ps);
     e.size = same_size;
     e.run = [](const Args& a, const ImageView& src, const ImageView& dst, void* stream) {
       BoxParams p;
@@ -485,6 +497,7 @@ void add_linear_filters(std::vector<OpEntry>& ops) {
         "the plain kernel)";
     e.spec.params.push_back(p_float("strength", "1", "0: unchanged; 1: the plain 3x3 kernel"));
     add_filter_border(e.spec.params);
+    add_filter_path(e.spec.params);
     e.size = same_size;
     e.run = [](const Args& a, const ImageView& src, const ImageView& dst, void* stream) {
       sharpen(src, dst, a.f("strength"), filter_border(a), stream);
@@ -506,6 +519,7 @@ void add_linear_filters(std::vector<OpEntry>& ops) {
                          "u8)",
                          0));
     add_filter_border(ps);
+    add_filter_path(ps);
     e.size = same_size;
     e.run = [](const Args& a, const ImageView& src, const ImageView& dst, void* stream) {
       UnsharpParams p;
@@ -531,6 +545,7 @@ void add_linear_filters(std::vector<OpEntry>& ops) {
     ps.push_back(p_int("ksize", "3", 1, "1, 3, 5 or 7 (1: 3-tap derivative, no smoothing)"));
     add_scale_delta(ps);
     add_filter_border(ps);
+    add_filter_path(ps);
     e.size = same_size;
     e.run = [](const Args& a, const ImageView& src, const ImageView& dst, void* stream) {
       SobelParams p{a.i("dx"),    a.i("dy"),    a.i("ksize"),
@@ -549,6 +564,7 @@ void add_linear_filters(std::vector<OpEntry>& ops) {
     ps.push_back(p_int("dy", "0", 0, "order of the y derivative (0 or 1)"));
     add_scale_delta(ps);
     add_filter_border(ps);
+    add_filter_path(ps);
     e.size = same_size;
     e.run = [](const Args& a, const ImageView& src, const ImageView& dst, void* stream) {
       ScharrParams p{a.i("dx"), a.i("dy"), a.f("scale"), a.f("delta"), filter_border(a)};
@@ -565,6 +581,7 @@ void add_linear_filters(std::vector<OpEntry>& ops) {
     ps.push_back(p_int("ksize", "1", 1, "1, 3 or 5"));
     add_scale_delta(ps);
     add_filter_border(ps);
+    add_filter_path(ps);
     e.size = same_size;
     e.run = [](const Args& a, const ImageView& src, const ImageView& dst, void* stream) {
       LaplacianParams p{a.i("ksize"), a.f("scale"), a.f("delta"), filter_border(a)};
@@ -660,7 +677,7 @@ void add_nonlinear_filters(std::vector<OpEntry>& ops) {
     add_filter_border(ps);
     e.size = same_size;
     e.run = [](const Args& a, const ImageView& src, const ImageView& dst, void* stream) {
-      BilateralParams p{a.i("d"), a.f("sigma_color"), a.f("sigma_space"), filter_border(a)};
+      BilateralParams p{a.i("d"), a.f("sigma_color"), a.f("sigma_space"), filter_border(a, false)};
       bilateral_filter(src, dst, p, stream);
     };
     ops.push_back(std::move(e));

@@ -1,12 +1,13 @@
 // The linear filters on the CUDA backend against the CPU backend: IDENTICAL results for every op,
 // element type (u8, u16, f32), channel count (1, 3, 4), border mode (the five, constant with a
-// per-channel value), several kernel sizes and anchors, and both destination types where f32 is
-// allowed, on odd-sized random images, with aligned whole images and with offset sub-views as
-// source and destination. Both backends accumulate in float in the same order (kernel rows, then
-// taps left to right, zero coefficients skipped; separable filters as a row pass into float then
-// a column pass) and the library builds with --fmad=false / -ffp-contract=off, so no tolerance is
-// needed. Device outputs are poisoned first; the frame around a sub-view destination must stay
-// poisoned.
+// per-channel value), access path (global, shared, texture, automatic), several kernel sizes and
+// anchors, and both destination types where f32 is allowed, on odd-sized random images that
+// span several blocks' tiles (32 x 64 outputs) in both directions, with aligned whole images and
+// with offset sub-views as source and destination. Both backends accumulate in float in the same
+// order (kernel rows, then taps left to right, zero coefficients skipped; separable filters as a
+// row pass into float then a column pass) and the library builds with --fmad=false /
+// -ffp-contract=off, so no tolerance is needed. Device outputs are poisoned first; the frame around
+// a sub-view destination must stay poisoned.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -22,43 +23,53 @@
 namespace texcv {
 namespace {
 
-constexpr int kW = 67, kH = 41;
+constexpr int kW = 75, kH = 141;
 
 using test::is_poison;
 
-using Op = std::function<void(const ImageView& src, const ImageView& dst)>;
+// op(src, dst, path): the operation with FilterBorder::path = path.
+using Op = std::function<void(const ImageView& src, const ImageView& dst, Path path)>;
 
-// Runs op on the CPU (host images) and on the GPU in two layouts; the results must be identical.
+// The paths every case runs on: texture needs 1 or 4 channels.
+std::vector<Path> paths_for(int channels) {
+  if (channels == 3) return {Path::global, Path::shared, Path::automatic};
+  return {Path::global, Path::shared, Path::texture, Path::automatic};
+}
+
+// Runs op on the CPU (host images) and on the GPU on every path in two layouts; the results must
+// be identical.
 void expect_same(const std::string& what, const Image& host, ElemType dst_type, const Op& op) {
   const int ch = host.channels();
   Image want(kW, kH, ch, dst_type);
-  op(host, want);
-  for (int layout : {0, 1}) {
-    SCOPED_TRACE(what + (layout ? " (offset sub-views)" : " (whole images)"));
-    // layout 1: the source at (3, 1) of a larger device image, the destination at (1, 1) of a
-    // poisoned one (its pitch then also differs from the source's).
-    const int sx = layout ? 3 : 0, sy = layout ? 1 : 0, f = layout;
-    Image dsrc_owner(kW + 2 * sx, kH + 2 * sy, ch, host.type(), Location::device);
-    const ImageView dsrc = dsrc_owner.view().roi({sx, sy, kW, kH});
-    texcv::copy(host, dsrc);
-    Image dout(kW + 2 * f + 1, kH + 2 * f, ch, dst_type, Location::device);
-    test::poison(dout);
-    const ImageView inner = dout.view().roi({f, f, kW, kH});
-    op(dsrc, inner);
-    const Image all = test::to_host(dout);
-    const ImageView got = all.view().roi({f, f, kW, kH});
-    const test::Diff d = test::compare(got, want);
-    EXPECT_EQ(d.count, 0) << d.describe();
-    EXPECT_EQ(d.nan_or_poison, 0) << d.describe();
-    long outside = 0;
-    for (int y = 0; y < all.height(); ++y)
-      for (int x = 0; x < all.width(); ++x) {
-        if (x >= f && x < f + kW && y >= f && y < f + kH) continue;
-        for (int k = 0; k < ch; ++k)
-          if (!is_poison(all.view(), x, y, k)) ++outside;
-      }
-    EXPECT_EQ(outside, 0) << "elements written outside the destination";
-  }
+  op(host, want, Path::automatic);
+  for (const Path path : paths_for(ch))
+    for (int layout : {0, 1}) {
+      SCOPED_TRACE(what + " path " + to_string(path) +
+                   (layout ? " (offset sub-views)" : " (whole images)"));
+      // layout 1: the source at (3, 1) of a larger device image, the destination at (1, 1) of a
+      // poisoned one (its pitch then also differs from the source's).
+      const int sx = layout ? 3 : 0, sy = layout ? 1 : 0, f = layout;
+      Image dsrc_owner(kW + 2 * sx, kH + 2 * sy, ch, host.type(), Location::device);
+      const ImageView dsrc = dsrc_owner.view().roi({sx, sy, kW, kH});
+      texcv::copy(host, dsrc);
+      Image dout(kW + 2 * f + 1, kH + 2 * f, ch, dst_type, Location::device);
+      test::poison(dout);
+      const ImageView inner = dout.view().roi({f, f, kW, kH});
+      op(dsrc, inner, path);
+      const Image all = test::to_host(dout);
+      const ImageView got = all.view().roi({f, f, kW, kH});
+      const test::Diff d = test::compare(got, want);
+      EXPECT_EQ(d.count, 0) << d.describe();
+      EXPECT_EQ(d.nan_or_poison, 0) << d.describe();
+      long outside = 0;
+      for (int y = 0; y < all.height(); ++y)
+        for (int x = 0; x < all.width(); ++x) {
+          if (x >= f && x < f + kW && y >= f && y < f + kH) continue;
+          for (int k = 0; k < ch; ++k)
+            if (!is_poison(all.view(), x, y, k)) ++outside;
+        }
+      EXPECT_EQ(outside, 0) << "elements written outside the destination";
+    }
 }
 
 // Random sources: u8/u16 over their whole range, f32 in [-0.5, 1.5).
@@ -127,8 +138,10 @@ TEST(FiltersCuda, SeparableFilterIdenticalToCpu) {
       for (ElemType dt : {t, ElemType::f32}) {
         expect_same("separable_filter " + std::to_string(k.nx) + "x" + std::to_string(k.ny) + " " +
                         name_of(t, c, b, dt),
-                    src, dt, [&](const ImageView& s, const ImageView& d) {
-                      separable_filter(s, d, kx, ky, p);
+                    src, dt, [&](const ImageView& s, const ImageView& d, Path path) {
+                      SeparableParams q = p;
+                      q.border.path = path;
+                      separable_filter(s, d, kx, ky, q);
                     });
         if (t == ElemType::f32) break;  // f32 -> f32 once
       }
@@ -147,7 +160,11 @@ TEST(FiltersCuda, GaussianBlurIdenticalToCpu) {
       p.border = border_of(b);
       expect_same("gaussian_blur " + std::to_string(p.ksize_x) + "x" + std::to_string(p.ksize_y) +
                       " sigma " + std::to_string(p.sigma_x) + " " + name_of(t, c, b, t),
-                  src, t, [&](const ImageView& s, const ImageView& d) { gaussian_blur(s, d, p); });
+                  src, t, [&](const ImageView& s, const ImageView& d, Path path) {
+                    GaussianParams q = p;
+                    q.border.path = path;
+                    gaussian_blur(s, d, q);
+                  });
     }
   });
 }
@@ -163,7 +180,11 @@ TEST(FiltersCuda, BoxFilterIdenticalToCpu) {
       p.border = border_of(b);
       expect_same("box_filter " + std::to_string(p.ksize_x) + "x" + std::to_string(p.ksize_y) +
                       (p.normalize ? " normalized " : " sum ") + name_of(t, c, b, t),
-                  src, t, [&](const ImageView& s, const ImageView& d) { box_filter(s, d, p); });
+                  src, t, [&](const ImageView& s, const ImageView& d, Path path) {
+                    BoxParams q = p;
+                    q.border.path = path;
+                    box_filter(s, d, q);
+                  });
     }
   });
 }
@@ -189,8 +210,11 @@ TEST(FiltersCuda, ConvolveIdenticalToCpu) {
       for (ElemType dt : {t, ElemType::f32}) {
         expect_same("convolve " + std::to_string(k.w) + "x" + std::to_string(k.h) + " " +
                         name_of(t, c, b, dt),
-                    src, dt,
-                    [&](const ImageView& s, const ImageView& d) { convolve(s, d, kern, p); });
+                    src, dt, [&](const ImageView& s, const ImageView& d, Path path) {
+                      ConvolveParams q = p;
+                      q.border.path = path;
+                      convolve(s, d, kern, q);
+                    });
         if (t == ElemType::f32) break;  // f32 -> f32 once
       }
     }
@@ -202,9 +226,12 @@ TEST(FiltersCuda, SharpenIdenticalToCpu) {
   for_all([&](ElemType t, int c, Border b, std::uint32_t seed) {
     const Image src = source(t, c, seed);
     for (double strength : {1.0, 0.35}) {
-      expect_same(
-          "sharpen " + std::to_string(strength) + " " + name_of(t, c, b, t), src, t,
-          [&](const ImageView& s, const ImageView& d) { sharpen(s, d, strength, border_of(b)); });
+      expect_same("sharpen " + std::to_string(strength) + " " + name_of(t, c, b, t), src, t,
+                  [&](const ImageView& s, const ImageView& d, Path path) {
+                    FilterBorder fb = border_of(b);
+                    fb.path = path;
+                    sharpen(s, d, strength, fb);
+                  });
     }
   });
 }
@@ -230,7 +257,11 @@ TEST(FiltersCuda, DerivativesIdenticalToCpu) {
         p.border = border_of(b);
         expect_same("sobel dx " + std::to_string(k.dx) + " dy " + std::to_string(k.dy) + " ksize " +
                         std::to_string(k.ksize) + " " + name_of(t, c, b, dt),
-                    src, dt, [&](const ImageView& s, const ImageView& d) { sobel(s, d, p); });
+                    src, dt, [&](const ImageView& s, const ImageView& d, Path path) {
+                      SobelParams q = p;
+                      q.border.path = path;
+                      sobel(s, d, q);
+                    });
       }
       for (int dx : {0, 1}) {
         ScharrParams p;
@@ -240,7 +271,11 @@ TEST(FiltersCuda, DerivativesIdenticalToCpu) {
         p.delta = 3.0;
         p.border = border_of(b);
         expect_same("scharr dx " + std::to_string(dx) + " " + name_of(t, c, b, dt), src, dt,
-                    [&](const ImageView& s, const ImageView& d) { scharr(s, d, p); });
+                    [&](const ImageView& s, const ImageView& d, Path path) {
+                      ScharrParams q = p;
+                      q.border.path = path;
+                      scharr(s, d, q);
+                    });
       }
       for (int ksize : {1, 3, 5}) {
         LaplacianParams p;
@@ -249,7 +284,11 @@ TEST(FiltersCuda, DerivativesIdenticalToCpu) {
         p.delta = 10.0;
         p.border = border_of(b);
         expect_same("laplacian ksize " + std::to_string(ksize) + " " + name_of(t, c, b, dt), src,
-                    dt, [&](const ImageView& s, const ImageView& d) { laplacian(s, d, p); });
+                    dt, [&](const ImageView& s, const ImageView& d, Path path) {
+                      LaplacianParams q = p;
+                      q.border.path = path;
+                      laplacian(s, d, q);
+                    });
       }
       if (t == ElemType::f32) break;  // f32 -> f32 once
     }
@@ -269,9 +308,60 @@ TEST(FiltersCuda, UnsharpMaskIdenticalToCpu) {
       expect_same("unsharp_mask sigma " + std::to_string(p.sigma) + " ksize " +
                       std::to_string(p.ksize) + " threshold " + std::to_string(p.threshold) + " " +
                       name_of(t, c, b, t),
-                  src, t, [&](const ImageView& s, const ImageView& d) { unsharp_mask(s, d, p); });
+                  src, t, [&](const ImageView& s, const ImageView& d, Path path) {
+                    UnsharpParams q = p;
+                    q.border.path = path;
+                    unsharp_mask(s, d, q);
+                  });
     }
   });
+}
+
+TEST(FiltersCuda, PathErrors) {
+  TEXCV_REQUIRE_GPU();
+  Image src(40, 30, 3, ElemType::f32, Location::device);
+  Image dst(40, 30, 3, ElemType::f32, Location::device);
+  FilterBorder fb;
+  fb.path = Path::texture;
+  test::expect_error([&] { sharpen(src, dst, 1.0, fb); }, ErrorCode::Unsupported,
+                     "sharpen: path texture needs a texture, and CUDA has no texture format for "
+                     "3-channel images; use path global (or automatic), or convert the image to 4 "
+                     "channels; got 3 channels, expected 1 or 4 channels");
+  fb.path = Path::texture_filter;
+  test::expect_error(
+      [&] { sharpen(src, dst, 1.0, fb); }, ErrorCode::Unsupported,
+      "sharpen: path texture_filter (hardware interpolation) does not apply to a "
+      "stencil filter; got texture_filter, expected auto, global, shared or texture");
+  // A 255 x 255 separable window of 4-channel floats does not fit in shared memory: explicit
+  // shared fails with the sizes, automatic falls back to the two-pass global path (same result).
+  const Image h4 = source(ElemType::f32, 4, 77);
+  const ImageView h4v = h4.view().roi({0, 0, 40, 30});
+  Image s4(40, 30, 4, ElemType::f32, Location::device),
+      d4(40, 30, 4, ElemType::f32, Location::device);
+  texcv::copy(h4v, s4);
+  const std::vector<float> k255 = random_taps(255, 5);
+  SeparableParams p;
+  p.border.path = Path::shared;
+  try {
+    separable_filter(s4, d4, k255, k255, p);
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::Unsupported);
+    EXPECT_NE(std::string(e.what()).find("separable_filter: path shared: the kernel's source "
+                                         "window does not fit in one block's shared memory; use "
+                                         "path global (or automatic); got 1617984 bytes (255x255 "
+                                         "kernel, 4 channels), expected at most "),
+              std::string::npos)
+        << e.what();
+  }
+  p.border.path = Path::automatic;
+  test::poison(d4);
+  separable_filter(s4, d4, k255, k255, p);
+  Image want(40, 30, 4, ElemType::f32);
+  separable_filter(h4v, want, k255, k255, p);
+  const test::Diff d = test::compare(test::to_host(d4), want);
+  EXPECT_EQ(d.count, 0) << d.describe();
+  EXPECT_EQ(d.nan_or_poison, 0) << d.describe();
 }
 
 }  // namespace

@@ -15,6 +15,8 @@ const char* to_string(GeomOp op) noexcept {
       return "remap";
     case GeomOp::flip:
       return "flip";
+    case GeomOp::stencil:
+      return "stencil";
   }
   return "?";
 }
@@ -37,6 +39,18 @@ Path choose_path(GeomOp op, Interp interp, ElemType type, int channels, Precisio
     if (channels == 4) return Path::texture;
     if (op == GeomOp::warp && interp == Interp::nearest) return Path::texture;
   }
+  return Path::global;
+}
+
+Path choose_stencil_path(StencilKind kind, ElemType type, int channels, int kw, int kh,
+                         bool tile_fits) {
+  (void)type;
+  (void)channels;
+  (void)kw;
+  (void)kh;
+  // Provisional until measured: the fused one-pass tile for separable filters saves the float
+  // temporary's round trip; 2-D kernels read through L1 with several rows per thread.
+  if (kind == StencilKind::separable && tile_fits) return Path::shared;
   return Path::global;
 }
 

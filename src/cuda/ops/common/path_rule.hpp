@@ -16,7 +16,7 @@
 
 namespace texcv::cuda::ops {
 
-enum class GeomOp : std::uint8_t { resize, warp, remap, flip };
+enum class GeomOp : std::uint8_t { resize, warp, remap, flip, stencil };
 const char* to_string(GeomOp op) noexcept;
 
 // The path Path::automatic takes. bindable: the source can be bound as a Pitch2D texture
@@ -28,6 +28,15 @@ Path choose_path(GeomOp op, Interp interp, ElemType type, int channels, Precisio
 // else choose_path() for this view. Benchmarks call it to report what automatic picked. Does not
 // validate an explicit path (the operation does, and throws).
 Path resolved_path(GeomOp op, const ImageView& src, const detail::SamplingDesc& s);
+
+// The linear filters (src/cuda/ops/filter/): a 2-D kernel, or a separable pair.
+enum class StencilKind : std::uint8_t { filter_2d, separable };
+
+// The path Path::automatic takes for a linear filter with a kw x kh kernel (docs/performance.md,
+// "path=auto rule for the filters"). tile_fits: the shared-memory tile of Path::shared fits the
+// device's per-block limit. Never returns Path::automatic or Path::texture_filter.
+Path choose_stencil_path(StencilKind kind, ElemType type, int channels, int kw, int kh,
+                         bool tile_fits);
 
 // Throws Error when the explicit path s.path cannot run op with s on a source of `channels`
 // channels (3-channel textures, texture_filter with other than linear, reflect101 or exact).

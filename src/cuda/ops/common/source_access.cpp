@@ -81,7 +81,7 @@ SourcePlan::SourcePlan(const char* op, GeomOp gop, const ImageView& src,
     check_explicit_path(op, s, src.channels);
   }
   args_.path = path;
-  if (path == Path::global) return;
+  if (path == Path::global || path == Path::shared) return;  // plain loads (shared: stencils)
 
   const TextureSpec spec = spec_for(path, src, s);
   args_.normalized_coords = spec.normalized_coords;

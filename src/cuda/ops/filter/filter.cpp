@@ -1,8 +1,10 @@
 // The linear filters on the CUDA backend (convolve, sharpen, laplacian through filter_2d;
 // separable_filter, gaussian_blur, box_filter, sobel, scharr through filter_separable;
-// unsharp_mask), on the caller's stream. The separable filters run a row pass into a float
-// temporary, then a column pass, as the CPU backend; the temporary (and unsharp_mask's blur image)
-// is stream-ordered memory (cudaMallocAsync / cudaFreeAsync) allocated per call.
+// unsharp_mask), on the caller's stream, on the access path the caller asked for or
+// choose_stencil_path() picks (filter_launch.hpp describes the paths). On the global and texture
+// paths the separable filters run a row pass into a float temporary, then a column pass, as the
+// CPU backend; on the shared path both passes run in one kernel. Temporaries (and unsharp_mask's
+// blur image) are stream-ordered memory (cudaMallocAsync / cudaFreeAsync) allocated per call.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -18,13 +20,44 @@ namespace texcv::cuda {
 
 namespace {
 
-ops::FilterSrc filter_src(const ImageView& v) {
-  return ops::FilterSrc{static_cast<const unsigned char*>(v.data), v.pitch, v.width, v.height};
-}
-
 void check_views(const char* op, const ImageView& src, const ImageView& dst) {
   ops::check_device_view(op, src, "src");
   ops::check_device_view(op, dst, "dst");
+}
+
+// The largest dynamic shared memory one block of the current device may use.
+std::size_t max_block_smem(const char* op) {
+  int dev = 0, bytes = 0;
+  TEXCV_CUDA_CHECK(op, cudaGetDevice(&dev));
+  TEXCV_CUDA_CHECK(op,
+                   cudaDeviceGetAttribute(&bytes, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+  // The kernels' static coefficient arrays take their share of the same memory.
+  const std::size_t statics = 2 * kMaxKernel1D * sizeof(float) + 1024;
+  return static_cast<std::size_t>(bytes) > statics ? static_cast<std::size_t>(bytes) - statics : 0;
+}
+
+// The source of one filter call on its resolved path (texture objects come from the cache; an
+// explicit texture path on an unbindable view reads an aligned copy). tile_bytes: the shared
+// path's dynamic shared memory.
+ops::SourcePlan stencil_source(const char* op, ops::StencilKind kind, const ImageView& src,
+                               const detail::FilterBorderDesc& b, int kw, int kh,
+                               std::size_t tile_bytes, cudaStream_t st) {
+  const std::size_t limit = max_block_smem(op);
+  Path path = b.path;
+  if (path == Path::automatic)
+    path = ops::choose_stencil_path(kind, src.type, src.channels, kw, kh, tile_bytes <= limit);
+  if (path == Path::shared && tile_bytes > limit)
+    fail(ErrorCode::Unsupported, op,
+         "path shared: the kernel's source window does not fit in one block's shared memory; use "
+         "path global (or automatic)",
+         std::to_string(tile_bytes) + " bytes (" + std::to_string(kw) + "x" + std::to_string(kh) +
+             " kernel, " + std::to_string(src.channels) + " channels)",
+         "at most " + std::to_string(limit) + " bytes");
+  detail::SamplingDesc sd;
+  sd.interp = Interp::nearest;
+  sd.border = b.border;
+  sd.path = path;
+  return ops::SourcePlan(op, ops::GeomOp::stencil, src, sd, st);
 }
 
 ops::FilterBorderArgs border_args(const detail::FilterBorderDesc& b) {
@@ -82,17 +115,16 @@ ops::Kernel1DArgs taps_1d(const std::vector<float>& k, int anchor) {
   return a;
 }
 
-// Row pass + column pass of src (width x height x channels, element type src_type) into d
-// (element type dst_type).
-void separable(const char* op, const ops::FilterSrc& s, ElemType src_type, int channels,
-               const ops::DstArgs& d, ElemType dst_type, const detail::SepFilterDesc& desc,
-               cudaStream_t st) {
-  const std::size_t row_bytes = static_cast<std::size_t>(s.width) * channels * sizeof(float);
-  StreamTemp tmp(row_bytes, s.height, st, op);
-  const ops::DstArgs t{tmp.data(), tmp.pitch(), s.width, s.height};
+// Row pass + column pass of src into d (element type dst_type): in one kernel on the shared
+// path, else through a float temporary.
+void separable(const char* op, const ImageView& src, const ops::DstArgs& d, ElemType dst_type,
+               const detail::SepFilterDesc& desc, cudaStream_t st) {
+  const int channels = src.channels;
   const ops::Kernel1DArgs kx = taps_1d(desc.kx, desc.ax);
+  const ops::Kernel1DArgs ky = taps_1d(desc.ky, desc.ay);
   const ops::FilterBorderArgs b = border_args(desc.border);
-  by_type(op, src_type, [&]<typename T>() { ops::launch_sep_rows<T>(s, t, channels, kx, b, st); });
+  ops::SourcePlan plan = stencil_source(op, ops::StencilKind::separable, src, desc.border, kx.n,
+                                        ky.n, ops::sep_tile_bytes(kx.n, ky.n, channels), st);
   ops::ColumnArgs ca;
   ca.border = desc.border.border;
   // The row pass of a constant row, in the CPU's order (filter_rows.hpp correlate_row).
@@ -106,11 +138,23 @@ void separable(const char* op, const ops::FilterSrc& s, ElemType src_type, int c
   }
   ca.scale = desc.scale;
   ca.delta = desc.delta;
-  const ops::Kernel1DArgs ky = taps_1d(desc.ky, desc.ay);
-  const ops::FilterSrc ts{tmp.data(), tmp.pitch(), s.width, s.height};
+  if (plan.path() == Path::shared) {
+    by_type(op, src.type, [&]<typename T>() {
+      ops::launch_sep_fused<T>(plan.args(), d, channels, dst_type, kx, ky, b, ca, st);
+    });
+    plan.finish();
+    return;
+  }
+  const std::size_t row_bytes = static_cast<std::size_t>(src.width) * channels * sizeof(float);
+  StreamTemp tmp(row_bytes, src.height, st, op);
+  const ops::DstArgs t{tmp.data(), tmp.pitch(), src.width, src.height};
+  by_type(op, src.type,
+          [&]<typename T>() { ops::launch_sep_rows<T>(plan.args(), t, channels, kx, b, st); });
+  const ops::FilterSrc ts{tmp.data(), tmp.pitch(), src.width, src.height};
   by_type(op, dst_type,
           [&]<typename T>() { ops::launch_sep_cols<T>(ts, d, channels, ky, ca, st); });
   tmp.release(op);
+  plan.finish();
 }
 
 }  // namespace
@@ -128,16 +172,18 @@ void filter_2d(const char* op, const ImageView& src, const ImageView& dst,
   k.delta = d.delta;
   for (int i = 0; i < d.kw * d.kh; ++i) k.k[i] = d.k[static_cast<std::size_t>(i)];
   const ops::FilterBorderArgs b = border_args(d.border);
+  ops::SourcePlan plan = stencil_source(op, ops::StencilKind::filter_2d, src, d.border, d.kw, d.kh,
+                                        ops::filter_2d_tile_bytes(d.kw, d.kh, src.channels), st);
   by_type(op, src.type, [&]<typename T>() {
-    ops::launch_filter_2d<T>(filter_src(src), ops::dst_args(dst), src.channels, dst.type, k, b, st);
+    ops::launch_filter_2d<T>(plan.args(), ops::dst_args(dst), src.channels, dst.type, k, b, st);
   });
+  plan.finish();
 }
 
 void filter_separable(const char* op, const ImageView& src, const ImageView& dst,
                       const detail::SepFilterDesc& d, void* stream) {
   check_views(op, src, dst);
-  separable(op, filter_src(src), src.type, src.channels, ops::dst_args(dst), dst.type, d,
-            static_cast<cudaStream_t>(stream));
+  separable(op, src, ops::dst_args(dst), dst.type, d, static_cast<cudaStream_t>(stream));
 }
 
 void unsharp_mask(const ImageView& src, const ImageView& dst, const detail::UnsharpDesc& d,
@@ -148,7 +194,7 @@ void unsharp_mask(const ImageView& src, const ImageView& dst, const detail::Unsh
   // The blur in src's element type, as the CPU backend.
   StreamTemp blur(src.row_bytes(), src.height, st, kOp);
   const ops::DstArgs bd{blur.data(), blur.pitch(), src.width, src.height};
-  separable(kOp, filter_src(src), src.type, src.channels, bd, src.type, d.blur, st);
+  separable(kOp, src, bd, src.type, d.blur, st);
   const int n = src.width * src.channels;
   const ops::FilterSrc s{static_cast<const unsigned char*>(src.data), src.pitch, n, src.height};
   const ops::FilterSrc bs{blur.data(), blur.pitch(), n, src.height};

@@ -1,8 +1,12 @@
-// Device code of the linear filters: one thread per output pixel (all its channels) on kBlockX x
-// kBlockY blocks, plain global loads, borders through src/core/sampling.hpp's border_index. Each
-// output element accumulates in float from +0 in the CPU backend's order (kernel rows, then taps
-// left to right; zero coefficients skipped), then saturate(acc * scale + delta): with --fmad=false
-// on both sides the floats are the CPU's.
+// Device code of the linear filters on kBlockX x kBlockY blocks. Borders go through
+// src/core/sampling.hpp's border_index. Each output element accumulates in float from +0 in the
+// CPU backend's order (kernel rows, then taps left to right; zero coefficients skipped), then
+// saturate(acc * scale + delta): with --fmad=false on both sides the floats are the CPU's.
+//
+// The strip and tile kernels give each thread kFilterStrip output rows of one column: they walk
+// the strip's source rows once, top to bottom, and add each tap to every output row whose window
+// contains it. An output's contributions still arrive kernel row by kernel row, taps left to
+// right, so the order (and the result) is the one-pixel-per-thread order of the CPU.
 #pragma once
 
 #include <cstdint>
@@ -15,6 +19,12 @@
 
 namespace texcv::cuda::ops {
 
+constexpr int kFilterThreads = kBlockX * kBlockY;
+static_assert(kFilterTileW == kBlockX && kFilterTileH == kBlockY * kFilterStrip,
+              "filter_launch.hpp's tile must match the block shape");
+// Dynamic shared memory a block may use without opting in.
+constexpr std::size_t kDefaultSmem = 48 * 1024;
+
 template <typename T>
 __device__ __forceinline__ const T* filter_row(const FilterSrc& s, int y) {
   return reinterpret_cast<const T*>(s.data + s.pitch * static_cast<std::size_t>(y));
@@ -25,71 +35,166 @@ __device__ __forceinline__ T* out_row(const DstArgs& d, int y) {
   return reinterpret_cast<T*>(d.data + d.pitch * static_cast<std::size_t>(y));
 }
 
-// Copies n coefficients (by-value kernel argument) to shared memory.
-__device__ __forceinline__ void load_taps(const float* k, int n, float* ks) {
-  const int tid = static_cast<int>(threadIdx.y * blockDim.x + threadIdx.x);
-  for (int i = tid; i < n; i += kBlockX * kBlockY) ks[i] = k[i];
-  __syncthreads();
+__device__ __forceinline__ int filter_tid() {
+  return static_cast<int>(threadIdx.y * blockDim.x + threadIdx.x);
 }
 
-template <typename T, typename Tout, int C>
-__global__ void __launch_bounds__(kBlockX* kBlockY)
-    filter_2d_kernel(const FilterSrc s, const DstArgs d, const Kernel2DArgs a,
-                     const FilterBorderArgs b) {
-  __shared__ float ks[kMaxKernel2D * kMaxKernel2D];
-  load_taps(a.k, a.kw * a.kh, ks);
-  const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
-  const int y = static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y);
-  if (x >= d.width || y >= d.height) return;
-  float acc[C];
+// Copies n coefficients (by-value kernel argument) to shared memory (no barrier).
+__device__ __forceinline__ void copy_taps(const float* k, int n, float* ks) {
+  for (int i = filter_tid(); i < n; i += kFilterThreads) ks[i] = k[i];
+}
+
+// Adds v * ks[j * kw + i] to the accumulators of the strip's output rows p with j = r - p in
+// [0, kh): source row r of the strip, tap i.
+template <int C>
+__device__ __forceinline__ void add_tap(float (&acc)[kFilterStrip][C], const float* ks, int kw,
+                                        int kh, int r, int i, const float* v) {
 #pragma unroll
-  for (int c = 0; c < C; ++c) acc[c] = 0.0f;
-  for (int j = 0; j < a.kh; ++j) {
-    const int iy = detail::border_index(y + j - a.ay, s.height, b.border);
-    const T* row = iy < 0 ? nullptr : filter_row<T>(s, iy);
+  for (int p = 0; p < kFilterStrip; ++p) {
+    const int j = r - p;
+    if (j < 0 || j >= kh) continue;
+    const float kv = ks[j * kw + i];
+    if (kv == 0.0f) continue;
+#pragma unroll
+    for (int c = 0; c < C; ++c) acc[p][c] += kv * v[c];
+  }
+}
+
+// Stores the strip (rows y0.. of column x) as saturate(acc * scale + delta).
+template <typename Tout, int C>
+__device__ __forceinline__ void store_strip(const DstArgs& d, int x, int y0,
+                                            const float (&acc)[kFilterStrip][C], float scale,
+                                            float delta) {
+#pragma unroll
+  for (int p = 0; p < kFilterStrip; ++p) {
+    const int y = y0 + p;
+    if (y >= d.height) break;
+    Tout* o = out_row<Tout>(d, y) + static_cast<std::size_t>(x) * C;
+#pragma unroll
+    for (int c = 0; c < C; ++c) o[c] = detail::saturate<Tout>(acc[p][c] * scale + delta);
+  }
+}
+
+// ---- 2-D kernels --------------------------------------------------------------------------
+
+// global / texture: Src is GlobalSource or TextureSource (load(x, y, v)).
+template <typename T, typename Tout, int C, class Src>
+__global__ void __launch_bounds__(kFilterThreads)
+    filter_2d_strip_kernel(const Src src, const DstArgs d, const Kernel2DArgs a,
+                           const FilterBorderArgs b) {
+  __shared__ float ks[kMaxKernel2D * kMaxKernel2D];
+  copy_taps(a.k, a.kw * a.kh, ks);
+  __syncthreads();
+  const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  const int y0 = static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y) * kFilterStrip;
+  if (x >= d.width || y0 >= d.height) return;
+  float acc[kFilterStrip][C];
+#pragma unroll
+  for (int p = 0; p < kFilterStrip; ++p)
+#pragma unroll
+    for (int c = 0; c < C; ++c) acc[p][c] = 0.0f;
+  const int xs = x - a.ax;
+  const bool inside_x = xs >= 0 && xs + a.kw <= src.width;
+  const int rows = kFilterStrip + a.kh - 1;
+  for (int r = 0; r < rows; ++r) {
+    const int iy = detail::border_index(y0 - a.ay + r, src.height, b.border);
     for (int i = 0; i < a.kw; ++i) {
-      const float kv = ks[j * a.kw + i];
-      if (kv == 0.0f) continue;
-      const int ix = row ? detail::border_index(x + i - a.ax, s.width, b.border) : -1;
+      float v[C];
+      const int ix = iy < 0     ? -1
+                     : inside_x ? xs + i
+                                : detail::border_index(xs + i, src.width, b.border);
       if (ix < 0) {
 #pragma unroll
-        for (int c = 0; c < C; ++c) acc[c] += kv * b.value[c];
+        for (int c = 0; c < C; ++c) v[c] = b.value[c];
       } else {
-        const T* p = row + static_cast<std::size_t>(ix) * C;
-#pragma unroll
-        for (int c = 0; c < C; ++c) acc[c] += kv * static_cast<float>(p[c]);
+        src.load(ix, iy, v);
       }
+      add_tap<C>(acc, ks, a.kw, a.kh, r, i, v);
     }
   }
-  Tout* o = out_row<Tout>(d, y) + static_cast<std::size_t>(x) * C;
-#pragma unroll
-  for (int c = 0; c < C; ++c) o[c] = detail::saturate<Tout>(acc[c] * a.scale + a.delta);
+  store_strip<Tout, C>(d, x, y0, acc, a.scale, a.delta);
 }
 
+// Fills tile (rows x cols floats x C) with the source window whose top-left pixel is (x0, y0),
+// borders applied (a constant-border element is the border value).
 template <typename T, int C>
-__global__ void __launch_bounds__(kBlockX* kBlockY)
-    sep_rows_kernel(const FilterSrc s, const DstArgs t, const Kernel1DArgs k,
+__device__ __forceinline__ void load_tile(const SourceArgs& s, const FilterBorderArgs& b, int x0,
+                                          int y0, int rows, int cols, float* tile) {
+  for (int idx = filter_tid(); idx < rows * cols; idx += kFilterThreads) {
+    const int r = idx / cols, cc = idx - r * cols;
+    const int iy = detail::border_index(y0 + r, s.height, b.border);
+    const int ix = iy < 0 ? -1 : detail::border_index(x0 + cc, s.width, b.border);
+    float* t = tile + static_cast<std::size_t>(idx) * C;
+    if (ix < 0) {
+#pragma unroll
+      for (int c = 0; c < C; ++c) t[c] = b.value[c];
+    } else {
+      const T* p = reinterpret_cast<const T*>(s.data + s.pitch * static_cast<std::size_t>(iy)) +
+                   static_cast<std::size_t>(ix) * C;
+#pragma unroll
+      for (int c = 0; c < C; ++c) t[c] = static_cast<float>(__ldg(p + c));
+    }
+  }
+}
+
+// shared: the block's window ((kFilterTileH + kh - 1) x (kBlockX + kw - 1)) staged first.
+template <typename T, typename Tout, int C>
+__global__ void __launch_bounds__(kFilterThreads)
+    filter_2d_tile_kernel(const SourceArgs s, const DstArgs d, const Kernel2DArgs a,
+                          const FilterBorderArgs b) {
+  extern __shared__ float tile[];
+  __shared__ float ks[kMaxKernel2D * kMaxKernel2D];
+  copy_taps(a.k, a.kw * a.kh, ks);
+  const int cols = kBlockX + a.kw - 1, rows = kFilterTileH + a.kh - 1;
+  const int bx = static_cast<int>(blockIdx.x) * kBlockX;
+  const int by = static_cast<int>(blockIdx.y) * kFilterTileH;
+  load_tile<T, C>(s, b, bx - a.ax, by - a.ay, rows, cols, tile);
+  __syncthreads();
+  const int tx = static_cast<int>(threadIdx.x), ty = static_cast<int>(threadIdx.y) * kFilterStrip;
+  const int x = bx + tx, y0 = by + ty;
+  if (x >= d.width || y0 >= d.height) return;
+  float acc[kFilterStrip][C];
+#pragma unroll
+  for (int p = 0; p < kFilterStrip; ++p)
+#pragma unroll
+    for (int c = 0; c < C; ++c) acc[p][c] = 0.0f;
+  for (int r = 0; r < kFilterStrip + a.kh - 1; ++r) {
+    const float* t = tile + (static_cast<std::size_t>(ty + r) * cols + tx) * C;
+    for (int i = 0; i < a.kw; ++i) add_tap<C>(acc, ks, a.kw, a.kh, r, i, t + i * C);
+  }
+  store_strip<Tout, C>(d, x, y0, acc, a.scale, a.delta);
+}
+
+// ---- Separable filters ----------------------------------------------------------------------
+
+// Row pass (global / texture) into the float temporary.
+template <typename T, int C, class Src>
+__global__ void __launch_bounds__(kFilterThreads)
+    sep_rows_kernel(const Src src, const DstArgs t, const Kernel1DArgs k,
                     const FilterBorderArgs b) {
   __shared__ float ks[kMaxKernel1D];
-  load_taps(k.k, k.n, ks);
+  copy_taps(k.k, k.n, ks);
+  __syncthreads();
   const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
   const int y = static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y);
   if (x >= t.width || y >= t.height) return;
-  const T* row = filter_row<T>(s, y);
   float acc[C];
 #pragma unroll
   for (int c = 0; c < C; ++c) acc[c] = 0.0f;
+  const int xs = x - k.anchor;
+  const bool inside_x = xs >= 0 && xs + k.n <= src.width;
   for (int i = 0; i < k.n; ++i) {
     const float kv = ks[i];
     if (kv == 0.0f) continue;
-    const int ix = detail::border_index(x + i - k.anchor, s.width, b.border);
+    const int ix = inside_x ? xs + i : detail::border_index(xs + i, src.width, b.border);
     if (ix < 0) {
 #pragma unroll
       for (int c = 0; c < C; ++c) acc[c] += kv * b.value[c];
     } else {
-      const T* p = row + static_cast<std::size_t>(ix) * C;
+      float v[C];
+      src.load(ix, y, v);
 #pragma unroll
-      for (int c = 0; c < C; ++c) acc[c] += kv * static_cast<float>(p[c]);
+      for (int c = 0; c < C; ++c) acc[c] += kv * v[c];
     }
   }
   float* o = out_row<float>(t, y) + static_cast<std::size_t>(x) * C;
@@ -97,39 +202,97 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
   for (int c = 0; c < C; ++c) o[c] = acc[c];
 }
 
+// Column pass from the float temporary, a strip of kFilterStrip rows per thread.
 template <typename Tout, int C>
-__global__ void __launch_bounds__(kBlockX* kBlockY)
+__global__ void __launch_bounds__(kFilterThreads)
     sep_cols_kernel(const FilterSrc t, const DstArgs d, const Kernel1DArgs k, const ColumnArgs a) {
   __shared__ float ks[kMaxKernel1D];
-  load_taps(k.k, k.n, ks);
+  copy_taps(k.k, k.n, ks);
+  __syncthreads();
   const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
-  const int y = static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y);
-  if (x >= d.width || y >= d.height) return;
-  float acc[C];
+  const int y0 = static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y) * kFilterStrip;
+  if (x >= d.width || y0 >= d.height) return;
+  float acc[kFilterStrip][C];
 #pragma unroll
-  for (int c = 0; c < C; ++c) acc[c] = 0.0f;
-  for (int j = 0; j < k.n; ++j) {
-    const float kv = ks[j];
-    if (kv == 0.0f) continue;
-    const int iy = detail::border_index(y + j - k.anchor, t.height, a.border);
+  for (int p = 0; p < kFilterStrip; ++p)
+#pragma unroll
+    for (int c = 0; c < C; ++c) acc[p][c] = 0.0f;
+  for (int r = 0; r < kFilterStrip + k.n - 1; ++r) {
+    const int iy = detail::border_index(y0 - k.anchor + r, t.height, a.border);
+    float v[C];
     if (iy < 0) {
 #pragma unroll
-      for (int c = 0; c < C; ++c) acc[c] += kv * a.crow[c];
+      for (int c = 0; c < C; ++c) v[c] = a.crow[c];
     } else {
       const float* p = filter_row<float>(t, iy) + static_cast<std::size_t>(x) * C;
 #pragma unroll
-      for (int c = 0; c < C; ++c) acc[c] += kv * p[c];
+      for (int c = 0; c < C; ++c) v[c] = p[c];
     }
+    add_tap<C>(acc, ks, 1, k.n, r, 0, v);
   }
-  Tout* o = out_row<Tout>(d, y) + static_cast<std::size_t>(x) * C;
+  store_strip<Tout, C>(d, x, y0, acc, a.scale, a.delta);
+}
+
+// shared: both passes in one kernel. The block stages its source window
+// ((kFilterTileH + ny - 1) rows x (kBlockX + nx - 1) columns), runs the row pass over it into a
+// second tile (kFilterTileH + ny - 1 rows x kBlockX columns; a constant-border row outside the
+// image is crow), then the column pass from that tile.
+template <typename T, typename Tout, int C>
+__global__ void __launch_bounds__(kFilterThreads)
+    sep_fused_kernel(const SourceArgs s, const DstArgs d, const Kernel1DArgs kx,
+                     const Kernel1DArgs ky, const FilterBorderArgs b, const ColumnArgs a) {
+  extern __shared__ float smem[];
+  __shared__ float ksx[kMaxKernel1D];
+  __shared__ float ksy[kMaxKernel1D];
+  copy_taps(kx.k, kx.n, ksx);
+  copy_taps(ky.k, ky.n, ksy);
+  const int cols = kBlockX + kx.n - 1, rows = kFilterTileH + ky.n - 1;
+  float* raw = smem;
+  float* rowp = smem + static_cast<std::size_t>(rows) * cols * C;
+  const int bx = static_cast<int>(blockIdx.x) * kBlockX;
+  const int by = static_cast<int>(blockIdx.y) * kFilterTileH;
+  load_tile<T, C>(s, b, bx - kx.anchor, by - ky.anchor, rows, cols, raw);
+  __syncthreads();
+  for (int idx = filter_tid(); idx < rows * kBlockX; idx += kFilterThreads) {
+    const int r = idx / kBlockX, cx = idx - r * kBlockX;
+    float acc[C];
+    if (detail::border_index(by - ky.anchor + r, s.height, b.border) < 0) {
 #pragma unroll
-  for (int c = 0; c < C; ++c) o[c] = detail::saturate<Tout>(acc[c] * a.scale + a.delta);
+      for (int c = 0; c < C; ++c) acc[c] = a.crow[c];
+    } else {
+#pragma unroll
+      for (int c = 0; c < C; ++c) acc[c] = 0.0f;
+      const float* t = raw + (static_cast<std::size_t>(r) * cols + cx) * C;
+      for (int i = 0; i < kx.n; ++i) {
+        const float kv = ksx[i];
+        if (kv == 0.0f) continue;
+#pragma unroll
+        for (int c = 0; c < C; ++c) acc[c] += kv * t[i * C + c];
+      }
+    }
+    float* o = rowp + static_cast<std::size_t>(idx) * C;
+#pragma unroll
+    for (int c = 0; c < C; ++c) o[c] = acc[c];
+  }
+  __syncthreads();
+  const int tx = static_cast<int>(threadIdx.x), ty = static_cast<int>(threadIdx.y) * kFilterStrip;
+  const int x = bx + tx, y0 = by + ty;
+  if (x >= d.width || y0 >= d.height) return;
+  float acc[kFilterStrip][C];
+#pragma unroll
+  for (int p = 0; p < kFilterStrip; ++p)
+#pragma unroll
+    for (int c = 0; c < C; ++c) acc[p][c] = 0.0f;
+  for (int r = 0; r < kFilterStrip + ky.n - 1; ++r)
+    add_tap<C>(acc, ksy, 1, ky.n, r, 0,
+               rowp + (static_cast<std::size_t>(ty + r) * kBlockX + tx) * C);
+  store_strip<Tout, C>(d, x, y0, acc, a.scale, a.delta);
 }
 
 // Per element (widths in elements): out = src + amount * (src - blur) where |src - blur| >=
 // threshold, else src.
 template <typename T>
-__global__ void __launch_bounds__(kBlockX* kBlockY)
+__global__ void __launch_bounds__(kFilterThreads)
     unsharp_kernel(const FilterSrc s, const FilterSrc bl, const DstArgs d, float amount,
                    float threshold) {
   const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
@@ -159,36 +322,99 @@ void by_channels(const char* op, int channels, F&& f) {
        std::to_string(channels), "1, 3 or 4");
 }
 
+// Calls f.template operator()<Tout>() for dst of T or f32.
+template <typename T, class F>
+void by_dst(ElemType dst_type, F&& f) {
+  if (dst_type == detail::ElemTraits<T>::kType)
+    f.template operator()<T>();
+  else
+    f.template operator()<float>();
+}
+
+// Calls on_source(source) with the GlobalSource or TextureSource of s.
+template <typename T, int C, class F>
+void by_source(const char* op, const SourceArgs& s, F&& on_source) {
+  if constexpr (C != 3) {
+    if (s.path == Path::texture) return on_source(make_texture_source<T, C>(s));
+  }
+  if (s.path != Path::global)
+    fail(ErrorCode::Internal, op, "no strip kernel for this path", to_string(s.path),
+         "global or texture (1 or 4 channels)");
+  on_source(make_global_source<T, C>(s));
+}
+
+// Lets kernel use `bytes` of dynamic shared memory (opt-in above 48 KB).
+template <class K>
+void allow_smem(const char* op, K kernel, std::size_t bytes) {
+  if (bytes <= kDefaultSmem) return;
+  TEXCV_CUDA_CHECK(op, cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                            static_cast<int>(bytes)));
+}
+
+inline dim3 strip_grid(int width, int height) {
+  return dim3(static_cast<unsigned>((width + kBlockX - 1) / kBlockX),
+              static_cast<unsigned>((height + kFilterTileH - 1) / kFilterTileH));
+}
+
 template <typename T>
-void launch_filter_2d(const FilterSrc& s, const DstArgs& d, int channels, ElemType dst_type,
+void launch_filter_2d(const SourceArgs& s, const DstArgs& d, int channels, ElemType dst_type,
                       const Kernel2DArgs& k, const FilterBorderArgs& b, cudaStream_t st) {
-  by_channels("convolve", channels, [&]<int C>() {
-    const dim3 grid = grid_for(d.width, d.height, 1), block(kBlockX, kBlockY);
-    if (dst_type == detail::ElemTraits<T>::kType)
-      filter_2d_kernel<T, T, C><<<grid, block, 0, st>>>(s, d, k, b);
-    else
-      filter_2d_kernel<T, float, C><<<grid, block, 0, st>>>(s, d, k, b);
-    TEXCV_CUDA_CHECK_LAUNCH("convolve");
+  constexpr const char* kOp = "convolve";
+  const dim3 grid = strip_grid(d.width, d.height), block(kBlockX, kBlockY);
+  by_channels(kOp, channels, [&]<int C>() {
+    by_dst<T>(dst_type, [&]<typename Tout>() {
+      if (s.path == Path::shared) {
+        const std::size_t bytes = filter_2d_tile_bytes(k.kw, k.kh, C);
+        allow_smem(kOp, filter_2d_tile_kernel<T, Tout, C>, bytes);
+        filter_2d_tile_kernel<T, Tout, C><<<grid, block, bytes, st>>>(s, d, k, b);
+      } else {
+        by_source<T, C>(kOp, s, [&](const auto& src) {
+          filter_2d_strip_kernel<T, Tout, C><<<grid, block, 0, st>>>(src, d, k, b);
+        });
+      }
+      TEXCV_CUDA_CHECK_LAUNCH(kOp);
+    });
   });
 }
 
 template <typename T>
-void launch_sep_rows(const FilterSrc& s, const DstArgs& t, int channels, const Kernel1DArgs& k,
+void launch_sep_rows(const SourceArgs& s, const DstArgs& t, int channels, const Kernel1DArgs& k,
                      const FilterBorderArgs& b, cudaStream_t st) {
-  by_channels("separable_filter", channels, [&]<int C>() {
-    sep_rows_kernel<T, C>
-        <<<grid_for(t.width, t.height, 1), dim3(kBlockX, kBlockY), 0, st>>>(s, t, k, b);
-    TEXCV_CUDA_CHECK_LAUNCH("separable_filter");
+  constexpr const char* kOp = "separable_filter";
+  by_channels(kOp, channels, [&]<int C>() {
+    by_source<T, C>(kOp, s, [&](const auto& src) {
+      sep_rows_kernel<T, C>
+          <<<grid_for(t.width, t.height, 1), dim3(kBlockX, kBlockY), 0, st>>>(src, t, k, b);
+    });
+    TEXCV_CUDA_CHECK_LAUNCH(kOp);
   });
 }
 
 template <typename Tout>
 void launch_sep_cols(const FilterSrc& t, const DstArgs& d, int channels, const Kernel1DArgs& k,
                      const ColumnArgs& c, cudaStream_t st) {
-  by_channels("separable_filter", channels, [&]<int C>() {
+  constexpr const char* kOp = "separable_filter";
+  by_channels(kOp, channels, [&]<int C>() {
     sep_cols_kernel<Tout, C>
-        <<<grid_for(d.width, d.height, 1), dim3(kBlockX, kBlockY), 0, st>>>(t, d, k, c);
-    TEXCV_CUDA_CHECK_LAUNCH("separable_filter");
+        <<<strip_grid(d.width, d.height), dim3(kBlockX, kBlockY), 0, st>>>(t, d, k, c);
+    TEXCV_CUDA_CHECK_LAUNCH(kOp);
+  });
+}
+
+template <typename T>
+void launch_sep_fused(const SourceArgs& s, const DstArgs& d, int channels, ElemType dst_type,
+                      const Kernel1DArgs& kx, const Kernel1DArgs& ky, const FilterBorderArgs& b,
+                      const ColumnArgs& c, cudaStream_t st) {
+  constexpr const char* kOp = "separable_filter";
+  by_channels(kOp, channels, [&]<int C>() {
+    by_dst<T>(dst_type, [&]<typename Tout>() {
+      const std::size_t bytes = sep_tile_bytes(kx.n, ky.n, C);
+      allow_smem(kOp, sep_fused_kernel<T, Tout, C>, bytes);
+      sep_fused_kernel<T, Tout, C>
+          <<<strip_grid(d.width, d.height), dim3(kBlockX, kBlockY), bytes, st>>>(s, d, kx, ky, b,
+                                                                                 c);
+      TEXCV_CUDA_CHECK_LAUNCH(kOp);
+    });
   });
 }
 
@@ -201,12 +427,15 @@ void launch_unsharp(const FilterSrc& s, const FilterSrc& blur, const DstArgs& d,
 }
 
 #define TEXCV_INSTANTIATE_FILTER(T)                                                              \
-  template void launch_filter_2d<T>(const FilterSrc&, const DstArgs&, int, ElemType,             \
+  template void launch_filter_2d<T>(const SourceArgs&, const DstArgs&, int, ElemType,            \
                                     const Kernel2DArgs&, const FilterBorderArgs&, cudaStream_t); \
-  template void launch_sep_rows<T>(const FilterSrc&, const DstArgs&, int, const Kernel1DArgs&,   \
+  template void launch_sep_rows<T>(const SourceArgs&, const DstArgs&, int, const Kernel1DArgs&,  \
                                    const FilterBorderArgs&, cudaStream_t);                       \
   template void launch_sep_cols<T>(const FilterSrc&, const DstArgs&, int, const Kernel1DArgs&,   \
                                    const ColumnArgs&, cudaStream_t);                             \
+  template void launch_sep_fused<T>(const SourceArgs&, const DstArgs&, int, ElemType,            \
+                                    const Kernel1DArgs&, const Kernel1DArgs&,                    \
+                                    const FilterBorderArgs&, const ColumnArgs&, cudaStream_t);   \
   template void launch_unsharp<T>(const FilterSrc&, const FilterSrc&, const DstArgs&, float,     \
                                   float, cudaStream_t);
 

@@ -1,8 +1,16 @@
-// Launchers of the linear-filter kernels (plain global loads), one explicit instantiation per
-// source element type (filter.<type>.cu). Host code (filter.cpp) calls them. Kernel coefficients
-// travel by value in the argument structs (copied to shared memory by each block). The per-element
-// arithmetic and its order are those of the CPU backend (src/cpu/filter_rows.hpp,
-// filter_2d.cpp, filter_separable.cpp, filter_unsharp.cpp), so the results are identical.
+// Launchers of the linear-filter kernels, one explicit instantiation per source element type
+// (filter.<type>.cu). Host code (filter.cpp) calls them. Kernel coefficients travel by value in
+// the argument structs (copied to shared memory by each block). The per-element arithmetic and
+// its order are those of the CPU backend (src/cpu/filter_rows.hpp, filter_2d.cpp,
+// filter_separable.cpp, filter_unsharp.cpp), so the results are identical on every path.
+//
+// Access paths (SourceArgs::path, resolved by the host):
+// - global: plain loads through L1; each thread computes a strip of kFilterStrip output rows of
+//   one column, reading every source row of the strip's window once.
+// - texture: the same strips, the source read by point-sampled texture fetches (1 or 4 channels).
+// - shared: the block's source window (or, for separable filters, the row pass of it) is staged
+//   in shared memory first; separable filters then run both passes in one kernel (no float
+//   temporary in global memory).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -16,7 +24,13 @@
 
 namespace texcv::cuda::ops {
 
-// A pitched device image read by a filter kernel (source, or the float row-pass temporary).
+// Output rows per thread in the strip and tile kernels, and the outputs of one block (32 x 8
+// threads): kFilterTileW columns x kFilterTileH rows.
+constexpr int kFilterStrip = 8;
+constexpr int kFilterTileW = 32;
+constexpr int kFilterTileH = 8 * kFilterStrip;
+
+// A pitched device image read by a filter kernel (the float row-pass temporary, or an image).
 struct FilterSrc {
   const unsigned char* data = nullptr;
   std::size_t pitch = 0;
@@ -48,18 +62,35 @@ struct ColumnArgs {
   float scale = 1.0f, delta = 0.0f;
 };
 
-// dst (width, height in pixels) of element type T, or f32 (dst_type) for any T.
+// Dynamic shared memory of the shared-path kernels (bytes): the source window as floats, and
+// for separable filters also its row pass.
+inline std::size_t filter_2d_tile_bytes(int kw, int kh, int channels) {
+  return static_cast<std::size_t>(kFilterTileW + kw - 1) * (kFilterTileH + kh - 1) * channels *
+         sizeof(float);
+}
+inline std::size_t sep_tile_bytes(int nx, int ny, int channels) {
+  return static_cast<std::size_t>(kFilterTileW + nx - 1 + kFilterTileW) * (kFilterTileH + ny - 1) *
+         channels * sizeof(float);
+}
+
+// dst (width, height in pixels) of element type T, or f32 (dst_type) for any T; s.path is
+// global, texture or shared.
 template <typename T>
-void launch_filter_2d(const FilterSrc& s, const DstArgs& d, int channels, ElemType dst_type,
+void launch_filter_2d(const SourceArgs& s, const DstArgs& d, int channels, ElemType dst_type,
                       const Kernel2DArgs& k, const FilterBorderArgs& b, cudaStream_t st);
-// Row pass into the float temporary t (same size as s).
+// Row pass into the float temporary t (same size as s); s.path is global or texture.
 template <typename T>
-void launch_sep_rows(const FilterSrc& s, const DstArgs& t, int channels, const Kernel1DArgs& k,
+void launch_sep_rows(const SourceArgs& s, const DstArgs& t, int channels, const Kernel1DArgs& k,
                      const FilterBorderArgs& b, cudaStream_t st);
 // Column pass from the float temporary t into dst of element type Tout.
 template <typename Tout>
 void launch_sep_cols(const FilterSrc& t, const DstArgs& d, int channels, const Kernel1DArgs& k,
                      const ColumnArgs& c, cudaStream_t st);
+// Both passes in one kernel (Path::shared): dst of element type T or f32 (dst_type).
+template <typename T>
+void launch_sep_fused(const SourceArgs& s, const DstArgs& d, int channels, ElemType dst_type,
+                      const Kernel1DArgs& kx, const Kernel1DArgs& ky, const FilterBorderArgs& b,
+                      const ColumnArgs& c, cudaStream_t st);
 // unsharp_mask's pointwise step; widths in elements (pixels * channels).
 template <typename T>
 void launch_unsharp(const FilterSrc& s, const FilterSrc& blur, const DstArgs& d, float amount,

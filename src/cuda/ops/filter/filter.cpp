@@ -123,8 +123,9 @@ void separable(const char* op, const ImageView& src, const ops::DstArgs& d, Elem
   const ops::Kernel1DArgs kx = taps_1d(desc.kx, desc.ax);
   const ops::Kernel1DArgs ky = taps_1d(desc.ky, desc.ay);
   const ops::FilterBorderArgs b = border_args(desc.border);
-  ops::SourcePlan plan = stencil_source(op, ops::StencilKind::separable, src, desc.border, kx.n,
-                                        ky.n, ops::sep_tile_bytes(kx.n, ky.n, channels), st);
+  ops::SourcePlan plan = stencil_source(
+      op, ops::StencilKind::separable, src, desc.border, kx.n, ky.n,
+      ops::sep_tile_bytes(kx.n, ky.n, channels, ops::filter_px(src.type, channels)), st);
   ops::ColumnArgs ca;
   ca.border = desc.border.border;
   // The row pass of a constant row, in the CPU's order (filter_rows.hpp correlate_row).
@@ -172,8 +173,10 @@ void filter_2d(const char* op, const ImageView& src, const ImageView& dst,
   k.delta = d.delta;
   for (int i = 0; i < d.kw * d.kh; ++i) k.k[i] = d.k[static_cast<std::size_t>(i)];
   const ops::FilterBorderArgs b = border_args(d.border);
-  ops::SourcePlan plan = stencil_source(op, ops::StencilKind::filter_2d, src, d.border, d.kw, d.kh,
-                                        ops::filter_2d_tile_bytes(d.kw, d.kh, src.channels), st);
+  ops::SourcePlan plan = stencil_source(
+      op, ops::StencilKind::filter_2d, src, d.border, d.kw, d.kh,
+      ops::filter_2d_tile_bytes(d.kw, d.kh, src.channels, ops::filter_px(src.type, src.channels)),
+      st);
   by_type(op, src.type, [&]<typename T>() {
     ops::launch_filter_2d<T>(plan.args(), ops::dst_args(dst), src.channels, dst.type, k, b, st);
   });

@@ -20,7 +20,7 @@
 namespace texcv::cuda::ops {
 
 constexpr int kFilterThreads = kBlockX * kBlockY;
-static_assert(kFilterTileW == kBlockX && kFilterTileH == kBlockY * kFilterStrip,
+static_assert(kFilterBlockX == kBlockX && kFilterTileH == kBlockY * kFilterStrip,
               "filter_launch.hpp's tile must match the block shape");
 // Dynamic shared memory a block may use without opting in.
 constexpr std::size_t kDefaultSmem = 48 * 1024;
@@ -44,75 +44,91 @@ __device__ __forceinline__ void copy_taps(const float* k, int n, float* ks) {
   for (int i = filter_tid(); i < n; i += kFilterThreads) ks[i] = k[i];
 }
 
-// Adds v * ks[j * kw + i] to the accumulators of the strip's output rows p with j = r - p in
-// [0, kh): source row r of the strip, tap i.
-template <int C>
-__device__ __forceinline__ void add_tap(float (&acc)[kFilterStrip][C], const float* ks, int kw,
-                                        int kh, int r, int i, const float* v) {
-#pragma unroll
-  for (int p = 0; p < kFilterStrip; ++p) {
-    const int j = r - p;
-    if (j < 0 || j >= kh) continue;
-    const float kv = ks[j * kw + i];
-    if (kv == 0.0f) continue;
-#pragma unroll
-    for (int c = 0; c < C; ++c) acc[p][c] += kv * v[c];
-  }
-}
+// The accumulators of one thread: kFilterStrip rows x PX pixels x C channels.
+template <int PX, int C>
+struct StripAcc {
+  float v[kFilterStrip][PX * C];
 
-// Stores the strip (rows y0.. of column x) as saturate(acc * scale + delta).
-template <typename Tout, int C>
-__device__ __forceinline__ void store_strip(const DstArgs& d, int x, int y0,
-                                            const float (&acc)[kFilterStrip][C], float scale,
-                                            float delta) {
+  __device__ __forceinline__ void zero() {
 #pragma unroll
-  for (int p = 0; p < kFilterStrip; ++p) {
-    const int y = y0 + p;
-    if (y >= d.height) break;
-    Tout* o = out_row<Tout>(d, y) + static_cast<std::size_t>(x) * C;
+    for (int p = 0; p < kFilterStrip; ++p)
 #pragma unroll
-    for (int c = 0; c < C; ++c) o[c] = detail::saturate<Tout>(acc[p][c] * scale + delta);
+      for (int e = 0; e < PX * C; ++e) v[p][e] = 0.0f;
   }
-}
+
+  // Source element column t (0 .. PX + kw - 2 from the strip's left window edge) of window row r
+  // holds value val: it is tap i = t - q of pixel q and kernel row j = r - p of output row p.
+  // ks is row-major kw x kh (kw = 1 for a column kernel).
+  __device__ __forceinline__ void add(const float* ks, int kw, int kh, int r, int t,
+                                      const float* val) {
+#pragma unroll
+    for (int q = 0; q < PX; ++q) {
+      const int i = t - q;
+      if (i < 0 || i >= kw) continue;
+#pragma unroll
+      for (int p = 0; p < kFilterStrip; ++p) {
+        const int j = r - p;
+        if (j < 0 || j >= kh) continue;
+        const float kv = ks[j * kw + i];
+        if (kv == 0.0f) continue;
+#pragma unroll
+        for (int c = 0; c < C; ++c) v[p][q * C + c] += kv * val[c];
+      }
+    }
+  }
+
+  // Stores saturate(acc * scale + delta) for the strip at (x0, y0), n pixels of the PX valid.
+  template <typename Tout>
+  __device__ __forceinline__ void store(const DstArgs& d, int x0, int y0, int n, float scale,
+                                        float delta) const {
+#pragma unroll
+    for (int p = 0; p < kFilterStrip; ++p) {
+      const int y = y0 + p;
+      if (y >= d.height) break;
+      Tout e[PX * C];
+#pragma unroll
+      for (int k = 0; k < PX * C; ++k) e[k] = detail::saturate<Tout>(v[p][k] * scale + delta);
+      store_elems<Tout, PX * C>(out_row<Tout>(d, y) + static_cast<std::size_t>(x0) * C, e, n * C);
+    }
+  }
+};
 
 // ---- 2-D kernels --------------------------------------------------------------------------
 
-// global / texture: Src is GlobalSource or TextureSource (load(x, y, v)).
-template <typename T, typename Tout, int C, class Src>
+// global / texture: Src is GlobalSource or TextureSource (load(x, y, v)). Each thread: PX
+// pixels x kFilterStrip rows; every source element of its window is loaded once.
+template <typename T, typename Tout, int C, int PX, class Src>
 __global__ void __launch_bounds__(kFilterThreads)
     filter_2d_strip_kernel(const Src src, const DstArgs d, const Kernel2DArgs a,
                            const FilterBorderArgs b) {
   __shared__ float ks[kMaxKernel2D * kMaxKernel2D];
   copy_taps(a.k, a.kw * a.kh, ks);
   __syncthreads();
-  const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  const int x0 = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x) * PX;
   const int y0 = static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y) * kFilterStrip;
-  if (x >= d.width || y0 >= d.height) return;
-  float acc[kFilterStrip][C];
-#pragma unroll
-  for (int p = 0; p < kFilterStrip; ++p)
-#pragma unroll
-    for (int c = 0; c < C; ++c) acc[p][c] = 0.0f;
-  const int xs = x - a.ax;
-  const bool inside_x = xs >= 0 && xs + a.kw <= src.width;
+  if (x0 >= d.width || y0 >= d.height) return;
+  StripAcc<PX, C> acc;
+  acc.zero();
+  const int xs = x0 - a.ax, span = PX + a.kw - 1;
+  const bool inside_x = xs >= 0 && xs + span <= src.width;
   const int rows = kFilterStrip + a.kh - 1;
   for (int r = 0; r < rows; ++r) {
     const int iy = detail::border_index(y0 - a.ay + r, src.height, b.border);
-    for (int i = 0; i < a.kw; ++i) {
+    for (int t = 0; t < span; ++t) {
       float v[C];
       const int ix = iy < 0     ? -1
-                     : inside_x ? xs + i
-                                : detail::border_index(xs + i, src.width, b.border);
+                     : inside_x ? xs + t
+                                : detail::border_index(xs + t, src.width, b.border);
       if (ix < 0) {
 #pragma unroll
         for (int c = 0; c < C; ++c) v[c] = b.value[c];
       } else {
         src.load(ix, iy, v);
       }
-      add_tap<C>(acc, ks, a.kw, a.kh, r, i, v);
+      acc.add(ks, a.kw, a.kh, r, t, v);
     }
   }
-  store_strip<Tout, C>(d, x, y0, acc, a.scale, a.delta);
+  acc.template store<Tout>(d, x0, y0, min(PX, d.width - x0), a.scale, a.delta);
 }
 
 // Fills tile (rows x cols floats x C) with the source window whose top-left pixel is (x0, y0),
@@ -137,32 +153,31 @@ __device__ __forceinline__ void load_tile(const SourceArgs& s, const FilterBorde
   }
 }
 
-// shared: the block's window ((kFilterTileH + kh - 1) x (kBlockX + kw - 1)) staged first.
-template <typename T, typename Tout, int C>
+// shared: the block's window ((kFilterTileH + kh - 1) x (32 PX + kw - 1)) staged first.
+template <typename T, typename Tout, int C, int PX>
 __global__ void __launch_bounds__(kFilterThreads)
     filter_2d_tile_kernel(const SourceArgs s, const DstArgs d, const Kernel2DArgs a,
                           const FilterBorderArgs b) {
   extern __shared__ float tile[];
   __shared__ float ks[kMaxKernel2D * kMaxKernel2D];
   copy_taps(a.k, a.kw * a.kh, ks);
-  const int cols = kBlockX + a.kw - 1, rows = kFilterTileH + a.kh - 1;
-  const int bx = static_cast<int>(blockIdx.x) * kBlockX;
+  const int cols = kBlockX * PX + a.kw - 1, rows = kFilterTileH + a.kh - 1;
+  const int bx = static_cast<int>(blockIdx.x) * kBlockX * PX;
   const int by = static_cast<int>(blockIdx.y) * kFilterTileH;
   load_tile<T, C>(s, b, bx - a.ax, by - a.ay, rows, cols, tile);
   __syncthreads();
-  const int tx = static_cast<int>(threadIdx.x), ty = static_cast<int>(threadIdx.y) * kFilterStrip;
-  const int x = bx + tx, y0 = by + ty;
-  if (x >= d.width || y0 >= d.height) return;
-  float acc[kFilterStrip][C];
-#pragma unroll
-  for (int p = 0; p < kFilterStrip; ++p)
-#pragma unroll
-    for (int c = 0; c < C; ++c) acc[p][c] = 0.0f;
+  const int tx = static_cast<int>(threadIdx.x) * PX;
+  const int ty = static_cast<int>(threadIdx.y) * kFilterStrip;
+  const int x0 = bx + tx, y0 = by + ty;
+  if (x0 >= d.width || y0 >= d.height) return;
+  StripAcc<PX, C> acc;
+  acc.zero();
+  const int span = PX + a.kw - 1;
   for (int r = 0; r < kFilterStrip + a.kh - 1; ++r) {
     const float* t = tile + (static_cast<std::size_t>(ty + r) * cols + tx) * C;
-    for (int i = 0; i < a.kw; ++i) add_tap<C>(acc, ks, a.kw, a.kh, r, i, t + i * C);
+    for (int k = 0; k < span; ++k) acc.add(ks, a.kw, a.kh, r, k, t + k * C);
   }
-  store_strip<Tout, C>(d, x, y0, acc, a.scale, a.delta);
+  acc.template store<Tout>(d, x0, y0, min(PX, d.width - x0), a.scale, a.delta);
 }
 
 // ---- Separable filters ----------------------------------------------------------------------
@@ -202,42 +217,43 @@ __global__ void __launch_bounds__(kFilterThreads)
   for (int c = 0; c < C; ++c) o[c] = acc[c];
 }
 
-// Column pass from the float temporary, a strip of kFilterStrip rows per thread.
-template <typename Tout, int C>
+// Column pass from the float temporary, PX pixels x kFilterStrip rows per thread.
+template <typename Tout, int C, int PX>
 __global__ void __launch_bounds__(kFilterThreads)
     sep_cols_kernel(const FilterSrc t, const DstArgs d, const Kernel1DArgs k, const ColumnArgs a) {
   __shared__ float ks[kMaxKernel1D];
   copy_taps(k.k, k.n, ks);
   __syncthreads();
-  const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  const int x0 = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x) * PX;
   const int y0 = static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y) * kFilterStrip;
-  if (x >= d.width || y0 >= d.height) return;
-  float acc[kFilterStrip][C];
-#pragma unroll
-  for (int p = 0; p < kFilterStrip; ++p)
-#pragma unroll
-    for (int c = 0; c < C; ++c) acc[p][c] = 0.0f;
+  if (x0 >= d.width || y0 >= d.height) return;
+  StripAcc<PX, C> acc;
+  acc.zero();
   for (int r = 0; r < kFilterStrip + k.n - 1; ++r) {
     const int iy = detail::border_index(y0 - k.anchor + r, t.height, a.border);
-    float v[C];
-    if (iy < 0) {
 #pragma unroll
-      for (int c = 0; c < C; ++c) v[c] = a.crow[c];
-    } else {
-      const float* p = filter_row<float>(t, iy) + static_cast<std::size_t>(x) * C;
+    for (int q = 0; q < PX; ++q) {
+      float v[C];
+      if (iy < 0) {
 #pragma unroll
-      for (int c = 0; c < C; ++c) v[c] = p[c];
+        for (int c = 0; c < C; ++c) v[c] = a.crow[c];
+      } else {
+        const float* p =
+            filter_row<float>(t, iy) + static_cast<std::size_t>(min(x0 + q, d.width - 1)) * C;
+#pragma unroll
+        for (int c = 0; c < C; ++c) v[c] = p[c];
+      }
+      acc.add(ks, 1, k.n, r, q, v);  // tap 0 of pixel q only
     }
-    add_tap<C>(acc, ks, 1, k.n, r, 0, v);
   }
-  store_strip<Tout, C>(d, x, y0, acc, a.scale, a.delta);
+  acc.template store<Tout>(d, x0, y0, min(PX, d.width - x0), a.scale, a.delta);
 }
 
 // shared: both passes in one kernel. The block stages its source window
-// ((kFilterTileH + ny - 1) rows x (kBlockX + nx - 1) columns), runs the row pass over it into a
-// second tile (kFilterTileH + ny - 1 rows x kBlockX columns; a constant-border row outside the
-// image is crow), then the column pass from that tile.
-template <typename T, typename Tout, int C>
+// ((kFilterTileH + ny - 1) rows x (32 PX + nx - 1) columns), runs the row pass over it into a
+// second tile (the same rows x 32 PX columns; a constant-border row outside the image is crow),
+// then the column pass from that tile.
+template <typename T, typename Tout, int C, int PX>
 __global__ void __launch_bounds__(kFilterThreads)
     sep_fused_kernel(const SourceArgs s, const DstArgs d, const Kernel1DArgs kx,
                      const Kernel1DArgs ky, const FilterBorderArgs b, const ColumnArgs a) {
@@ -246,15 +262,16 @@ __global__ void __launch_bounds__(kFilterThreads)
   __shared__ float ksy[kMaxKernel1D];
   copy_taps(kx.k, kx.n, ksx);
   copy_taps(ky.k, ky.n, ksy);
-  const int cols = kBlockX + kx.n - 1, rows = kFilterTileH + ky.n - 1;
+  constexpr int W = kBlockX * PX;  // output columns of the block
+  const int cols = W + kx.n - 1, rows = kFilterTileH + ky.n - 1;
   float* raw = smem;
   float* rowp = smem + static_cast<std::size_t>(rows) * cols * C;
-  const int bx = static_cast<int>(blockIdx.x) * kBlockX;
+  const int bx = static_cast<int>(blockIdx.x) * W;
   const int by = static_cast<int>(blockIdx.y) * kFilterTileH;
   load_tile<T, C>(s, b, bx - kx.anchor, by - ky.anchor, rows, cols, raw);
   __syncthreads();
-  for (int idx = filter_tid(); idx < rows * kBlockX; idx += kFilterThreads) {
-    const int r = idx / kBlockX, cx = idx - r * kBlockX;
+  for (int idx = filter_tid(); idx < rows * W; idx += kFilterThreads) {
+    const int r = idx / W, cx = idx - r * W;
     float acc[C];
     if (detail::border_index(by - ky.anchor + r, s.height, b.border) < 0) {
 #pragma unroll
@@ -275,18 +292,18 @@ __global__ void __launch_bounds__(kFilterThreads)
     for (int c = 0; c < C; ++c) o[c] = acc[c];
   }
   __syncthreads();
-  const int tx = static_cast<int>(threadIdx.x), ty = static_cast<int>(threadIdx.y) * kFilterStrip;
-  const int x = bx + tx, y0 = by + ty;
-  if (x >= d.width || y0 >= d.height) return;
-  float acc[kFilterStrip][C];
+  const int tx = static_cast<int>(threadIdx.x) * PX;
+  const int ty = static_cast<int>(threadIdx.y) * kFilterStrip;
+  const int x0 = bx + tx, y0 = by + ty;
+  if (x0 >= d.width || y0 >= d.height) return;
+  StripAcc<PX, C> acc;
+  acc.zero();
+  for (int r = 0; r < kFilterStrip + ky.n - 1; ++r) {
+    const float* t = rowp + (static_cast<std::size_t>(ty + r) * W + tx) * C;
 #pragma unroll
-  for (int p = 0; p < kFilterStrip; ++p)
-#pragma unroll
-    for (int c = 0; c < C; ++c) acc[p][c] = 0.0f;
-  for (int r = 0; r < kFilterStrip + ky.n - 1; ++r)
-    add_tap<C>(acc, ksy, 1, ky.n, r, 0,
-               rowp + (static_cast<std::size_t>(ty + r) * kBlockX + tx) * C);
-  store_strip<Tout, C>(d, x, y0, acc, a.scale, a.delta);
+    for (int q = 0; q < PX; ++q) acc.add(ksy, 1, ky.n, r, q, t + q * C);
+  }
+  acc.template store<Tout>(d, x0, y0, min(PX, d.width - x0), a.scale, a.delta);
 }
 
 // Per element (widths in elements): out = src + amount * (src - blur) where |src - blur| >=
@@ -351,8 +368,9 @@ void allow_smem(const char* op, K kernel, std::size_t bytes) {
                                             static_cast<int>(bytes)));
 }
 
-inline dim3 strip_grid(int width, int height) {
-  return dim3(static_cast<unsigned>((width + kBlockX - 1) / kBlockX),
+inline dim3 strip_grid(int width, int height, int px) {
+  const int threads_x = (width + px - 1) / px;
+  return dim3(static_cast<unsigned>((threads_x + kBlockX - 1) / kBlockX),
               static_cast<unsigned>((height + kFilterTileH - 1) / kFilterTileH));
 }
 
@@ -360,16 +378,18 @@ template <typename T>
 void launch_filter_2d(const SourceArgs& s, const DstArgs& d, int channels, ElemType dst_type,
                       const Kernel2DArgs& k, const FilterBorderArgs& b, cudaStream_t st) {
   constexpr const char* kOp = "convolve";
-  const dim3 grid = strip_grid(d.width, d.height), block(kBlockX, kBlockY);
+  const dim3 block(kBlockX, kBlockY);
   by_channels(kOp, channels, [&]<int C>() {
+    constexpr int PX = filter_px(sizeof(T), C);
+    const dim3 grid = strip_grid(d.width, d.height, PX);
     by_dst<T>(dst_type, [&]<typename Tout>() {
       if (s.path == Path::shared) {
-        const std::size_t bytes = filter_2d_tile_bytes(k.kw, k.kh, C);
-        allow_smem(kOp, filter_2d_tile_kernel<T, Tout, C>, bytes);
-        filter_2d_tile_kernel<T, Tout, C><<<grid, block, bytes, st>>>(s, d, k, b);
+        const std::size_t bytes = filter_2d_tile_bytes(k.kw, k.kh, C, PX);
+        allow_smem(kOp, filter_2d_tile_kernel<T, Tout, C, PX>, bytes);
+        filter_2d_tile_kernel<T, Tout, C, PX><<<grid, block, bytes, st>>>(s, d, k, b);
       } else {
         by_source<T, C>(kOp, s, [&](const auto& src) {
-          filter_2d_strip_kernel<T, Tout, C><<<grid, block, 0, st>>>(src, d, k, b);
+          filter_2d_strip_kernel<T, Tout, C, PX><<<grid, block, 0, st>>>(src, d, k, b);
         });
       }
       TEXCV_CUDA_CHECK_LAUNCH(kOp);
@@ -395,8 +415,9 @@ void launch_sep_cols(const FilterSrc& t, const DstArgs& d, int channels, const K
                      const ColumnArgs& c, cudaStream_t st) {
   constexpr const char* kOp = "separable_filter";
   by_channels(kOp, channels, [&]<int C>() {
-    sep_cols_kernel<Tout, C>
-        <<<strip_grid(d.width, d.height), dim3(kBlockX, kBlockY), 0, st>>>(t, d, k, c);
+    constexpr int PX = filter_px(sizeof(Tout), C);
+    sep_cols_kernel<Tout, C, PX>
+        <<<strip_grid(d.width, d.height, PX), dim3(kBlockX, kBlockY), 0, st>>>(t, d, k, c);
     TEXCV_CUDA_CHECK_LAUNCH(kOp);
   });
 }
@@ -407,12 +428,13 @@ void launch_sep_fused(const SourceArgs& s, const DstArgs& d, int channels, ElemT
                       const ColumnArgs& c, cudaStream_t st) {
   constexpr const char* kOp = "separable_filter";
   by_channels(kOp, channels, [&]<int C>() {
+    constexpr int PX = filter_px(sizeof(T), C);
     by_dst<T>(dst_type, [&]<typename Tout>() {
-      const std::size_t bytes = sep_tile_bytes(kx.n, ky.n, C);
-      allow_smem(kOp, sep_fused_kernel<T, Tout, C>, bytes);
-      sep_fused_kernel<T, Tout, C>
-          <<<strip_grid(d.width, d.height), dim3(kBlockX, kBlockY), bytes, st>>>(s, d, kx, ky, b,
-                                                                                 c);
+      const std::size_t bytes = sep_tile_bytes(kx.n, ky.n, C, PX);
+      allow_smem(kOp, sep_fused_kernel<T, Tout, C, PX>, bytes);
+      sep_fused_kernel<T, Tout, C, PX>
+          <<<strip_grid(d.width, d.height, PX), dim3(kBlockX, kBlockY), bytes, st>>>(s, d, kx, ky,
+                                                                                     b, c);
       TEXCV_CUDA_CHECK_LAUNCH(kOp);
     });
   });

@@ -24,11 +24,19 @@
 
 namespace texcv::cuda::ops {
 
-// Output rows per thread in the strip and tile kernels, and the outputs of one block (32 x 8
-// threads): kFilterTileW columns x kFilterTileH rows.
+// Output rows per thread in the strip and tile kernels; a block is 32 x 8 threads, so it covers
+// 32 * filter_px columns x kFilterTileH rows.
 constexpr int kFilterStrip = 8;
-constexpr int kFilterTileW = 32;
+constexpr int kFilterBlockX = 32;
 constexpr int kFilterTileH = 8 * kFilterStrip;
+
+// Output pixels per thread along x: 4 for 1-channel u8 (4-byte stores), 2 for 1-channel u16.
+constexpr int filter_px(std::size_t elem_bytes, int channels) {
+  return channels != 1 ? 1 : elem_bytes == 1 ? 4 : elem_bytes == 2 ? 2 : 1;
+}
+inline int filter_px(ElemType t, int channels) {
+  return filter_px(elem_size(t), channels);
+}
 
 // A pitched device image read by a filter kernel (the float row-pass temporary, or an image).
 struct FilterSrc {
@@ -62,14 +70,14 @@ struct ColumnArgs {
   float scale = 1.0f, delta = 0.0f;
 };
 
-// Dynamic shared memory of the shared-path kernels (bytes): the source window as floats, and
-// for separable filters also its row pass.
-inline std::size_t filter_2d_tile_bytes(int kw, int kh, int channels) {
-  return static_cast<std::size_t>(kFilterTileW + kw - 1) * (kFilterTileH + kh - 1) * channels *
-         sizeof(float);
+// Dynamic shared memory of the shared-path kernels (bytes) for px pixels a thread: the source
+// window as floats, and for separable filters also its row pass.
+inline std::size_t filter_2d_tile_bytes(int kw, int kh, int channels, int px) {
+  return static_cast<std::size_t>(kFilterBlockX * px + kw - 1) * (kFilterTileH + kh - 1) *
+         channels * sizeof(float);
 }
-inline std::size_t sep_tile_bytes(int nx, int ny, int channels) {
-  return static_cast<std::size_t>(kFilterTileW + nx - 1 + kFilterTileW) * (kFilterTileH + ny - 1) *
+inline std::size_t sep_tile_bytes(int nx, int ny, int channels, int px) {
+  return static_cast<std::size_t>(2 * kFilterBlockX * px + nx - 1) * (kFilterTileH + ny - 1) *
          channels * sizeof(float);
 }
 

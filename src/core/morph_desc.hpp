@@ -23,6 +23,7 @@ struct MorphDesc {
   Border border = Border::constant;
   bool never_wins = true;
   float value[4] = {0, 0, 0, 0};
+  const char* op = "erode";  // the public operation, for the backends' error messages
 };
 
 }  // namespace texcv::detail
@@ -35,3 +36,31 @@ namespace texcv::cpu {
 // dst = a - b element-wise (saturated at 0 for u8/u16); all three of one shape.
 void morph_subtract(const ImageView& a, const ImageView& b, const ImageView& dst);
 }  // namespace texcv::cpu
+
+// The CUDA backend (src/cuda/ops/morph/; NotCompiled stubs in src/core/no_cuda/morph_stubs.cpp):
+// the same contract on device views, queued on `stream` (a cudaStream_t, nullptr: the default
+// stream); results identical to the CPU backend's.
+namespace texcv::cuda {
+void morph(const ImageView& src, const ImageView& dst, const texcv::detail::MorphDesc& d,
+           void* stream);
+void morph_subtract(const ImageView& a, const ImageView& b, const ImageView& dst, void* stream);
+
+// A device scratch image of `like`'s size, channels and type for the intermediate passes of
+// iterations and compound operations: stream-ordered memory (cudaMallocAsync on `stream`, freed
+// with cudaFreeAsync on it), so work queued before the free may still use it. release() frees it
+// and reports a failure; the destructor, reached only while already failing, records one.
+class MorphScratch {
+ public:
+  MorphScratch(const char* op, const ImageView& like, void* stream);
+  MorphScratch(const MorphScratch&) = delete;
+  MorphScratch& operator=(const MorphScratch&) = delete;
+  ~MorphScratch();
+  const ImageView& view() const noexcept { return view_; }
+  void release();
+
+ private:
+  ImageView view_{};
+  void* stream_ = nullptr;
+  const char* op_ = "";
+};
+}  // namespace texcv::cuda

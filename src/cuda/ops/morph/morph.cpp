@@ -1,0 +1,163 @@
+// The morphology passes on the CUDA backend (src/core/morph_desc.hpp), on the caller's stream.
+// A rectangle (every element bit set: the rect shape, and the enlarged rectangle of iterations) is
+// separable for min/max: a row pass into a stream-ordered temporary of the element type, then a
+// column pass (one pass alone when the rectangle is one row or one column wide). Other elements
+// (ellipse, cross) run as one run of ones per element row in a single kernel. The kernels are in
+// morph_kernels.cuh.
+#include <cstdint>
+#include <limits>
+#include <string>
+
+#include "src/core/morph_desc.hpp"
+#include "src/cuda/ops/common/host_common.hpp"
+#include "src/cuda/ops/common/source_access.hpp"
+#include "src/cuda/ops/morph/morph_launch.hpp"
+#include "src/cuda/runtime/runtime.hpp"
+#include "texcv/error.hpp"
+
+namespace texcv::cuda {
+
+namespace {
+
+ops::MorphSrc morph_src(const ImageView& v) {
+  return ops::MorphSrc{static_cast<const unsigned char*>(v.data), v.pitch, v.width, v.height};
+}
+
+template <class F>
+void by_type(const char* op, ElemType t, F&& f) {
+  switch (t) {
+    case ElemType::u8:
+      return f.template operator()<std::uint8_t>();
+    case ElemType::u16:
+      return f.template operator()<std::uint16_t>();
+    case ElemType::f32:
+      return f.template operator()<float>();
+  }
+  fail(ErrorCode::InvalidArgument, op, "unsupported element type", to_string(t), "u8, u16 or f32");
+}
+
+// The constant border's values in T: the given value, or the one that never wins (the type's
+// largest for erode, lowest for dilate), as the CPU backend.
+template <typename T>
+void border_values(const detail::MorphDesc& d, float* bv) {
+  for (int c = 0; c < 4; ++c)
+    bv[c] = d.never_wins ? static_cast<float>(d.dilate ? std::numeric_limits<T>::lowest()
+                                                       : std::numeric_limits<T>::max())
+                         : d.value[c];
+}
+
+std::size_t pitch_for(std::size_t row_bytes) {
+  return (row_bytes + 255) / 256 * 256;
+}
+
+void* alloc_async(const char* op, std::size_t bytes, cudaStream_t st) {
+  void* p = nullptr;
+  TEXCV_CUDA_CHECK(op, cudaMallocAsync(&p, bytes, st));
+  return p;
+}
+
+}  // namespace
+
+MorphScratch::MorphScratch(const char* op, const ImageView& like, void* stream)
+    : stream_(stream), op_(op) {
+  view_ = like;
+  view_.pitch = pitch_for(like.row_bytes());
+  view_.location = Location::device;
+  view_.data = alloc_async(op, view_.pitch * static_cast<std::size_t>(like.height),
+                           static_cast<cudaStream_t>(stream));
+}
+
+MorphScratch::~MorphScratch() {
+  if (view_.data)
+    record_release_error(cudaFreeAsync(view_.data, static_cast<cudaStream_t>(stream_)));
+}
+
+void MorphScratch::release() {
+  void* p = view_.data;
+  view_.data = nullptr;
+  if (p) TEXCV_CUDA_CHECK(op_, cudaFreeAsync(p, static_cast<cudaStream_t>(stream_)));
+}
+
+void morph(const ImageView& src, const ImageView& dst, const detail::MorphDesc& d, void* stream) {
+  const char* op = d.op;
+  ops::check_device_view(op, src, "src");
+  ops::check_device_view(op, dst, "dst");
+  const auto st = static_cast<cudaStream_t>(stream);
+  const ops::MorphSrc s = morph_src(src);
+  const ops::DstArgs o = ops::dst_args(dst);
+  const int ch = src.channels;
+  bool full = true;
+  for (const std::uint8_t v : d.mask) full = full && v != 0;
+
+  if (full) {
+    ops::MorphAxisArgs ax, ay;
+    ax.n = d.kw;
+    ax.anchor = d.ax;
+    ay.n = d.kh;
+    ay.anchor = d.ay;
+    ax.border = ay.border = d.border;
+    by_type(op, src.type, [&]<typename T>() {
+      border_values<T>(d, ax.bv);
+      border_values<T>(d, ay.bv);
+      if (d.kh == 1) {
+        ops::launch_morph_rows<T>(s, o, ch, d.dilate, ax, st);
+      } else if (d.kw == 1) {
+        ops::launch_morph_cols<T>(s, o, ch, d.dilate, ay, st);
+      } else {
+        MorphScratch tmp(op, src, stream);
+        const ImageView& t = tmp.view();
+        ops::launch_morph_rows<T>(s, ops::dst_args(t), ch, d.dilate, ax, st);
+        ops::launch_morph_cols<T>(morph_src(t), o, ch, d.dilate, ay, st);
+        tmp.release();
+      }
+    });
+    return;
+  }
+
+  // A general element: one run of ones per row (what rect, ellipse and cross give).
+  if (d.kw > kMaxMorphKernel || d.kh > kMaxMorphKernel)
+    fail(ErrorCode::Internal, op, "a non-rectangular element is larger than the CUDA kernel takes",
+         std::to_string(d.kw) + "x" + std::to_string(d.kh),
+         "at most " + std::to_string(kMaxMorphKernel) + " a side");
+  ops::MorphMaskArgs m;
+  m.kw = d.kw;
+  m.kh = d.kh;
+  m.ax = d.ax;
+  m.ay = d.ay;
+  m.border = d.border;
+  for (int j = 0; j < d.kh; ++j) {
+    const std::uint8_t* r = d.mask.data() + static_cast<std::size_t>(j) * d.kw;
+    int i = 0;
+    while (i < d.kw && !r[i]) ++i;
+    int e = i;
+    while (e < d.kw && r[e]) ++e;
+    for (int k = e; k < d.kw; ++k)
+      if (r[k])
+        fail(ErrorCode::Internal, op, "an element row has more than one run of ones",
+             "row " + std::to_string(j), "rect, ellipse or cross elements");
+    m.start[j] = static_cast<std::uint8_t>(i);
+    m.end[j] = static_cast<std::uint8_t>(e);
+  }
+  by_type(op, src.type, [&]<typename T>() {
+    border_values<T>(d, m.bv);
+    ops::launch_morph_mask<T>(s, o, ch, d.dilate, m, st);
+  });
+}
+
+void morph_subtract(const ImageView& a, const ImageView& b, const ImageView& dst, void* stream) {
+  constexpr const char* kOp = "morphology";
+  ops::check_device_view(kOp, a, "src");
+  ops::check_device_view(kOp, b, "src");
+  ops::check_device_view(kOp, dst, "dst");
+  // Rows as a.width * channels elements.
+  const int n = a.width * a.channels;
+  ops::MorphSrc sa = morph_src(a), sb = morph_src(b);
+  sa.width = sb.width = n;
+  ops::DstArgs o = ops::dst_args(dst);
+  o.width = n;
+  by_type(kOp, a.type, [&]<typename T>() {
+    ops::launch_morph_subtract<T>(sa, sb, o, static_cast<cudaStream_t>(stream));
+  });
+}
+
+}  // namespace texcv::cuda

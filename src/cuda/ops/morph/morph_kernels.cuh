@@ -1,0 +1,309 @@
+// Device code of the morphology operations on kBlockX x kBlockY blocks, plain global loads (the
+// L1 cache serves neighbouring threads' overlapping windows: on the H200 plain loads beat a
+// shared-memory tile for small stencils, docs GPU_FACTS), borders through src/core/sampling.hpp's
+// border_index. Each thread computes kMorphPx<T> neighbouring pixels of one row (4 bytes of every
+// channel), sliding along the source once for all of them, and stores them with vector stores
+// where aligned.
+//
+// Identical to the CPU backend (src/cpu/morph_cpu.cpp): the same comparison pick() in the same
+// order for every output element. Rectangles: row pass starting from the first tap, taps left to
+// right, then column pass starting from the first row, rows top to bottom (a constant-border row
+// of the row pass is the border value itself). Other elements: start from the never-winning
+// extreme, element rows top to bottom, each row's run left to right.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <string>
+
+#include "src/core/sampling.hpp"
+#include "src/cuda/ops/common/device_common.cuh"
+#include "src/cuda/ops/morph/morph_launch.hpp"
+#include "src/cuda/runtime/runtime.hpp"
+
+namespace texcv::cuda::ops {
+
+// Pixels per thread: 4 bytes of each channel.
+template <typename T>
+constexpr int kMorphPx = static_cast<int>(4 / sizeof(T));
+
+// The CPU backend's comparison: b replaces a only when strictly larger (max) or smaller (min).
+template <bool Max, typename T>
+__device__ __forceinline__ T morph_pick(T a, T b) {
+  if constexpr (Max) {
+    return b > a ? b : a;
+  } else {
+    return b < a ? b : a;
+  }
+}
+
+template <typename T>
+__device__ __forceinline__ const T* morph_row(const MorphSrc& s, int y) {
+  return reinterpret_cast<const T*>(s.data + s.pitch * static_cast<std::size_t>(y));
+}
+
+template <typename T>
+__device__ __forceinline__ T* morph_out_row(const DstArgs& d, int y) {
+  return reinterpret_cast<T*>(d.data + d.pitch * static_cast<std::size_t>(y));
+}
+
+// Loads pixel x of row (x inside the image).
+template <typename T, int C>
+__device__ __forceinline__ void load_px(const T* row, int x, T (&v)[C]) {
+  const T* p = row + static_cast<std::size_t>(x) * C;
+#pragma unroll
+  for (int c = 0; c < C; ++c) v[c] = __ldg(p + c);
+}
+
+// Loads pixel x of row (row null: a border row) with the border applied.
+template <typename T, int C>
+__device__ __forceinline__ void load_px_border(const T* row, int x, int width, Border b,
+                                               const T (&bv)[C], T (&v)[C]) {
+  const int ix = row ? detail::border_index(x, width, b) : -1;
+  if (ix < 0) {
+#pragma unroll
+    for (int c = 0; c < C; ++c) v[c] = bv[c];
+  } else {
+    load_px<T, C>(row, ix, v);
+  }
+}
+
+template <typename T, int C>
+__device__ __forceinline__ void border_values(const float* f, T (&bv)[C]) {
+#pragma unroll
+  for (int c = 0; c < C; ++c) bv[c] = static_cast<T>(f[c]);
+}
+
+// Folds source pixel t of a window into the PX outputs whose taps [lo, hi) contain it: output p
+// sees this pixel as its tap t - p. With First, the tap lo starts the output instead.
+template <bool Max, bool First, typename T, int C, int PX>
+__device__ __forceinline__ void fold(int t, int lo, int hi, const T (&v)[C], T (&acc)[PX * C]) {
+#pragma unroll
+  for (int p = 0; p < PX; ++p) {
+    const int i = t - p;
+    if (First && i == lo) {
+#pragma unroll
+      for (int c = 0; c < C; ++c) acc[p * C + c] = v[c];
+    } else if (i >= lo && i < hi) {
+#pragma unroll
+      for (int c = 0; c < C; ++c) acc[p * C + c] = morph_pick<Max>(acc[p * C + c], v[c]);
+    }
+  }
+}
+
+// Row pass of a rectangle: dst(x) = pick over i = 0..n-1 of src(x + i - anchor), from i = 0.
+template <typename T, int C, bool Max>
+__global__ void __launch_bounds__(kBlockX* kBlockY)
+    morph_rows_kernel(const MorphSrc s, const DstArgs d, const MorphAxisArgs a) {
+  constexpr int PX = kMorphPx<T>;
+  const int y = static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y);
+  const int x0 = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x) * PX;
+  if (y >= d.height || x0 >= d.width) return;
+  T bv[C];
+  border_values<T, C>(a.bv, bv);
+  T acc[PX * C];
+#pragma unroll
+  for (int k = 0; k < PX * C; ++k) acc[k] = bv[k % C];
+  const T* row = morph_row<T>(s, y);
+  const int first = x0 - a.anchor;  // source x of output x0's tap 0
+  const int span = PX - 1 + a.n;    // source pixels the PX outputs read
+  if (first >= 0 && first + span <= s.width) {
+    for (int t = 0; t < span; ++t) {
+      T v[C];
+      load_px<T, C>(row, first + t, v);
+      fold<Max, true, T, C, PX>(t, 0, a.n, v, acc);
+    }
+  } else {
+    for (int t = 0; t < span; ++t) {
+      T v[C];
+      load_px_border<T, C>(row, first + t, s.width, a.border, bv, v);
+      fold<Max, true, T, C, PX>(t, 0, a.n, v, acc);
+    }
+  }
+  const int n = min(PX, d.width - x0);
+  store_elems<T, PX * C>(morph_out_row<T>(d, y) + static_cast<std::size_t>(x0) * C, acc, n * C);
+}
+
+// Column pass of a rectangle: dst(y) = pick over j = 0..n-1 of src(y + j - anchor), from j = 0.
+template <typename T, int C, bool Max>
+__global__ void __launch_bounds__(kBlockX* kBlockY)
+    morph_cols_kernel(const MorphSrc s, const DstArgs d, const MorphAxisArgs a) {
+  constexpr int PX = kMorphPx<T>;
+  constexpr int N = PX * C;
+  const int y = static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y);
+  const int x0 = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x) * PX;
+  if (y >= d.height || x0 >= d.width) return;
+  const int n = min(PX, d.width - x0) * C;
+  T bv[C];
+  border_values<T, C>(a.bv, bv);
+  T acc[N];
+  for (int j = 0; j < a.n; ++j) {
+    const int iy = detail::border_index(y + j - a.anchor, s.height, a.border);
+    T v[N];
+    if (iy < 0) {
+#pragma unroll
+      for (int k = 0; k < N; ++k) v[k] = bv[k % C];
+    } else {
+      load_elems<T, N>(morph_row<T>(s, iy) + static_cast<std::size_t>(x0) * C, v, n);
+    }
+    if (j == 0) {
+#pragma unroll
+      for (int k = 0; k < N; ++k) acc[k] = v[k];
+    } else {
+#pragma unroll
+      for (int k = 0; k < N; ++k) acc[k] = morph_pick<Max>(acc[k], v[k]);
+    }
+  }
+  store_elems<T, N>(morph_out_row<T>(d, y) + static_cast<std::size_t>(x0) * C, acc, n);
+}
+
+// A general element (one run per row): dst(x, y) = pick, from the never-winning extreme, over
+// rows j and then i in [start[j], end[j]) of src(x + i - ax, y + j - ay).
+template <typename T, int C, bool Max>
+__global__ void __launch_bounds__(kBlockX* kBlockY)
+    morph_mask_kernel(const MorphSrc s, const DstArgs d, const MorphMaskArgs a) {
+  constexpr int PX = kMorphPx<T>;
+  constexpr T kId = Max ? std::numeric_limits<T>::lowest() : std::numeric_limits<T>::max();
+  const int y = static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y);
+  const int x0 = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x) * PX;
+  if (y >= d.height || x0 >= d.width) return;
+  T bv[C];
+  border_values<T, C>(a.bv, bv);
+  T acc[PX * C];
+#pragma unroll
+  for (int k = 0; k < PX * C; ++k) acc[k] = kId;
+  const int first = x0 - a.ax;  // source x of output x0's column 0
+  const bool inside_x = first >= 0 && first + PX - 1 + a.kw <= s.width;
+  for (int j = 0; j < a.kh; ++j) {
+    const int lo = a.start[j], hi = a.end[j];
+    if (lo >= hi) continue;
+    const int iy = detail::border_index(y + j - a.ay, s.height, a.border);
+    if (iy < 0) {
+      // A row of border values: folding the same value again changes nothing (pick is
+      // idempotent), so once is the CPU's whole run.
+#pragma unroll
+      for (int k = 0; k < PX * C; ++k) acc[k] = morph_pick<Max>(acc[k], bv[k % C]);
+      continue;
+    }
+    const T* row = morph_row<T>(s, iy);
+    const int t1 = hi - 1 + PX;
+    if (inside_x) {
+      for (int t = lo; t < t1; ++t) {
+        T v[C];
+        load_px<T, C>(row, first + t, v);
+        fold<Max, false, T, C, PX>(t, lo, hi, v, acc);
+      }
+    } else {
+      for (int t = lo; t < t1; ++t) {
+        T v[C];
+        load_px_border<T, C>(row, first + t, s.width, a.border, bv, v);
+        fold<Max, false, T, C, PX>(t, lo, hi, v, acc);
+      }
+    }
+  }
+  const int n = min(PX, d.width - x0);
+  store_elems<T, PX * C>(morph_out_row<T>(d, y) + static_cast<std::size_t>(x0) * C, acc, n * C);
+}
+
+// Elements per thread of the subtraction.
+constexpr int kSubtractElems = 4;
+
+// d = a - b per element (widths in elements): saturated at 0 for integers, as the CPU backend.
+template <typename T>
+__global__ void __launch_bounds__(kBlockX* kBlockY)
+    morph_subtract_kernel(const MorphSrc a, const MorphSrc b, const DstArgs d) {
+  constexpr int E = kSubtractElems;
+  const int y = static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y);
+  const int x0 = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x) * E;
+  if (y >= d.height || x0 >= d.width) return;
+  const int n = min(E, d.width - x0);
+  T va[E], vb[E], o[E];
+  load_elems<T, E>(morph_row<T>(a, y) + x0, va, n);
+  load_elems<T, E>(morph_row<T>(b, y) + x0, vb, n);
+#pragma unroll
+  for (int k = 0; k < E; ++k) {
+    if constexpr (std::numeric_limits<T>::is_integer) {
+      o[k] = va[k] > vb[k] ? static_cast<T>(va[k] - vb[k]) : T(0);
+    } else {
+      o[k] = va[k] - vb[k];
+    }
+  }
+  store_elems<T, E>(morph_out_row<T>(d, y) + x0, o, n);
+}
+
+// ---- Launchers ----
+
+// Calls f.template operator()<C, Max>() for channels 1, 3 or 4 and the direction.
+template <class F>
+void morph_dispatch(const char* op, int channels, bool max, F&& f) {
+  const auto by_max = [&]<int C>() {
+    if (max)
+      f.template operator()<C, true>();
+    else
+      f.template operator()<C, false>();
+  };
+  switch (channels) {
+    case 1:
+      return by_max.template operator()<1>();
+    case 3:
+      return by_max.template operator()<3>();
+    case 4:
+      return by_max.template operator()<4>();
+  }
+  fail(ErrorCode::Internal, op, "unsupported channel count reached the kernel",
+       std::to_string(channels), "1, 3 or 4");
+}
+
+inline const char* morph_op(bool max) {
+  return max ? "dilate" : "erode";
+}
+
+template <typename T>
+void launch_morph_rows(const MorphSrc& s, const DstArgs& d, int channels, bool max,
+                       const MorphAxisArgs& a, cudaStream_t st) {
+  morph_dispatch(morph_op(max), channels, max, [&]<int C, bool Max>() {
+    morph_rows_kernel<T, C, Max>
+        <<<grid_for(d.width, d.height, kMorphPx<T>), dim3(kBlockX, kBlockY), 0, st>>>(s, d, a);
+    TEXCV_CUDA_CHECK_LAUNCH(morph_op(max));
+  });
+}
+
+template <typename T>
+void launch_morph_cols(const MorphSrc& s, const DstArgs& d, int channels, bool max,
+                       const MorphAxisArgs& a, cudaStream_t st) {
+  morph_dispatch(morph_op(max), channels, max, [&]<int C, bool Max>() {
+    morph_cols_kernel<T, C, Max>
+        <<<grid_for(d.width, d.height, kMorphPx<T>), dim3(kBlockX, kBlockY), 0, st>>>(s, d, a);
+    TEXCV_CUDA_CHECK_LAUNCH(morph_op(max));
+  });
+}
+
+template <typename T>
+void launch_morph_mask(const MorphSrc& s, const DstArgs& d, int channels, bool max,
+                       const MorphMaskArgs& a, cudaStream_t st) {
+  morph_dispatch(morph_op(max), channels, max, [&]<int C, bool Max>() {
+    morph_mask_kernel<T, C, Max>
+        <<<grid_for(d.width, d.height, kMorphPx<T>), dim3(kBlockX, kBlockY), 0, st>>>(s, d, a);
+    TEXCV_CUDA_CHECK_LAUNCH(morph_op(max));
+  });
+}
+
+template <typename T>
+void launch_morph_subtract(const MorphSrc& a, const MorphSrc& b, const DstArgs& d,
+                           cudaStream_t st) {
+  morph_subtract_kernel<T>
+      <<<grid_for(d.width, d.height, kSubtractElems), dim3(kBlockX, kBlockY), 0, st>>>(a, b, d);
+  TEXCV_CUDA_CHECK_LAUNCH("morphology");
+}
+
+#define TEXCV_INSTANTIATE_MORPH(T)                                                         \
+  template void launch_morph_rows<T>(const MorphSrc&, const DstArgs&, int, bool,           \
+                                     const MorphAxisArgs&, cudaStream_t);                  \
+  template void launch_morph_cols<T>(const MorphSrc&, const DstArgs&, int, bool,           \
+                                     const MorphAxisArgs&, cudaStream_t);                  \
+  template void launch_morph_mask<T>(const MorphSrc&, const DstArgs&, int, bool,           \
+                                     const MorphMaskArgs&, cudaStream_t);                  \
+  template void launch_morph_subtract<T>(const MorphSrc&, const MorphSrc&, const DstArgs&, \
+                                         cudaStream_t);
+
+}  // namespace texcv::cuda::ops

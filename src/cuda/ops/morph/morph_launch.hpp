@@ -1,0 +1,58 @@
+// Launchers of the morphology kernels (plain global loads), one explicit instantiation per element
+// type (morph.<type>.cu). Host code (morph.cpp) calls them. Parameters travel by value in the
+// argument structs. The comparisons and their order are those of the CPU backend
+// (src/cpu/morph_cpu.cpp), so the results are identical, NaN and signed zeros included.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "src/cuda/ops/common/kernel_args.hpp"
+#include "texcv/geometry.hpp"
+#include "texcv/morphology.hpp"
+
+namespace texcv::cuda::ops {
+
+// A pitched device image read by a morphology kernel (the source or the row-pass temporary).
+struct MorphSrc {
+  const unsigned char* data = nullptr;
+  std::size_t pitch = 0;
+  int width = 0, height = 0;  // pixels (elements for the subtraction)
+};
+
+// One axis of a rectangle (all ones): dst = min/max over taps 0..n-1 of src(x + i - anchor)
+// (rows) or src(y + j - anchor) (columns), the first tap first. Outside the image: border; with
+// Border::constant the value bv (already the element type's value, or its never-winning extreme).
+struct MorphAxisArgs {
+  int n = 1, anchor = 0;
+  Border border = Border::constant;
+  float bv[4] = {0, 0, 0, 0};
+};
+
+// A general element given as at most one run of ones per row: row j covers columns
+// [start[j], end[j]) (empty when start == end). Rect, ellipse and cross elements are of this kind.
+struct MorphMaskArgs {
+  int kw = 1, kh = 1, ax = 0, ay = 0;
+  Border border = Border::constant;
+  float bv[4] = {0, 0, 0, 0};
+  std::uint8_t start[kMaxMorphKernel] = {};
+  std::uint8_t end[kMaxMorphKernel] = {};
+};
+
+// Row pass (s -> d, same size), column pass, general element; max: dilate, else erode.
+template <typename T>
+void launch_morph_rows(const MorphSrc& s, const DstArgs& d, int channels, bool max,
+                       const MorphAxisArgs& a, cudaStream_t st);
+template <typename T>
+void launch_morph_cols(const MorphSrc& s, const DstArgs& d, int channels, bool max,
+                       const MorphAxisArgs& a, cudaStream_t st);
+template <typename T>
+void launch_morph_mask(const MorphSrc& s, const DstArgs& d, int channels, bool max,
+                       const MorphMaskArgs& a, cudaStream_t st);
+// d = a - b per element (saturated at 0 for integers); widths in elements.
+template <typename T>
+void launch_morph_subtract(const MorphSrc& a, const MorphSrc& b, const DstArgs& d, cudaStream_t st);
+
+}  // namespace texcv::cuda::ops

@@ -1,13 +1,17 @@
 // The public morphology operations (include/texcv/morphology.hpp): validate, build the
 // structuring element as cv::getStructuringElement, resolve borders and iterations as
-// cv::erode / cv::dilate / cv::morphologyEx, and run one-element passes on the CPU backend
-// (src/core/morph_desc.hpp). Device views raise Unsupported until the CUDA backend has them.
+// cv::erode / cv::dilate / cv::morphologyEx, and run one-element passes
+// (src/core/morph_desc.hpp) on the CPU backend for host views and on the CUDA backend for device
+// views (on the caller's stream, with stream-ordered device temporaries). The destination is
+// written only by the last pass, so a failure before it leaves the destination untouched.
 #include "texcv/morphology.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <string>
+#include <utility>
 
 #include "src/core/morph_desc.hpp"
 #include "src/core/view_checks.hpp"
@@ -85,11 +89,6 @@ StructuringElement make_element(MorphShape shape, int w, int h, int ax, int ay) 
   return e;
 }
 
-[[noreturn]] void fail_device(const char* op) {
-  fail(ErrorCode::Unsupported, op, "the CUDA backend does not implement this operation yet",
-       "a device image", "a host image");
-}
-
 // A validated single-element pass plus its iteration count.
 struct Plan {
   detail::MorphDesc d;  // d.dilate set per pass
@@ -113,6 +112,7 @@ Plan plan(const char* op, const ImageView& src, const ImageView& dst, const Morp
          "constant, replicate, reflect, reflect101 or wrap");
   Plan pl;
   detail::MorphDesc& d = pl.d;
+  d.op = op;
   d.border = p.border.border;
   d.never_wins = !p.border.value.has_value();
   if (p.border.value) {
@@ -123,7 +123,6 @@ Plan plan(const char* op, const ImageView& src, const ImageView& dst, const Morp
       d.value[c] = detail::border_value_for(src.type, v);
     }
   }
-  if (src.location != Location::host) fail_device(op);
   StructuringElement e = make_element(p.shape, p.ksize_x, p.ksize_y, ax, ay);
   pl.iterations = p.iterations;
   const bool full = std::all_of(e.values.begin(), e.values.end(), [](auto v) { return v != 0; });
@@ -145,21 +144,74 @@ Plan plan(const char* op, const ImageView& src, const ImageView& dst, const Morp
   return pl;
 }
 
+// Where the passes run: the CPU backend for host views, the CUDA backend (on stream) for device
+// views; temporaries of the source's shape in the same memory.
+struct Exec {
+  bool device = false;
+  const char* op = "";
+  void* stream = nullptr;
+
+  void morph(const ImageView& src, const ImageView& dst, const detail::MorphDesc& d) const {
+    if (device)
+      cuda::morph(src, dst, d, stream);
+    else
+      cpu::morph(src, dst, d);
+  }
+  void subtract(const ImageView& a, const ImageView& b, const ImageView& dst) const {
+    if (device)
+      cuda::morph_subtract(a, b, dst, stream);
+    else
+      cpu::morph_subtract(a, b, dst);
+  }
+};
+
+// A temporary image like `like`: a host Image, or a stream-ordered device scratch image.
+class Temp {
+ public:
+  Temp(const Exec& ex, const ImageView& like) {
+    if (ex.device) {
+      dev_.emplace(ex.op, like, ex.stream);
+      view_ = dev_->view();
+    } else {
+      host_ = Image(like.width, like.height, like.channels, like.type);
+      view_ = host_.view();
+    }
+  }
+  const ImageView& view() const noexcept { return view_; }
+  // Frees a device temporary on the stream, reporting a failure.
+  void release() {
+    if (dev_) dev_->release();
+  }
+
+ private:
+  Image host_;
+  std::optional<cuda::MorphScratch> dev_;
+  ImageView view_{};
+};
+
 // erode or dilate `iterations` times from src into dst (temporaries in between).
-void pass(const ImageView& src, const ImageView& dst, Plan pl, bool dilate) {
+void pass(const Exec& ex, const ImageView& src, const ImageView& dst, Plan pl, bool dilate) {
   pl.d.dilate = dilate;
   if (pl.iterations == 1) {
-    cpu::morph(src, dst, pl.d);
+    ex.morph(src, dst, pl.d);
     return;
   }
-  Image a(src.width, src.height, src.channels, src.type),
-      b(src.width, src.height, src.channels, src.type);
-  cpu::morph(src, a.view(), pl.d);
+  std::optional<Temp> ta, tb;
+  ta.emplace(ex, src);
+  if (pl.iterations > 2) tb.emplace(ex, src);
+  ImageView a = ta->view(), b = tb ? tb->view() : ImageView{};
+  ex.morph(src, a, pl.d);
   for (int i = 1; i < pl.iterations - 1; ++i) {
-    cpu::morph(a.view(), b.view(), pl.d);
+    ex.morph(a, b, pl.d);
     std::swap(a, b);
   }
-  cpu::morph(a.view(), dst, pl.d);
+  ex.morph(a, dst, pl.d);
+  ta->release();
+  if (tb) tb->release();
+}
+
+Exec exec_for(const char* op, const ImageView& src, void* stream) {
+  return Exec{src.location == Location::device, op, stream};
 }
 
 }  // namespace
@@ -207,57 +259,63 @@ StructuringElement structuring_element(MorphShape shape, int width, int height, 
   return make_element(shape, width, height, ax, ay);
 }
 
-void erode(const ImageView& src, const ImageView& dst, const MorphParams& p, void* /*stream*/) {
-  pass(src, dst, plan("erode", src, dst, p), false);
+void erode(const ImageView& src, const ImageView& dst, const MorphParams& p, void* stream) {
+  const Plan pl = plan("erode", src, dst, p);
+  pass(exec_for("erode", src, stream), src, dst, pl, false);
 }
 
-void dilate(const ImageView& src, const ImageView& dst, const MorphParams& p, void* /*stream*/) {
-  pass(src, dst, plan("dilate", src, dst, p), true);
+void dilate(const ImageView& src, const ImageView& dst, const MorphParams& p, void* stream) {
+  const Plan pl = plan("dilate", src, dst, p);
+  pass(exec_for("dilate", src, stream), src, dst, pl, true);
 }
 
 void morphology(const ImageView& src, const ImageView& dst, MorphOp op, const MorphParams& p,
-                void* /*stream*/) {
+                void* stream) {
   const char* name = "morphology";
   if (static_cast<unsigned>(op) > static_cast<unsigned>(MorphOp::blackhat))
     fail(kInvalid, name, "operation is not valid", std::to_string(static_cast<int>(op)),
          "erode, dilate, open, close, gradient, tophat or blackhat");
   const Plan pl = plan(name, src, dst, p);
+  const Exec ex = exec_for(name, src, stream);
   if (op == MorphOp::erode || op == MorphOp::dilate) {
-    pass(src, dst, pl, op == MorphOp::dilate);
+    pass(ex, src, dst, pl, op == MorphOp::dilate);
     return;
   }
-  Image t(src.width, src.height, src.channels, src.type);
+  // Every composition writes dst only in its last step.
+  Temp t(ex, src);
+  std::optional<Temp> u;
   switch (op) {
     case MorphOp::open:
-      pass(src, t.view(), pl, false);
-      pass(t.view(), dst, pl, true);
+      pass(ex, src, t.view(), pl, false);
+      pass(ex, t.view(), dst, pl, true);
       break;
     case MorphOp::close:
-      pass(src, t.view(), pl, true);
-      pass(t.view(), dst, pl, false);
+      pass(ex, src, t.view(), pl, true);
+      pass(ex, t.view(), dst, pl, false);
       break;
     case MorphOp::gradient:
-      pass(src, t.view(), pl, false);
-      pass(src, dst, pl, true);
-      cpu::morph_subtract(dst, t.view(), dst);
+      u.emplace(ex, src);
+      pass(ex, src, t.view(), pl, false);
+      pass(ex, src, u->view(), pl, true);
+      ex.subtract(u->view(), t.view(), dst);
       break;
-    case MorphOp::tophat: {
-      Image u(src.width, src.height, src.channels, src.type);
-      pass(src, t.view(), pl, false);
-      pass(t.view(), u.view(), pl, true);
-      cpu::morph_subtract(src, u.view(), dst);
+    case MorphOp::tophat:
+      u.emplace(ex, src);
+      pass(ex, src, t.view(), pl, false);
+      pass(ex, t.view(), u->view(), pl, true);
+      ex.subtract(src, u->view(), dst);
       break;
-    }
-    case MorphOp::blackhat: {
-      Image u(src.width, src.height, src.channels, src.type);
-      pass(src, t.view(), pl, true);
-      pass(t.view(), u.view(), pl, false);
-      cpu::morph_subtract(u.view(), src, dst);
+    case MorphOp::blackhat:
+      u.emplace(ex, src);
+      pass(ex, src, t.view(), pl, true);
+      pass(ex, t.view(), u->view(), pl, false);
+      ex.subtract(u->view(), src, dst);
       break;
-    }
     default:
       break;
   }
+  t.release();
+  if (u) u->release();
 }
 
 }  // namespace texcv

@@ -101,18 +101,28 @@ TEST(MorphologyErrors, ImagesAndBorders) {
                "dilate: border value must be finite; got inf, expected a finite number");
 }
 
-TEST(MorphologyErrors, DeviceImagesAreNotImplementedYet) {
-  // Refused after validation, before any memory is touched.
+TEST(MorphologyErrors, DeviceImagesWithoutCudaAreNotCompiled) {
+#if defined(TEXCV_HAS_CUDA)
+  GTEST_SKIP() << "built with CUDA: device morphology runs on the CUDA backend, compared with the "
+                  "CPU in tests/cpp/cuda/test_morph_cuda.cpp";
+#else
+  // Without CUDA, device views reach the NotCompiled stubs after validation, before any memory is
+  // touched (so a host buffer labelled "device" is enough to check the message).
   Pair p;
   ImageView s = p.src.view(), d = p.dst.view();
   s.location = d.location = Location::device;
   const std::string tail =
-      ": the CUDA backend does not implement this operation yet; got a device image, expected a "
-      "host image";
-  const ErrorCode u = ErrorCode::Unsupported;
+      ": this build has no CUDA backend; rebuild with -DTEXCV_CUDA=ON (nvcc required) to use "
+      "device images";
+  const ErrorCode u = ErrorCode::NotCompiled;
   expect_error([&] { erode(s, d); }, u, "erode" + tail);
   expect_error([&] { dilate(s, d); }, u, "dilate" + tail);
   expect_error([&] { morphology(s, d, MorphOp::tophat); }, u, "morphology" + tail);
+  MorphParams it;
+  it.iterations = 3;
+  it.shape = MorphShape::cross;
+  expect_error([&] { morphology(s, d, MorphOp::open, it); }, u, "morphology" + tail);
+#endif
 }
 
 }  // namespace

@@ -1,6 +1,8 @@
 // The public non-linear filters (include/texcv/filters.hpp: median_blur, bilateral_filter):
 // validate, resolve the parameters as OpenCV does (src/core/nonlinear_desc.hpp) and forward to
-// the CPU backend. Device views raise Unsupported until the CUDA backend implements them.
+// the CPU backend (host views) or the CUDA backend (device views). Also the bilateral weight
+// tables that both backends use.
+#include <cfloat>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -25,11 +27,6 @@ std::string num(double v) {
   return buf;
 }
 
-[[noreturn]] void fail_device(const char* op) {
-  fail(ErrorCode::Unsupported, op, "the CUDA backend does not implement this operation yet",
-       "a device image", "a host image");
-}
-
 void check_io(const char* op, const ImageView& src, const ImageView& dst) {
   detail::check_pair(op, src, dst, true);
   detail::check_same_size(op, src, dst);
@@ -37,7 +34,64 @@ void check_io(const char* op, const ImageView& src, const ImageView& dst) {
 
 }  // namespace
 
-void median_blur(const ImageView& src, const ImageView& dst, int ksize, void* /*stream*/) {
+void detail::bilateral_disc(BilateralDesc& d) {
+  const int r = d.radius;
+  d.dx.clear();
+  d.dy.clear();
+  d.space.clear();
+  for (int i = -r; i <= r; ++i)
+    for (int j = -r; j <= r; ++j) {
+      const double dist = std::sqrt(static_cast<double>(i) * i + static_cast<double>(j) * j);
+      if (dist > r) continue;
+      d.space.push_back(static_cast<float>(std::exp(dist * dist * d.space_coeff)));
+      d.dy.push_back(i);
+      d.dx.push_back(j);
+    }
+}
+
+detail::BilateralColor detail::bilateral_color_u8(const BilateralDesc& d, int channels) {
+  BilateralColor c;
+  c.table.resize(static_cast<std::size_t>(256 * channels));
+  for (int i = 0; i < 256 * channels; ++i)
+    c.table[static_cast<std::size_t>(i)] =
+        static_cast<float>(std::exp(static_cast<double>(i) * i * d.color_coeff));
+  return c;
+}
+
+detail::BilateralColor detail::bilateral_color_f32(const BilateralDesc& d, int channels,
+                                                   bool any_finite, float lo, float hi) {
+  BilateralColor c;
+  if (d.border.border == Border::constant) {
+    // Distances to the border value stay inside the table.
+    const float v = d.border.value[0];
+    if (!any_finite) lo = hi = v;
+    any_finite = true;
+    for (int k = 0; k < channels; ++k) {
+      lo = std::fmin(lo, d.border.value[k]);
+      hi = std::fmax(hi, d.border.value[k]);
+    }
+  }
+  if (!any_finite || std::abs(static_cast<double>(lo) - static_cast<double>(hi)) < FLT_EPSILON) {
+    c.copy = true;
+    return c;
+  }
+  // OpenCV's construction (bilateralFilter_32f): float len and scale, double exponent; entries
+  // after the first zero stay zero.
+  const float len = static_cast<float>(static_cast<double>(hi) - static_cast<double>(lo)) *
+                    static_cast<float>(channels);
+  c.bins = 4096 * channels;
+  c.scale = static_cast<float>(c.bins) / len;
+  c.table.assign(static_cast<std::size_t>(c.bins) + 2, 0.0f);
+  float last = 1.0f;
+  for (int i = 0; i < c.bins + 2 && last > 0.0f; ++i) {
+    const double v = static_cast<float>(i) / c.scale;
+    last = static_cast<float>(std::exp(v * v * d.color_coeff));
+    c.table[static_cast<std::size_t>(i)] = last;
+  }
+  return c;
+}
+
+void median_blur(const ImageView& src, const ImageView& dst, int ksize, void* stream) {
   const char* op = "median_blur";
   check_io(op, src, dst);
   if (ksize % 2 == 0)
@@ -46,14 +100,16 @@ void median_blur(const ImageView& src, const ImageView& dst, int ksize, void* /*
   if (ksize < 1 || ksize > kMaxNonlinear)
     fail(kInvalid, op, "ksize is out of range", std::to_string(ksize),
          "an odd number from 1 to " + std::to_string(kMaxNonlinear));
-  if (src.location != Location::host) fail_device(op);
   detail::MedianDesc d;
   d.ksize = ksize;
-  cpu::median_blur(src, dst, d);
+  if (src.location == Location::device)
+    cuda::median_blur(src, dst, d, stream);
+  else
+    cpu::median_blur(src, dst, d);
 }
 
 void bilateral_filter(const ImageView& src, const ImageView& dst, const BilateralParams& p,
-                      void* /*stream*/) {
+                      void* stream) {
   const char* op = "bilateral_filter";
   check_io(op, src, dst);
   if (src.type != ElemType::u8 && src.type != ElemType::f32)
@@ -88,8 +144,11 @@ void bilateral_filter(const ImageView& src, const ImageView& dst, const Bilatera
       fail(kInvalid, op, "border value must be finite", num(p.border.value[c]), "a finite number");
     d.border.value[c] = detail::border_value_for(src.type, p.border.value[c]);
   }
-  if (src.location != Location::host) fail_device(op);
-  cpu::bilateral_filter(src, dst, d);
+  detail::bilateral_disc(d);
+  if (src.location == Location::device)
+    cuda::bilateral_filter(src, dst, d, stream);
+  else
+    cpu::bilateral_filter(src, dst, d);
 }
 
 }  // namespace texcv

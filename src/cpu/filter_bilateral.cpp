@@ -1,10 +1,10 @@
 // CPU backend: bilateral_filter. The source is copied once into a padded buffer (radius pixels of
 // border on every side, as cv::bilateralFilter's copyMakeBorder); each output pixel then sums
-// w * src over the disc of offsets with |offset| <= radius, in float. Space weights are
-// (float)exp(r^2 * space_coeff) in double (as OpenCV); colour weights are, for u8, a table of
-// (float)exp(D^2 * color_coeff) for every integer L1 distance D (OpenCV's table), and for f32
-// std::exp of the float D^2 * color_coeff (OpenCV interpolates a table there). Rows run in
-// parallel.
+// w * src over the disc of offsets (src/core's bilateral_disc, row-major), in float. Space weights
+// come from the disc; colour weights from src/core's tables (nonlinear_desc.hpp): for u8 the value
+// for every integer L1 distance, for f32 OpenCV's interpolated table over the image's range. The
+// CUDA backend (src/cuda/ops/bilateral/) uses the same tables and order. Rows run in parallel.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -17,8 +17,41 @@ namespace texcv::cpu {
 
 namespace {
 
+// The range of the finite values of an f32 image.
+void finite_range(const ImageView& src, bool& any, float& lo, float& hi) {
+  any = false;
+  lo = hi = 0.0f;
+  for (int y = 0; y < src.height; ++y) {
+    const float* row = src.row<const float>(y);
+    for (int i = 0; i < src.width * src.channels; ++i) {
+      const float v = row[i];
+      if (!std::isfinite(v)) continue;
+      if (!any) {
+        lo = hi = v;
+        any = true;
+      }
+      lo = std::min(lo, v);
+      hi = std::max(hi, v);
+    }
+  }
+}
+
 template <typename T, int C>
 void bilateral(const ImageView& src, const ImageView& dst, const texcv::detail::BilateralDesc& d) {
+  texcv::detail::BilateralColor color;
+  if constexpr (std::is_same_v<T, std::uint8_t>) {
+    color = texcv::detail::bilateral_color_u8(d, C);
+  } else {
+    bool any = false;
+    float lo = 0.0f, hi = 0.0f;
+    finite_range(src, any, lo, hi);
+    color = texcv::detail::bilateral_color_f32(d, C, any, lo, hi);
+    if (color.copy) {
+      for (int y = 0; y < src.height; ++y)
+        std::copy_n(src.row<const T>(y), static_cast<std::size_t>(src.width) * C, dst.row<T>(y));
+      return;
+    }
+  }
   const int r = d.radius, w = src.width, h = src.height;
   const int pw = w + 2 * r, ph = h + 2 * r;
   std::vector<T> pad(static_cast<std::size_t>(pw) * ph * C);
@@ -33,24 +66,12 @@ void bilateral(const ImageView& src, const ImageView& dst, const texcv::detail::
         o[j * C + c] =
             (row == nullptr || xi[j] < 0) ? static_cast<T>(d.border.value[c]) : row[xi[j] * C + c];
   }
-  // Offsets of the disc (row-major, as OpenCV) and their space weights.
-  std::vector<long> ofs;
-  std::vector<float> space;
-  for (int i = -r; i <= r; ++i)
-    for (int j = -r; j <= r; ++j) {
-      const double dist = std::sqrt(static_cast<double>(i) * i + static_cast<double>(j) * j);
-      if (dist > r) continue;
-      space.push_back(static_cast<float>(std::exp(dist * dist * d.space_coeff)));
-      ofs.push_back((static_cast<long>(i) * pw + j) * C);
-    }
-  const int taps = static_cast<int>(ofs.size());
-  std::vector<float> color_table;
-  if constexpr (std::is_same_v<T, std::uint8_t>) {
-    color_table.resize(256 * C);
-    for (int i = 0; i < 256 * C; ++i)
-      color_table[i] = static_cast<float>(std::exp(static_cast<double>(i) * i * d.color_coeff));
-  }
-  const float cc = static_cast<float>(d.color_coeff);
+  // Offsets of the disc in the padded buffer.
+  const std::vector<float>& space = d.space;
+  const int taps = static_cast<int>(space.size());
+  std::vector<long> ofs(static_cast<std::size_t>(taps));
+  for (int k = 0; k < taps; ++k) ofs[k] = (static_cast<long>(d.dy[k]) * pw + d.dx[k]) * C;
+  const std::vector<float>& color_table = color.table;
   TEXCV_OMP_PARALLEL_FOR_IF(static_cast<long>(w) * h * taps)
   for (int y = 0; y < h; ++y) {
     T* out = dst.row<T>(y);
@@ -67,7 +88,8 @@ void bilateral(const ImageView& src, const ImageView& dst, const texcv::detail::
         } else {
           float dist = 0.0f;
           for (int c = 0; c < C; ++c) dist += std::fabs(q[c] - p[c]);
-          cw = std::exp(dist * dist * cc);
+          cw = texcv::detail::bilateral_f32_weight(color_table.data(), color.scale, color.bins,
+                                                   dist);
         }
         const float wk = space[k] * cw;
         wsum += wk;

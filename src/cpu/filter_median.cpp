@@ -1,10 +1,12 @@
 // CPU backend: median_blur. Replicated border (as cv::medianBlur). u8 windows above 5x5 use a
 // sliding histogram per row (256 fine bins and 16 coarse bins per channel: each step right removes
 // one column and adds one, O(ksize)); other windows gather the ksize x ksize values and select the
-// median (std::nth_element). Rows run in parallel.
+// median (std::nth_element; f32 on detail::float_key, the total order the CUDA backend uses too, so
+// signed zeros and NaNs give the same element on both). Rows run in parallel.
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include "src/core/nonlinear_desc.hpp"
@@ -18,13 +20,37 @@ int clamp_index(int i, int n) {
   return i < 0 ? 0 : (i >= n ? n - 1 : i);
 }
 
+// Selection key: the value for u8/u16; the order-preserving key of the bits for f32.
+template <typename T>
+struct KeyOf {
+  using type = T;
+  static T key(T v) { return v; }
+  static T value(T k) { return k; }
+};
+template <>
+struct KeyOf<float> {
+  using type = std::uint32_t;
+  static std::uint32_t key(float v) {
+    std::uint32_t b;
+    std::memcpy(&b, &v, sizeof b);
+    return texcv::detail::float_key(b);
+  }
+  static float value(std::uint32_t k) {
+    const std::uint32_t b = texcv::detail::key_float_bits(k);
+    float v;
+    std::memcpy(&v, &b, sizeof v);
+    return v;
+  }
+};
+
 template <typename T, int C>
 void median_select(const ImageView& src, const ImageView& dst, int k) {
+  using K = KeyOf<T>;
   const int r = k / 2, w = src.width, h = src.height;
   const int n = k * k;
   TEXCV_OMP_PARALLEL_FOR_IF(static_cast<long>(w) * h)
   for (int y = 0; y < h; ++y) {
-    std::vector<T> win(static_cast<std::size_t>(n));
+    std::vector<typename K::type> win(static_cast<std::size_t>(n));
     std::vector<const T*> rows(static_cast<std::size_t>(k));
     for (int j = 0; j < k; ++j) rows[j] = src.row<const T>(clamp_index(y + j - r, h));
     T* out = dst.row<T>(y);
@@ -32,9 +58,9 @@ void median_select(const ImageView& src, const ImageView& dst, int k) {
       for (int c = 0; c < C; ++c) {
         int m = 0;
         for (int j = 0; j < k; ++j)
-          for (int i = 0; i < k; ++i) win[m++] = rows[j][clamp_index(x + i - r, w) * C + c];
+          for (int i = 0; i < k; ++i) win[m++] = K::key(rows[j][clamp_index(x + i - r, w) * C + c]);
         std::nth_element(win.begin(), win.begin() + n / 2, win.end());
-        out[x * C + c] = win[n / 2];
+        out[x * C + c] = K::value(win[n / 2]);
       }
   }
 }

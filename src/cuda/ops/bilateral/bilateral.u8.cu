@@ -1,0 +1,8 @@
+// bilateral_filter kernels for u8 images.
+#include "src/cuda/ops/bilateral/bilateral_kernels.cuh"
+
+namespace texcv::cuda::ops {
+
+TEXCV_INSTANTIATE_BILATERAL(std::uint8_t)
+
+}  // namespace texcv::cuda::ops

@@ -1,0 +1,8 @@
+// median_blur kernels for u8 images.
+#include "src/cuda/ops/median/median_kernels.cuh"
+
+namespace texcv::cuda::ops {
+
+template void launch_median<std::uint8_t>(const MedianSrc&, const DstArgs&, int, int, cudaStream_t);
+
+}  // namespace texcv::cuda::ops

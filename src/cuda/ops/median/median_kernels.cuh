@@ -1,0 +1,297 @@
+// Device code of median_blur (replicated border). Elements are compared as keys: the value for
+// u8/u16, detail::float_key of the bits for f32 (a total order shared with the CPU backend), so
+// the selected element is the CPU's bit for bit. Two methods:
+//
+// - ksize 3 and 5 ("network"): each block copies its tile of keys, halo included and the border
+//   already replicated, to shared memory; each thread then computes one 32-bit word of outputs
+//   (4 u8, 2 u16 or 1 f32 elements, of any channel) in kRowsPerThread rows. The window of a word
+//   is ksize^2 words built from the tile (byte shifts with __byte_perm: a neighbour pixel lies C
+//   elements away), and the median comes from a forgetful selection network over them: keep
+//   n / 2 + 2 words, drop the minimum and the maximum, add the next word, and so on until one
+//   remains. The min/max work on all lanes of a word at once (__vminu4/__vmaxu4 for u8,
+//   __vminu2/__vmaxu2 for u16), so one network computes 4 u8 medians.
+// - larger windows ("bitwise"): one thread per pixel (all channels) builds the median key bit by
+//   bit from the top: with the bits found so far and the next set, it counts the window elements
+//   below that candidate and keeps the bit when at most n / 2 are (8 passes for u8, 16 for u16,
+//   32 for f32). No per-pixel storage, any ksize up to 255; the window is read through L1.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "src/core/nonlinear_desc.hpp"
+#include "src/cuda/ops/common/device_common.cuh"
+#include "src/cuda/ops/median/median_launch.hpp"
+#include "src/cuda/runtime/runtime.hpp"
+
+namespace texcv::cuda::ops {
+
+namespace median {
+
+// Output rows per thread of the network kernel.
+constexpr int kRowsPerThread = 4;
+
+template <typename T>
+struct Lanes;
+template <>
+struct Lanes<std::uint8_t> {
+  using Key = std::uint8_t;
+  static constexpr int kBits = 8;
+  __device__ static __forceinline__ std::uint32_t vmin(std::uint32_t a, std::uint32_t b) {
+    return __vminu4(a, b);
+  }
+  __device__ static __forceinline__ std::uint32_t vmax(std::uint32_t a, std::uint32_t b) {
+    return __vmaxu4(a, b);
+  }
+  __device__ static __forceinline__ Key key(std::uint8_t v) { return v; }
+  __device__ static __forceinline__ std::uint8_t value(std::uint32_t k) {
+    return static_cast<std::uint8_t>(k);
+  }
+};
+template <>
+struct Lanes<std::uint16_t> {
+  using Key = std::uint16_t;
+  static constexpr int kBits = 16;
+  __device__ static __forceinline__ std::uint32_t vmin(std::uint32_t a, std::uint32_t b) {
+    return __vminu2(a, b);
+  }
+  __device__ static __forceinline__ std::uint32_t vmax(std::uint32_t a, std::uint32_t b) {
+    return __vmaxu2(a, b);
+  }
+  __device__ static __forceinline__ Key key(std::uint16_t v) { return v; }
+  __device__ static __forceinline__ std::uint16_t value(std::uint32_t k) {
+    return static_cast<std::uint16_t>(k);
+  }
+};
+template <>
+struct Lanes<float> {
+  using Key = std::uint32_t;
+  static constexpr int kBits = 32;
+  __device__ static __forceinline__ std::uint32_t vmin(std::uint32_t a, std::uint32_t b) {
+    return min(a, b);
+  }
+  __device__ static __forceinline__ std::uint32_t vmax(std::uint32_t a, std::uint32_t b) {
+    return max(a, b);
+  }
+  __device__ static __forceinline__ Key key(float v) {
+    return detail::float_key(__float_as_uint(v));
+  }
+  __device__ static __forceinline__ float value(std::uint32_t k) {
+    return __uint_as_float(detail::key_float_bits(k));
+  }
+};
+
+__device__ __forceinline__ int clampi(int v, int lo, int hi) {
+  return v < lo ? lo : (v > hi ? hi : v);
+}
+
+template <typename T>
+__device__ __forceinline__ const T* src_row(const MedianSrc& s, int y) {
+  return reinterpret_cast<const T*>(s.data + s.pitch * static_cast<std::size_t>(y));
+}
+
+// Floor division by a positive constant.
+template <int C>
+__device__ __forceinline__ int floor_div(int g) {
+  return g >= 0 ? g / C : -((-g + C - 1) / C);
+}
+
+// The 4 bytes starting `Shift` bytes into the 8 bytes (hi:lo).
+template <int Shift>
+__device__ __forceinline__ std::uint32_t funnel(std::uint32_t lo, std::uint32_t hi) {
+  if constexpr (Shift == 0) {
+    return lo;
+  } else {
+    constexpr unsigned sel = Shift | (Shift + 1) << 4 | (Shift + 2) << 8 | (Shift + 3) << 12;
+    return __byte_perm(lo, hi, sel);
+  }
+}
+
+// The median (rank N / 2) of N words, lane by lane: forgetful selection. The working set is
+// v[2 * round .. M - 1 + round]: each round moves its minimum to the front and drops it, then its
+// maximum, then takes in the next word. Compare-exchanges keep the multiset, and a minimum or
+// maximum dropped while the set holds more than the elements still to come plus one cannot be the
+// median. All indices are compile-time constants once unrolled, so v stays in registers.
+template <typename T, int N>
+__device__ __forceinline__ std::uint32_t forgetful_median(std::uint32_t (&v)[N]) {
+  using L = Lanes<T>;
+  constexpr int M = N / 2 + 2;
+#pragma unroll
+  for (int round = 0; round < N - M + 1; ++round) {
+    const int lo = 2 * round, end = M - 1 + round;  // set v[lo..end]
+#pragma unroll
+    for (int i = lo + 1; i <= end; ++i) {
+      const std::uint32_t a = v[lo], b = v[i];
+      v[lo] = L::vmin(a, b);
+      v[i] = L::vmax(a, b);
+    }
+#pragma unroll
+    for (int i = lo + 2; i <= end; ++i) {
+      const std::uint32_t a = v[lo + 1], b = v[i];
+      v[lo + 1] = L::vmax(a, b);
+      v[i] = L::vmin(a, b);
+    }
+  }
+  return v[N - 1];
+}
+
+template <typename T, int C, int K>
+struct NetGeom {
+  static constexpr int kE = sizeof(T);
+  static constexpr int kP = 4 / kE;  // elements per word
+  static constexpr int kR = K / 2;
+  static constexpr int kHalo = kR * C;                     // elements each side
+  static constexpr int kTileW = kBlockX * kP;              // output elements per block row
+  static constexpr int kTileH = kBlockY * kRowsPerThread;  // output rows per block
+  static constexpr int kWords = ((kTileW + 2 * kHalo) * kE + 3) / 4 + 1;  // words per tile row
+  static constexpr int kElems = kWords * kP;                              // elements per tile row
+  static constexpr int kRows = kTileH + 2 * kR;
+};
+
+template <typename T, int C, int K>
+__global__ void __launch_bounds__(kBlockX* kBlockY)
+    median_net_kernel(const MedianSrc s, const DstArgs d) {
+  using L = Lanes<T>;
+  using G = NetGeom<T, C, K>;
+  using Key = typename L::Key;
+  __shared__ std::uint32_t tile[G::kRows * G::kWords];
+  const int row_elems = s.width * C;
+  const int e0 = static_cast<int>(blockIdx.x) * G::kTileW;
+  const int y0 = static_cast<int>(blockIdx.y) * G::kTileH;
+  const int tid = static_cast<int>(threadIdx.y * blockDim.x + threadIdx.x);
+  // The tile: rows y0 - R .. y0 + kTileH + R - 1, elements e0 - halo .., replicated border.
+  Key* t = reinterpret_cast<Key*>(tile);
+  for (int i = tid; i < G::kRows * G::kElems; i += kBlockX * kBlockY) {
+    const int ty = i / G::kElems;
+    const int g = e0 - G::kHalo + (i - ty * G::kElems);
+    const int p = floor_div<C>(g);
+    const int ch = g - p * C;
+    const T* row = src_row<T>(s, clampi(y0 - G::kR + ty, 0, s.height - 1));
+    t[i] = L::key(__ldg(row + static_cast<std::size_t>(clampi(p, 0, s.width - 1)) * C + ch));
+  }
+  __syncthreads();
+  const int tx = static_cast<int>(threadIdx.x);
+  const int e = e0 + tx * G::kP;
+  if (e >= row_elems) return;
+  const int nvalid = min(G::kP, row_elems - e);
+#pragma unroll 1
+  for (int rr = 0; rr < kRowsPerThread; ++rr) {
+    const int ly = static_cast<int>(threadIdx.y) * kRowsPerThread + rr;
+    const int y = y0 + ly;
+    if (y >= s.height) return;
+    std::uint32_t v[K * K];
+#pragma unroll
+    for (int dy = 0; dy < K; ++dy) {
+      const std::uint32_t* w = tile + (ly + dy) * G::kWords + tx;
+#pragma unroll
+      for (int j = 0; j < K; ++j) {
+        constexpr int kStep = C * G::kE;  // bytes from one window column to the next
+        const int b = j * kStep;
+        // b is a compile-time constant after unrolling.
+        switch (b & 3) {
+          case 0:
+            v[dy * K + j] = w[b >> 2];
+            break;
+          case 1:
+            v[dy * K + j] = funnel<1>(w[b >> 2], w[(b >> 2) + 1]);
+            break;
+          case 2:
+            v[dy * K + j] = funnel<2>(w[b >> 2], w[(b >> 2) + 1]);
+            break;
+          default:
+            v[dy * K + j] = funnel<3>(w[b >> 2], w[(b >> 2) + 1]);
+            break;
+        }
+      }
+    }
+    const std::uint32_t m = forgetful_median<T, K * K>(v);
+    T* o = reinterpret_cast<T*>(d.data + d.pitch * static_cast<std::size_t>(y)) + e;
+    if constexpr (G::kP == 1) {
+      o[0] = L::value(m);
+    } else {
+      if (nvalid == G::kP && (reinterpret_cast<std::uintptr_t>(o) & 3) == 0) {
+        *reinterpret_cast<std::uint32_t*>(o) = m;
+      } else {
+        for (int l = 0; l < nvalid; ++l) o[l] = L::value(m >> (8 * G::kE * l));
+      }
+    }
+  }
+}
+
+template <typename T, int C>
+__global__ void __launch_bounds__(kBlockX* kBlockY)
+    median_bitwise_kernel(const MedianSrc s, const DstArgs d, int k) {
+  using L = Lanes<T>;
+  const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  const int y = static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y);
+  if (x >= d.width || y >= d.height) return;
+  const int r = k / 2;
+  const int target = k * k / 2;  // 0-based rank of the median
+  std::uint32_t res[C];
+#pragma unroll
+  for (int c = 0; c < C; ++c) res[c] = 0;
+#pragma unroll 1
+  for (int bit = L::kBits - 1; bit >= 0; --bit) {
+    std::uint32_t cand[C];
+    int cnt[C];
+#pragma unroll
+    for (int c = 0; c < C; ++c) {
+      cand[c] = res[c] | (1u << bit);
+      cnt[c] = 0;
+    }
+    for (int j = -r; j <= r; ++j) {
+      const T* row = src_row<T>(s, clampi(y + j, 0, s.height - 1));
+      for (int i = -r; i <= r; ++i) {
+        const T* p = row + static_cast<std::size_t>(clampi(x + i, 0, s.width - 1)) * C;
+#pragma unroll
+        for (int c = 0; c < C; ++c) cnt[c] += L::key(__ldg(p + c)) < cand[c] ? 1 : 0;
+      }
+    }
+#pragma unroll
+    for (int c = 0; c < C; ++c)
+      if (cnt[c] <= target) res[c] = cand[c];
+  }
+  T* o = reinterpret_cast<T*>(d.data + d.pitch * static_cast<std::size_t>(y)) +
+         static_cast<std::size_t>(x) * C;
+#pragma unroll
+  for (int c = 0; c < C; ++c) o[c] = L::value(res[c]);
+}
+
+}  // namespace median
+
+template <typename T, int C>
+void launch_median_c(const MedianSrc& s, const DstArgs& d, int ksize, cudaStream_t st) {
+  const dim3 block(kBlockX, kBlockY);
+  if (ksize == 3 || ksize == 5) {
+    const auto net = [&]<int K>() {
+      using G = median::NetGeom<T, C, K>;
+      const dim3 grid(static_cast<unsigned>((s.width * C + G::kTileW - 1) / G::kTileW),
+                      static_cast<unsigned>((s.height + G::kTileH - 1) / G::kTileH));
+      median::median_net_kernel<T, C, K><<<grid, block, 0, st>>>(s, d);
+    };
+    if (ksize == 3)
+      net.template operator()<3>();
+    else
+      net.template operator()<5>();
+  } else {
+    median::median_bitwise_kernel<T, C>
+        <<<grid_for(s.width, s.height, 1), block, 0, st>>>(s, d, ksize);
+  }
+  TEXCV_CUDA_CHECK_LAUNCH("median_blur");
+}
+
+template <typename T>
+void launch_median(const MedianSrc& s, const DstArgs& d, int channels, int ksize, cudaStream_t st) {
+  switch (channels) {
+    case 1:
+      return launch_median_c<T, 1>(s, d, ksize, st);
+    case 3:
+      return launch_median_c<T, 3>(s, d, ksize, st);
+    case 4:
+      return launch_median_c<T, 4>(s, d, ksize, st);
+  }
+  fail(ErrorCode::Internal, "median_blur", "unsupported channel count reached the kernel",
+       std::to_string(channels), "1, 3 or 4");
+}
+
+}  // namespace texcv::cuda::ops

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The geometric ops of bench_geometry with the Python GPU libraries users would pick instead.
+"""The ops of bench_geometry and bench_filters with the Python GPU libraries users would pick.
 
 CuPy (cupyx.scipy.ndimage) and PyTorch (torch.nn.functional, torchvision.transforms.v2), on
 the same configurations as bench/bench_geometry.cpp (8192x8192 f32, 16384x16384 u8, 4096x4096
@@ -9,8 +9,17 @@ Bytes counted as in the C++ benchmark: input read once + output written once (+ 
 that are read). Every peer runs in its own try/except: a missing package or an unsupported
 dtype gives a row "n/a" with the reason, never a crash.
 
-Usage: python3 bench/peers.py [--quick] [--filter S[,S]] [--config NAME[,NAME]] [--out F.json]
-                              [--reps N] [--budget SECONDS]
+--suite geometry|filters|all (default all) picks the ops: geometry = bench_geometry's (rotate,
+warps, resize, remap, flip, crop on f32x1, u8x1, u8x4); filters = bench_filters' (convolve,
+gaussian_blur, box_filter, sobel, sharpen, unsharp_mask, median_blur, erode, dilate, cvt_color,
+gamma, threshold, convert, normalize, equalize_hist on 8192x8192 f32x1, u8x1, u8x4, u8x3) with
+cupyx.scipy.ndimage (correlate, gaussian_filter, uniform_filter, median_filter, sobel,
+grey_erosion, grey_dilation, elementwise expressions) and torch (conv2d, avg_pool2d,
+max_pool2d, pow, where, mul, weighted sums; torchvision gaussian_blur and equalize). Every row
+has a "suite" field; the copy floor (and so %copy) is per suite and configuration.
+
+Usage: python3 bench/peers.py [--quick] [--suite S] [--filter S[,S]] [--config NAME[,NAME]]
+                              [--out F.json] [--reps N] [--budget SECONDS]
 """
 
 import argparse
@@ -107,7 +116,8 @@ class Bench:
         self.args = args
         self.rows = []
         self.budget = Budget(args.budget)
-        self.copy_gbps = {}  # config -> GB/s of the floor copy
+        self.copy_gbps = {}  # (suite, config) -> GB/s of the floor copy
+        self.suite = "geometry"  # the suite of the rows being added
 
     def wanted(self, op, params):
         if not self.args.filter:
@@ -116,6 +126,7 @@ class Bench:
         return any(f in key for f in self.args.filter)
 
     def add(self, row):
+        row.setdefault("suite", self.suite)
         self.rows.append(row)
         st = row["status"]
         if st == "ok":
@@ -152,7 +163,7 @@ class Bench:
             med = median(ms)
             row.update(status="ok", median_ms=med, min_ms=min(ms), reps=len(ms))
             row["gbps"] = nbytes / (med * 1e-3) / 1e9 if med > 0 else 0.0
-            cg = self.copy_gbps.get(name)
+            cg = self.copy_gbps.get((self.suite, name))
             row["pct_copy"] = 100.0 * row["gbps"] / cg if cg else 0.0
         except Exception as e:  # noqa: BLE001 - every failure becomes the row's note
             msg = f"{type(e).__name__}: {e}".replace("\n", " ")
@@ -228,8 +239,8 @@ def run_cupy(bench, cfg):
                               outs[i % len(outs)].data.ptr, ins[i % nin].data.ptr, nbytes,
                               cp.cuda.runtime.memcpyDeviceToDevice, stream.ptr),
                           Ev, sync, "cudaMemcpyAsync (cupy.cuda.runtime)")
-        if r and r["status"] == "ok" and name not in bench.copy_gbps:
-            bench.copy_gbps[name] = r["gbps"]
+        if r and r["status"] == "ok" and (bench.suite, name) not in bench.copy_gbps:
+            bench.copy_gbps[(bench.suite, name)] = r["gbps"]
             r["pct_copy"] = 100.0
 
         # rotate 30 degrees, same size
@@ -413,8 +424,8 @@ def run_torch(bench, cfg):
         r = bench.run_row(cfg, "torch", "copy", "tensor copy_", 2 * nbytes,
                           lambda i: outs[i % len(outs)].copy_(ins[i % nin]), Ev, sync,
                           "Tensor.copy_")
-        if r and r["status"] == "ok" and name not in bench.copy_gbps:
-            bench.copy_gbps[name] = r["gbps"]
+        if r and r["status"] == "ok" and (bench.suite, name) not in bench.copy_gbps:
+            bench.copy_gbps[(bench.suite, name)] = r["gbps"]
         is_float = t == "f32"
         float_only = "grid_sample needs floating-point input"
 
@@ -554,6 +565,399 @@ def run_torch(bench, cfg):
 
 
 # --------------------------------------------------------------------------------------------
+# Filters, morphology, colour and intensity (the ops of bench/bench_filters.cpp)
+
+FILTER_CONFIGS_FULL = [
+    ("f32x1", 8192, 8192, 1, "f32"),
+    ("u8x1", 8192, 8192, 1, "u8"),
+    ("u8x4", 8192, 8192, 4, "u8"),
+    ("u8x3", 8192, 8192, 3, "u8"),
+]
+FILTER_CONFIGS_QUICK = [(n, 2048, 2048, c, t) for n, _, _, c, t in FILTER_CONFIGS_FULL]
+
+FILTER_NOTES = [
+    "Filter peers: cupyx.scipy.ndimage with mode='mirror' (= texcv's default reflect101); "
+    "u8 results are cast without saturation by ndimage. gaussian_filter truncate=4 for f32 "
+    "(17 taps at sigma 2, texcv's size) and 3 for u8 (13 taps). torch conv2d pads with zeros "
+    "and needs float tensors (u8 rows give torch's error); tensors are NCHW (planar) while "
+    "texcv is interleaved HWC; dilate 5x5 uses max_pool2d, a rectangle, not the ellipse; "
+    "gamma on u8 is a 256-entry table lookup; colour conversions are weighted sums of "
+    "expressions (several kernels).",
+]
+
+SHARPEN3 = [[0, -1, 0], [-1, 5, -1], [0, -1, 0]]
+BINOMIAL5 = [[a * b / 256.0 for b in (1, 4, 6, 4, 1)] for a in (1, 4, 6, 4, 1)]
+SOBEL_DX = [[-1, 0, 1], [-2, 0, 2], [-1, 0, 1]]
+# BT.601 full range, as texcv's rgb2yuv_bt601 (docs/ops/color.md): Y, Cb, Cr from R, G, B.
+YUV601 = [[0.299, 0.587, 0.114], [-0.168736, -0.331264, 0.5], [0.5, -0.418688, -0.081312]]
+YUV_OFF = [0.0, 128.0, 128.0]
+
+
+def ellipse5():
+    """cv::getStructuringElement(MORPH_ELLIPSE, (5, 5)) as rows of 0/1."""
+    return [[0, 0, 1, 0, 0], [1, 1, 1, 1, 1], [1, 1, 1, 1, 1], [1, 1, 1, 1, 1], [0, 0, 1, 0, 0]]
+
+
+def gamma_lut(g):
+    return [int(round(255.0 * (i / 255.0) ** g)) for i in range(256)]
+
+
+def na_row(bench, cfg, lib, op, params, note):
+    bench.run_row(cfg, lib, op, params, 0, not_available(note), None, None)
+
+
+def run_cupy_filters(bench, cfg):
+    try:
+        import cupy as cp
+        import cupyx.scipy.ndimage as ndi
+    except Exception as e:  # noqa: BLE001
+        bench.add({"config": cfg[0], "lib": "cupy", "op": "all", "params": "", "type": cfg[4],
+                   "channels": cfg[3], "width": cfg[1], "height": cfg[2], "status": "n/a",
+                   "note": f"cupy not importable: {e}", "median_ms": None, "gbps": None,
+                   "pct_copy": None, "bytes": 0, "reps": 0})
+        return
+    name, w, h, c, t = cfg
+    f32 = t == "f32"
+    dtype = cp.float32 if f32 else cp.uint8
+    shape = (h, w) if c == 1 else (h, w, c)
+    nbytes = w * h * c * ESIZE[t]
+    nin = nbuffers(nbytes)
+    vmax = 1.0 if f32 else 255.0
+
+    def make_input(seed):
+        rs = cp.random.RandomState(seed)
+        x = cp.arange(w, dtype=cp.float32)
+        y = cp.arange(h, dtype=cp.float32)[:, None]
+        v = 0.5 + 0.2 * cp.sin(x / 37.0 + seed) + 0.2 * cp.sin(y / 53.0) \
+            + 0.1 * (rs.random_sample((h, w), dtype=cp.float32) - 0.5)
+        v = cp.clip(v, 0, 1)
+        if c > 1:
+            v = cp.repeat(v[:, :, None], c, axis=2)
+        return v.astype(cp.float32) if f32 else cp.rint(v * 255).astype(cp.uint8)
+
+    ins = [make_input(i) for i in range(nin)]
+    cp.cuda.Device().synchronize()
+    stream = cp.cuda.Stream(non_blocking=True)
+
+    class Ev:
+        def __init__(self):
+            self.e = cp.cuda.Event()
+
+        def record(self):
+            self.e.record(stream)
+
+        def elapsed(self, other):
+            return cp.cuda.get_elapsed_time(self.e, other.e)
+
+    def sync():
+        stream.synchronize()
+
+    def outputs(oshape, odtype=dtype):
+        ob = int(math.prod(oshape)) * cp.dtype(odtype).itemsize
+        return [cp.empty(oshape, dtype=odtype) for _ in range(nbuffers(ob))], ob
+
+    def k2(rows):
+        """A 2-D kernel for every channel: (k, k) or (k, k, 1)."""
+        k = cp.asarray(rows, dtype=cp.float32)
+        return k if c == 1 else k[:, :, None]
+
+    def row(op, params, fn, note, nb=None):
+        bench.run_row(cfg, "cupy", op, params, nbytes + ob if nb is None else nb, fn, Ev, sync,
+                      note)
+
+    with stream:
+        outs, ob = outputs(shape)
+        r = bench.run_row(cfg, "cupy", "copy", "floor d2d", 2 * nbytes,
+                          lambda i: cp.cuda.runtime.memcpyAsync(
+                              outs[i % len(outs)].data.ptr, ins[i % nin].data.ptr, nbytes,
+                              cp.cuda.runtime.memcpyDeviceToDevice, stream.ptr),
+                          Ev, sync, "cudaMemcpyAsync (cupy.cuda.runtime)")
+        if r and r["status"] == "ok" and (bench.suite, name) not in bench.copy_gbps:
+            bench.copy_gbps[(bench.suite, name)] = r["gbps"]
+            r["pct_copy"] = 100.0
+        o = outs
+        nO = len(outs)
+        rgb = c == 3
+        full = c == 1
+        sizes = (1, 1) + ((1,) if c > 1 else ())
+
+        kk = k2(SHARPEN3)
+        row("convolve", "3x3 sharpen kernel",
+            lambda i: ndi.correlate(ins[i % nin], kk, output=o[i % nO], mode="mirror"),
+            "ndimage.correlate mode=mirror")
+        if not rgb:
+            k5 = k2(BINOMIAL5)
+            row("convolve", "5x5 binomial",
+                lambda i: ndi.correlate(ins[i % nin], k5, output=o[i % nO], mode="mirror"),
+                "ndimage.correlate mode=mirror")
+            ksz = 17 if f32 else 13
+            sig = (2.0, 2.0) + ((0.0,) if c > 1 else ())
+            row("gaussian_blur", f"sigma 2 ({ksz}x{ksz})",
+                lambda i: ndi.gaussian_filter(ins[i % nin], sig, output=o[i % nO], mode="mirror",
+                                              truncate=4.0 if f32 else 3.0),
+                f"ndimage.gaussian_filter truncate={4 if f32 else 3}")
+            row("box_filter", "5x5 normalized",
+                lambda i: ndi.uniform_filter(ins[i % nin], (5, 5) + sizes[2:], output=o[i % nO],
+                                             mode="mirror"),
+                "ndimage.uniform_filter")
+        if full:
+            row("sobel", "dx=1 3x3",
+                lambda i: ndi.sobel(ins[i % nin], axis=1, output=o[i % nO], mode="mirror"),
+                "ndimage.sobel axis=1")
+            row("sharpen", "strength 1",
+                lambda i: ndi.correlate(ins[i % nin], kk, output=o[i % nO], mode="mirror"),
+                "ndimage.correlate (the sharpen kernel)")
+
+            def unsharp(i):
+                x = ins[i % nin]
+                b = ndi.gaussian_filter(x, 1.0, mode="mirror", truncate=4.0 if f32 else 3.0)
+                v = x.astype(cp.float32) * 2 - b
+                if not f32:
+                    v = cp.clip(cp.rint(v), 0, 255)
+                cp.copyto(o[i % nO], v.astype(dtype))
+
+            row("unsharp_mask", "sigma 1 amount 1", unsharp,
+                "gaussian_filter + expression (several kernels)")
+        if not rgb:
+            for k in (3, 5):
+                if c == 4 and k == 5:
+                    continue
+                row("median_blur", f"{k}x{k}",
+                    lambda i, k=k: ndi.median_filter(ins[i % nin], (k, k) + sizes[2:],
+                                                     output=o[i % nO], mode="nearest"),
+                    "ndimage.median_filter mode=nearest")
+            if full:
+                na_row(bench, cfg, "cupy", "bilateral_filter",
+                       "d=5 sc=" + ("0.1" if f32 else "25") + " ss=2",
+                       "no bilateral filter in cupyx.scipy.ndimage")
+            row("erode", "3x3 rect",
+                lambda i: ndi.grey_erosion(ins[i % nin], (3, 3) + sizes[2:], output=o[i % nO],
+                                           mode="nearest"),
+                "ndimage.grey_erosion")
+            fp = cp.asarray(ellipse5(), dtype=bool)
+            if c > 1:
+                fp = fp[:, :, None]
+            row("dilate", "5x5 ellipse",
+                lambda i: ndi.grey_dilation(ins[i % nin], footprint=fp, output=o[i % nO],
+                                            mode="nearest"),
+                "ndimage.grey_dilation footprint=ellipse")
+        if rgb:
+            go, gob = outputs((h, w))
+            wts = [0.299, 0.587, 0.114]
+
+            def gray(i):
+                x = ins[i % nin]
+                v = x[:, :, 0] * wts[0] + x[:, :, 1] * wts[1] + x[:, :, 2] * wts[2]
+                cp.copyto(go[i % len(go)], cp.rint(v).astype(cp.uint8))
+
+            row("cvt_color", "rgb2gray", gray, "weighted sum expression (several kernels)",
+                nbytes + gob)
+            m = cp.asarray(YUV601, dtype=cp.float32).T
+            off = cp.asarray(YUV_OFF, dtype=cp.float32)
+
+            def yuv(i):
+                v = ins[i % nin].astype(cp.float32) @ m + off
+                cp.copyto(o[i % nO], cp.clip(cp.rint(v), 0, 255).astype(cp.uint8))
+
+            row("cvt_color", "rgb2yuv_bt601", yuv, "matmul expression (several kernels)")
+        if f32:
+            row("gamma", "2.2", lambda i: cp.power(ins[i % nin], cp.float32(2.2), out=o[i % nO]),
+                "cupy.power")
+        else:
+            lut = cp.asarray(gamma_lut(2.2), dtype=cp.uint8)
+            row("gamma", "2.2", lambda i: cp.take(lut, ins[i % nin], out=o[i % nO]),
+                "cupy.take of a 256-entry table")
+        if not rgb:
+            th = 0.5 if f32 else 127
+            row("threshold", "binary " + ("0.5" if f32 else "127"),
+                lambda i: cp.multiply(ins[i % nin] > th, dtype(vmax), out=o[i % nO]),
+                "cupy.multiply(x > t, maxval)")
+        if full and not f32:
+            fo, fob = outputs(shape, cp.float32)
+            row("convert", "u8->f32 x1/255",
+                lambda i: cp.multiply(ins[i % nin], cp.float32(1 / 255), out=fo[i % len(fo)]),
+                "cupy.multiply into float32", nbytes + fob)
+            del fo
+        if full:
+            def norm(i):
+                x = ins[i % nin]
+                mn, mx = x.min(), x.max()
+                v = (x.astype(cp.float32) - mn) * (vmax / (mx - mn).astype(cp.float32))
+                cp.copyto(o[i % nO], v if f32 else cp.rint(v).astype(cp.uint8))
+
+            row("normalize", "minmax 0.." + ("1" if f32 else "255"), norm,
+                "min, max, expression (several kernels)")
+        if full and not f32:
+            na_row(bench, cfg, "cupy", "equalize_hist", "u8",
+                   "no equalize_hist in CuPy (cucim.skimage has one)")
+            na_row(bench, cfg, "cupy", "clahe", "clip 40 tiles 8x8", "no CLAHE in CuPy")
+        sync()
+    del ins, outs
+    cp.get_default_memory_pool().free_all_blocks()
+
+
+def run_torch_filters(bench, cfg):
+    try:
+        import torch
+        import torch.nn.functional as F
+    except Exception as e:  # noqa: BLE001
+        bench.add({"config": cfg[0], "lib": "torch", "op": "all", "params": "", "type": cfg[4],
+                   "channels": cfg[3], "width": cfg[1], "height": cfg[2], "status": "n/a",
+                   "note": f"torch not importable: {e}", "median_ms": None, "gbps": None,
+                   "pct_copy": None, "bytes": 0, "reps": 0})
+        return
+    try:
+        import torchvision.transforms.v2.functional as TF
+    except Exception:  # noqa: BLE001
+        TF = None
+    name, w, h, c, t = cfg
+    f32 = t == "f32"
+    dev = torch.device("cuda")
+    dtype = torch.float32 if f32 else torch.uint8
+    nbytes = w * h * c * ESIZE[t]
+    nin = nbuffers(nbytes)
+    vmax = 1.0 if f32 else 255.0
+
+    def make_input(seed):
+        g = torch.Generator(device=dev)
+        g.manual_seed(seed)
+        x = torch.arange(w, device=dev, dtype=torch.float32)
+        y = torch.arange(h, device=dev, dtype=torch.float32)[:, None]
+        v = 0.5 + 0.2 * torch.sin(x / 37.0 + seed) + 0.2 * torch.sin(y / 53.0) \
+            + 0.1 * (torch.rand((h, w), device=dev, generator=g) - 0.5)
+        v = v.clamp(0, 1)[None, None].expand(1, c, h, w).contiguous()
+        return v if f32 else (v * 255).round().to(torch.uint8)
+
+    ins = [make_input(i) for i in range(nin)]
+    torch.cuda.synchronize()
+    stream = torch.cuda.Stream()
+
+    class Ev:
+        def __init__(self):
+            self.e = torch.cuda.Event(enable_timing=True)
+
+        def record(self):
+            self.e.record(stream)
+
+        def elapsed(self, other):
+            return self.e.elapsed_time(other.e)
+
+    def sync():
+        stream.synchronize()
+
+    ob = nbytes
+
+    def row(op, params, fn, note, lib="torch", nb=None):
+        bench.run_row(cfg, lib, op, params, nbytes + ob if nb is None else nb, fn, Ev, sync,
+                      note)
+
+    def kern(rows):
+        k = torch.tensor(rows, dtype=torch.float32, device=dev)
+        return k[None, None].expand(c, 1, k.shape[0], k.shape[1]).contiguous()
+
+    with torch.cuda.stream(stream):
+        outs = [torch.empty((1, c, h, w), dtype=dtype, device=dev) for _ in range(nbuffers(ob))]
+        r = bench.run_row(cfg, "torch", "copy", "tensor copy_", 2 * nbytes,
+                          lambda i: outs[i % len(outs)].copy_(ins[i % nin]), Ev, sync,
+                          "Tensor.copy_")
+        if r and r["status"] == "ok" and (bench.suite, name) not in bench.copy_gbps:
+            bench.copy_gbps[(bench.suite, name)] = r["gbps"]
+        rgb = c == 3
+        full = c == 1
+        k3 = kern(SHARPEN3)
+        row("convolve", "3x3 sharpen kernel",
+            lambda i: F.conv2d(ins[i % nin], k3, padding=1, groups=c),
+            "conv2d depthwise, zero padding")
+        if not rgb:
+            k5 = kern(BINOMIAL5)
+            row("convolve", "5x5 binomial",
+                lambda i: F.conv2d(ins[i % nin], k5, padding=2, groups=c),
+                "conv2d depthwise, zero padding")
+            ksz = 17 if f32 else 13
+            g1 = torch.exp(-((torch.arange(ksz, device=dev, dtype=torch.float32) - ksz // 2) ** 2)
+                           / 8.0)
+            g1 = g1 / g1.sum()
+            gx = g1[None, None, None, :].expand(c, 1, 1, ksz).contiguous()
+            gy = g1[None, None, :, None].expand(c, 1, ksz, 1).contiguous()
+            row("gaussian_blur", f"sigma 2 ({ksz}x{ksz})",
+                lambda i: F.conv2d(F.conv2d(ins[i % nin], gx, padding=(0, ksz // 2), groups=c),
+                                   gy, padding=(ksz // 2, 0), groups=c),
+                "two 1-D conv2d, zero padding")
+            if TF is not None:
+                row("gaussian_blur", f"sigma 2 ({ksz}x{ksz})",
+                    lambda i: TF.gaussian_blur(ins[i % nin], [ksz, ksz], [2.0, 2.0]),
+                    "v2.functional.gaussian_blur (reflect padding)", lib="torchvision")
+            row("box_filter", "5x5 normalized",
+                lambda i: F.avg_pool2d(ins[i % nin], 5, stride=1, padding=2),
+                "avg_pool2d stride 1 (zero padding counted)")
+        if full:
+            ks = kern(SOBEL_DX)
+            row("sobel", "dx=1 3x3", lambda i: F.conv2d(ins[i % nin], ks, padding=1, groups=c),
+                "conv2d, zero padding")
+            row("sharpen", "strength 1",
+                lambda i: F.conv2d(ins[i % nin], k3, padding=1, groups=c),
+                "conv2d (the sharpen kernel)")
+        if not rgb:
+            for k in (3, 5):
+                if c == 4 and k == 5:
+                    continue
+                na_row(bench, cfg, "torch", "median_blur", f"{k}x{k}",
+                       "no median filter in torch (unfold + median materializes k*k copies)")
+            row("erode", "3x3 rect", lambda i: -F.max_pool2d(-ins[i % nin], 3, 1, 1),
+                "-max_pool2d(-x) (two extra negations)")
+            row("dilate", "5x5 ellipse", lambda i: F.max_pool2d(ins[i % nin], 5, 1, 2),
+                "max_pool2d 5x5: a rectangle, not the ellipse")
+        if rgb:
+            wts = (0.299, 0.587, 0.114)
+
+            def gray(i):
+                x = ins[i % nin]
+                v = x[:, 0] * wts[0] + x[:, 1] * wts[1] + x[:, 2] * wts[2]
+                return v.round().to(torch.uint8)
+
+            row("cvt_color", "rgb2gray", gray, "weighted sum, planar (several kernels)",
+                nb=nbytes + w * h)
+            m = torch.tensor(YUV601, dtype=torch.float32, device=dev)
+            off = torch.tensor(YUV_OFF, dtype=torch.float32, device=dev)[None, :, None, None]
+            row("cvt_color", "rgb2yuv_bt601",
+                lambda i: (torch.einsum("oc,nchw->nohw", m, ins[i % nin].float()) + off)
+                .round().clamp(0, 255).to(torch.uint8),
+                "einsum + expression (several kernels)")
+        if f32:
+            row("gamma", "2.2", lambda i: torch.pow(ins[i % nin], 2.2), "torch.pow")
+        else:
+            lut = torch.tensor(gamma_lut(2.2), dtype=torch.uint8, device=dev)
+            row("gamma", "2.2", lambda i: lut[ins[i % nin].long()],
+                "table[x.long()] (an int64 index tensor)")
+        if not rgb:
+            th = 0.5 if f32 else 127
+            mv = torch.tensor(vmax, dtype=dtype, device=dev)
+            zero = torch.tensor(0, dtype=dtype, device=dev)
+            row("threshold", "binary " + ("0.5" if f32 else "127"),
+                lambda i: torch.where(ins[i % nin] > th, mv, zero), "torch.where")
+        if full and not f32:
+            row("convert", "u8->f32 x1/255", lambda i: torch.mul(ins[i % nin], 1 / 255),
+                "torch.mul (u8 * float -> float32)", nb=nbytes + 4 * w * h)
+        if full:
+            def norm(i):
+                x = ins[i % nin]
+                mn, mx = x.min(), x.max()
+                v = (x.float() - mn) * (vmax / (mx - mn).float())
+                return v if f32 else v.round().to(torch.uint8)
+
+            row("normalize", "minmax 0.." + ("1" if f32 else "255"), norm,
+                "min, max, expression (several kernels)")
+        if full and not f32:
+            if TF is not None:
+                row("equalize_hist", "u8", lambda i: TF.equalize(ins[i % nin]),
+                    "v2.functional.equalize", lib="torchvision")
+            na_row(bench, cfg, "torch", "clahe", "clip 40 tiles 8x8", "no CLAHE in torch")
+        sync()
+    del ins, outs
+    torch.cuda.empty_cache()
+
+
+# --------------------------------------------------------------------------------------------
 
 
 def print_table(rows):
@@ -583,18 +987,28 @@ def main():
     ap.add_argument("--warmup", type=int, default=0)
     ap.add_argument("--budget", type=float, default=0, help="seconds; later rows are skipped")
     ap.add_argument("--libs", default="cupy,torch", help="which peers, comma-separated")
+    ap.add_argument("--suite", default="all", choices=("geometry", "filters", "all"),
+                    help="the ops of bench_geometry, of bench_filters, or both (default)")
     args = ap.parse_args()
     args.filter = [f for f in args.filter.split(",") if f]
     args.reps = args.reps or (5 if args.quick else 20)
     args.warmup = args.warmup or (1 if args.quick else 3)
-    configs = CONFIGS_QUICK if args.quick else CONFIGS_FULL
-    if args.config:
-        want = set(args.config.split(","))
-        configs = [c for c in configs if c[0] in want]
+    suites = ["geometry", "filters"] if args.suite == "all" else [args.suite]
+    plan = []  # (suite, configuration)
+    for suite in suites:
+        if suite == "geometry":
+            configs = CONFIGS_QUICK if args.quick else CONFIGS_FULL
+        else:
+            configs = FILTER_CONFIGS_QUICK if args.quick else FILTER_CONFIGS_FULL
+        if args.config:
+            want = set(args.config.split(","))
+            configs = [c for c in configs if c[0] in want]
+        plan.extend((suite, c) for c in configs)
 
     bench = Bench(args)
     bench.meta = {"python": platform.python_version(), "mode": "quick" if args.quick else "full",
-                  "reps": args.reps, "warmup": args.warmup, "notes": NOTES}
+                  "reps": args.reps, "warmup": args.warmup, "suite": args.suite,
+                  "notes": NOTES + (FILTER_NOTES if "filters" in suites else [])}
     libs = [s for s in args.libs.split(",") if s]
     try:
         import cupy
@@ -617,17 +1031,20 @@ def main():
     except Exception as e:  # noqa: BLE001
         bench.meta["torch"] = f"n/a ({e})"
     print("peers:", json.dumps({k: v for k, v in bench.meta.items() if k != "notes"}))
-    for n in NOTES:
+    for n in bench.meta["notes"]:
         print("  note:", n)
     if "gpu" not in bench.meta:
         print("peers: no GPU reachable from CuPy or torch; nothing to measure")
         bench.write()
         return 2
 
-    for cfg in configs:
-        print(f"\n== {cfg[0]}: {cfg[1]}x{cfg[2]} {cfg[4]} x{cfg[3]}", flush=True)
+    runners = {"geometry": {"cupy": run_cupy, "torch": run_torch},
+               "filters": {"cupy": run_cupy_filters, "torch": run_torch_filters}}
+    for suite, cfg in plan:
+        bench.suite = suite
+        print(f"\n== {suite} {cfg[0]}: {cfg[1]}x{cfg[2]} {cfg[4]} x{cfg[3]}", flush=True)
         for lib in libs:
-            runner = {"cupy": run_cupy, "torch": run_torch}.get(lib)
+            runner = runners[suite].get(lib)
             if runner is None:
                 continue
             try:

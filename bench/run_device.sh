@@ -4,12 +4,19 @@
 #   .devdeps/googletest/     the GoogleTest source tree (as Debian's /usr/src/googletest)
 #   .devdeps/include/CLI/    the CLI11 headers
 #
-#   bash bench/run_device.sh                      # info build test bench peers summary
+#   bash bench/run_device.sh                      # info build test bench filters peers summary
 #   bash bench/run_device.sh build bench          # only some stages (info and summary always run)
+#   bash bench/run_device.sh build filters peers  # the filter benchmark and its Python peers
 #   bash bench/run_device.sh quick build bench    # small sizes, few reps (a smoke test)
 #
+# bench = bench_geometry (configs: TEXCV_BENCH_CONFIGS), filters = bench_filters (configs:
+# TEXCV_BENCH_FILTER_CONFIGS, default "f32x1 u8x1 u8x4 u8x3"); TEXCV_BENCH_FILTER narrows the ops
+# of both. peers runs bench/peers.py on the suites of the stages asked for (bench: geometry,
+# filters: filters; TEXCV_PEERS_SUITE overrides).
+#
 # Writes under $OUT (default ./out-device): build.log, ctest.log, ctest_cuda.log, bench.txt,
-# bench.json (+ bench_<config>.json), peers.txt, peers.json, summary.txt. Every stage is timed;
+# bench.json (+ bench_<config>.json), filters.txt, filters.json (+ filters_<config>.json),
+# peers.txt, peers.json, summary.txt. Every stage is timed;
 # a failing stage prints its error and the script goes on. Stages that would start after
 # $TEXCV_DEADLINE seconds (default 420) are skipped, and every stage's time limit is cut so
 # that the script ends by $TEXCV_HARD_LIMIT seconds (default 510): the run stays under 9 min.
@@ -32,11 +39,11 @@ WANT=()
 for a in "$@"; do
   case "$a" in
     quick) QUICK=1 ;;
-    build | test | bench | peers) WANT+=("$a") ;;
-    *) echo "run_device.sh: unknown stage '$a' (stages: build test bench peers; flag: quick)" ;;
+    build | test | bench | filters | peers) WANT+=("$a") ;;
+    *) echo "run_device.sh: unknown stage '$a' (stages: build test bench filters peers; flag: quick)" ;;
   esac
 done
-[ ${#WANT[@]} -eq 0 ] && WANT=(build test bench peers)
+[ ${#WANT[@]} -eq 0 ] && WANT=(build test bench filters peers)
 wanted() { local s; for s in "${WANT[@]}"; do [ "$s" = "$1" ] && return 0; done; return 1; }
 elapsed() { echo $(($(date +%s) - T0)); }
 # cap WANT RESERVE: WANT seconds, or less so that RESERVE seconds are left before $HARD.
@@ -117,7 +124,7 @@ do_build() {
   else
     STAGE_NOTE="$(grep -c 'Building' "$OUT/build.log") compile steps"
   fi
-  ls -la "$BUILD/bin/bench_geometry" "$BUILD/bin/texcv" 2>&1
+  ls -la "$BUILD/bin/bench_geometry" "$BUILD/bin/bench_filters" "$BUILD/bin/texcv" 2>&1
   return $rc
 }
 
@@ -186,15 +193,67 @@ do_bench() {
       tail -5 "$OUT/bench.txt"
     fi
   done
-  python3 bench/summarize.py --out-dir "$OUT" --merge --no-peers >/dev/null ||
+  python3 bench/summarize.py --out-dir "$OUT" --merge --no-peers --suite geometry >/dev/null ||
     echo "   could not merge the JSON files"
   STAGE_NOTE="$(grep -c '' "$OUT/bench.txt") lines of output"
+  return $rc
+}
+
+# bench_filters, one process per configuration, as do_bench.
+do_filters() {
+  local bin="$BUILD/bin/bench_filters"
+  if [ ! -x "$bin" ]; then
+    echo "no $bin (build stage failed or not run)"
+    return 1
+  fi
+  local configs=${TEXCV_BENCH_FILTER_CONFIGS:-"f32x1 u8x1 u8x4 u8x3"} args=() rc=0 c crc
+  [ $QUICK -eq 1 ] && args+=(--quick)
+  [ -n "${TEXCV_BENCH_FILTER:-}" ] && args+=(--filter "$TEXCV_BENCH_FILTER")
+  rm -f "$OUT"/filters_*.json
+  : >"$OUT/filters.txt"
+  local t
+  for c in $configs; do
+    t=$(cap 60 90)  # leave 90 s for the peers and the summary
+    if [ "$t" -lt 15 ]; then
+      echo "   $c: skipped (time limit of the run)" | tee -a "$OUT/filters.txt"
+      continue
+    fi
+    timeout "$t" "$bin" "${args[@]}" --config "$c" --budget $((t - 12)) \
+      --out "$OUT/filters_$c.json" >>"$OUT/filters.txt" 2>&1
+    crc=$?
+    echo "   $c: exit $crc at $(elapsed)s"
+    if [ $crc -eq 2 ]; then
+      tail -1 "$OUT/filters.txt"
+      return 2
+    fi
+    if [ $crc -ne 0 ]; then
+      rc=$crc
+      [ $crc -eq 124 ] && echo "   $c: TIMED OUT after $t s" | tee -a "$OUT/filters.txt"
+      tail -5 "$OUT/filters.txt"
+    fi
+  done
+  python3 bench/summarize.py --out-dir "$OUT" --merge --no-peers --suite filters >/dev/null ||
+    echo "   could not merge the JSON files"
+  STAGE_NOTE="$(grep -c '' "$OUT/filters.txt") lines of output"
   return $rc
 }
 
 do_peers() {
   local args=()
   [ $QUICK -eq 1 ] && args+=(--quick)
+  local suite=${TEXCV_PEERS_SUITE:-}
+  if [ -z "$suite" ]; then
+    if wanted bench && wanted filters; then
+      suite=all
+    elif wanted filters; then
+      suite=filters
+    elif wanted bench; then
+      suite=geometry
+    else
+      suite=all
+    fi
+  fi
+  args+=(--suite "$suite")
   local left
   left=$(cap 200 12)
   if [ "$left" -lt 30 ]; then
@@ -215,6 +274,7 @@ stage info do_info
 wanted build && stage build do_build
 wanted test && stage test do_test
 wanted bench && stage bench do_bench
+wanted filters && stage filters do_filters
 wanted peers && stage peers do_peers
 
 {
@@ -225,8 +285,8 @@ wanted peers && stage peers do_peers
   cat "$STAGES_FILE"
 } | tee "$OUT/summary.txt"
 # The device tool brings back at most 8 files: pack everything into one archive and keep the
-# three files read most.
+# four files read most.
 (cd "$OUT" && tar czf logs.tgz --exclude=logs.tgz ./* 2>/dev/null &&
   find . -maxdepth 1 -type f ! -name logs.tgz ! -name summary.txt ! -name bench.txt \
-    ! -name ctest_cuda.log -delete)
+    ! -name filters.txt ! -name ctest_cuda.log -delete)
 exit 0

@@ -93,11 +93,59 @@ struct StripAcc {
   }
 };
 
+// Fixed kernel sizes (compile-time K x K, or NB taps): fully unrolled, coefficients in
+// registers. Window row r (compile-time after unrolling) with values v[t] for the thread's PX
+// pixels' columns t = 0 .. PX + K - 2 adds tap (j = r - p, i) to output row p, pixel q, from
+// v[q + i]; per output the order is still kernel rows, then taps left to right.
+template <int PX, int C, int K, int KW>
+__device__ __forceinline__ void fixed_row(const float* kv, int r, const float (&v)[PX + KW - 1][C],
+                                          float (&acc)[kFilterStrip][PX * C]) {
+#pragma unroll
+  for (int p = 0; p < kFilterStrip; ++p) {
+    const int j = r - p;
+    if (j < 0 || j >= K) continue;
+#pragma unroll
+    for (int i = 0; i < KW; ++i) {
+      const float k = kv[j * KW + i];
+      if (k == 0.0f) continue;
+#pragma unroll
+      for (int q = 0; q < PX; ++q)
+#pragma unroll
+        for (int c = 0; c < C; ++c) acc[p][q * C + c] += k * v[q + i][c];
+    }
+  }
+}
+
+template <int PX, int C>
+__device__ __forceinline__ void zero_acc(float (&acc)[kFilterStrip][PX * C]) {
+#pragma unroll
+  for (int p = 0; p < kFilterStrip; ++p)
+#pragma unroll
+    for (int e = 0; e < PX * C; ++e) acc[p][e] = 0.0f;
+}
+
+template <typename Tout, int PX, int C>
+__device__ __forceinline__ void store_acc(const DstArgs& d, int x0, int y0,
+                                          const float (&acc)[kFilterStrip][PX * C], float scale,
+                                          float delta) {
+  const int n = min(PX, d.width - x0);
+#pragma unroll
+  for (int p = 0; p < kFilterStrip; ++p) {
+    const int y = y0 + p;
+    if (y >= d.height) break;
+    Tout e[PX * C];
+#pragma unroll
+    for (int k = 0; k < PX * C; ++k) e[k] = detail::saturate<Tout>(acc[p][k] * scale + delta);
+    store_elems<Tout, PX * C>(out_row<Tout>(d, y) + static_cast<std::size_t>(x0) * C, e, n * C);
+  }
+}
+
 // ---- 2-D kernels --------------------------------------------------------------------------
 
 // global / texture: Src is GlobalSource or TextureSource (load(x, y, v)). Each thread: PX
 // pixels x kFilterStrip rows; every source element of its window is loaded once.
-template <typename T, typename Tout, int C, int PX, class Src>
+// K > 0: a K x K kernel (compile-time); K == 0: any size.
+template <typename T, typename Tout, int C, int PX, int K, class Src>
 __global__ void __launch_bounds__(kFilterThreads)
     filter_2d_strip_kernel(const Src src, const DstArgs d, const Kernel2DArgs a,
                            const FilterBorderArgs b) {
@@ -107,28 +155,58 @@ __global__ void __launch_bounds__(kFilterThreads)
   const int x0 = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x) * PX;
   const int y0 = static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y) * kFilterStrip;
   if (x0 >= d.width || y0 >= d.height) return;
-  StripAcc<PX, C> acc;
-  acc.zero();
-  const int xs = x0 - a.ax, span = PX + a.kw - 1;
-  const bool inside_x = xs >= 0 && xs + span <= src.width;
-  const int rows = kFilterStrip + a.kh - 1;
-  for (int r = 0; r < rows; ++r) {
-    const int iy = detail::border_index(y0 - a.ay + r, src.height, b.border);
-    for (int t = 0; t < span; ++t) {
-      float v[C];
-      const int ix = iy < 0     ? -1
-                     : inside_x ? xs + t
-                                : detail::border_index(xs + t, src.width, b.border);
-      if (ix < 0) {
+  if constexpr (K > 0) {
+    float kv[K * K];
 #pragma unroll
-        for (int c = 0; c < C; ++c) v[c] = b.value[c];
-      } else {
-        src.load(ix, iy, v);
+    for (int e = 0; e < K * K; ++e) kv[e] = ks[e];
+    float acc[kFilterStrip][PX * C];
+    zero_acc<PX, C>(acc);
+    const int xs = x0 - a.ax, ys = y0 - a.ay;
+    const bool inside_x = xs >= 0 && xs + PX + K - 1 <= src.width;
+#pragma unroll
+    for (int r = 0; r < kFilterStrip + K - 1; ++r) {
+      const int iy = detail::border_index(ys + r, src.height, b.border);
+      float v[PX + K - 1][C];
+#pragma unroll
+      for (int t = 0; t < PX + K - 1; ++t) {
+        const int ix = iy < 0     ? -1
+                       : inside_x ? xs + t
+                                  : detail::border_index(xs + t, src.width, b.border);
+        if (ix < 0) {
+#pragma unroll
+          for (int c = 0; c < C; ++c) v[t][c] = b.value[c];
+        } else {
+          src.load(ix, iy, v[t]);
+        }
       }
-      acc.add(ks, a.kw, a.kh, r, t, v);
+      fixed_row<PX, C, K, K>(kv, r, v, acc);
     }
+    store_acc<Tout, PX, C>(d, x0, y0, acc, a.scale, a.delta);
+
+  } else {
+    StripAcc<PX, C> acc;
+    acc.zero();
+    const int xs = x0 - a.ax, span = PX + a.kw - 1;
+    const bool inside_x = xs >= 0 && xs + span <= src.width;
+    const int rows = kFilterStrip + a.kh - 1;
+    for (int r = 0; r < rows; ++r) {
+      const int iy = detail::border_index(y0 - a.ay + r, src.height, b.border);
+      for (int t = 0; t < span; ++t) {
+        float v[C];
+        const int ix = iy < 0     ? -1
+                       : inside_x ? xs + t
+                                  : detail::border_index(xs + t, src.width, b.border);
+        if (ix < 0) {
+#pragma unroll
+          for (int c = 0; c < C; ++c) v[c] = b.value[c];
+        } else {
+          src.load(ix, iy, v);
+        }
+        acc.add(ks, a.kw, a.kh, r, t, v);
+      }
+    }
+    acc.template store<Tout>(d, x0, y0, min(PX, d.width - x0), a.scale, a.delta);
   }
-  acc.template store<Tout>(d, x0, y0, min(PX, d.width - x0), a.scale, a.delta);
 }
 
 // Fills tile (rows x cols floats x C) with the source window whose top-left pixel is (x0, y0),
@@ -136,25 +214,29 @@ __global__ void __launch_bounds__(kFilterThreads)
 template <typename T, int C>
 __device__ __forceinline__ void load_tile(const SourceArgs& s, const FilterBorderArgs& b, int x0,
                                           int y0, int rows, int cols, float* tile) {
-  for (int idx = filter_tid(); idx < rows * cols; idx += kFilterThreads) {
-    const int r = idx / cols, cc = idx - r * cols;
+  for (int r = static_cast<int>(threadIdx.y); r < rows; r += kBlockY) {
     const int iy = detail::border_index(y0 + r, s.height, b.border);
-    const int ix = iy < 0 ? -1 : detail::border_index(x0 + cc, s.width, b.border);
-    float* t = tile + static_cast<std::size_t>(idx) * C;
-    if (ix < 0) {
+    const T* row =
+        iy < 0 ? nullptr
+               : reinterpret_cast<const T*>(s.data + s.pitch * static_cast<std::size_t>(iy));
+    float* trow = tile + static_cast<std::size_t>(r) * cols * C;
+    for (int cc = static_cast<int>(threadIdx.x); cc < cols; cc += kBlockX) {
+      const int ix = row ? detail::border_index(x0 + cc, s.width, b.border) : -1;
+      float* t = trow + static_cast<std::size_t>(cc) * C;
+      if (ix < 0) {
 #pragma unroll
-      for (int c = 0; c < C; ++c) t[c] = b.value[c];
-    } else {
-      const T* p = reinterpret_cast<const T*>(s.data + s.pitch * static_cast<std::size_t>(iy)) +
-                   static_cast<std::size_t>(ix) * C;
+        for (int c = 0; c < C; ++c) t[c] = b.value[c];
+      } else {
+        const T* p = row + static_cast<std::size_t>(ix) * C;
 #pragma unroll
-      for (int c = 0; c < C; ++c) t[c] = static_cast<float>(__ldg(p + c));
+        for (int c = 0; c < C; ++c) t[c] = static_cast<float>(__ldg(p + c));
+      }
     }
   }
 }
 
 // shared: the block's window ((kFilterTileH + kh - 1) x (32 PX + kw - 1)) staged first.
-template <typename T, typename Tout, int C, int PX>
+template <typename T, typename Tout, int C, int PX, int K>
 __global__ void __launch_bounds__(kFilterThreads)
     filter_2d_tile_kernel(const SourceArgs s, const DstArgs d, const Kernel2DArgs a,
                           const FilterBorderArgs b) {
@@ -170,14 +252,34 @@ __global__ void __launch_bounds__(kFilterThreads)
   const int ty = static_cast<int>(threadIdx.y) * kFilterStrip;
   const int x0 = bx + tx, y0 = by + ty;
   if (x0 >= d.width || y0 >= d.height) return;
-  StripAcc<PX, C> acc;
-  acc.zero();
-  const int span = PX + a.kw - 1;
-  for (int r = 0; r < kFilterStrip + a.kh - 1; ++r) {
-    const float* t = tile + (static_cast<std::size_t>(ty + r) * cols + tx) * C;
-    for (int k = 0; k < span; ++k) acc.add(ks, a.kw, a.kh, r, k, t + k * C);
+  if constexpr (K > 0) {
+    float kv[K * K];
+#pragma unroll
+    for (int e = 0; e < K * K; ++e) kv[e] = ks[e];
+    float acc[kFilterStrip][PX * C];
+    zero_acc<PX, C>(acc);
+#pragma unroll
+    for (int r = 0; r < kFilterStrip + K - 1; ++r) {
+      const float* t = tile + (static_cast<std::size_t>(ty + r) * cols + tx) * C;
+      float v[PX + K - 1][C];
+#pragma unroll
+      for (int k = 0; k < PX + K - 1; ++k)
+#pragma unroll
+        for (int c = 0; c < C; ++c) v[k][c] = t[k * C + c];
+      fixed_row<PX, C, K, K>(kv, r, v, acc);
+    }
+    store_acc<Tout, PX, C>(d, x0, y0, acc, a.scale, a.delta);
+
+  } else {
+    StripAcc<PX, C> acc;
+    acc.zero();
+    const int span = PX + a.kw - 1;
+    for (int r = 0; r < kFilterStrip + a.kh - 1; ++r) {
+      const float* t = tile + (static_cast<std::size_t>(ty + r) * cols + tx) * C;
+      for (int k = 0; k < span; ++k) acc.add(ks, a.kw, a.kh, r, k, t + k * C);
+    }
+    acc.template store<Tout>(d, x0, y0, min(PX, d.width - x0), a.scale, a.delta);
   }
-  acc.template store<Tout>(d, x0, y0, min(PX, d.width - x0), a.scale, a.delta);
 }
 
 // ---- Separable filters ----------------------------------------------------------------------
@@ -253,7 +355,8 @@ __global__ void __launch_bounds__(kFilterThreads)
 // ((kFilterTileH + ny - 1) rows x (32 PX + nx - 1) columns), runs the row pass over it into a
 // second tile (the same rows x 32 PX columns; a constant-border row outside the image is crow),
 // then the column pass from that tile.
-template <typename T, typename Tout, int C, int PX>
+// NB > 0: both kernels have exactly NB taps (compile-time); NB == 0: any sizes.
+template <typename T, typename Tout, int C, int PX, int NB>
 __global__ void __launch_bounds__(kFilterThreads)
     sep_fused_kernel(const SourceArgs s, const DstArgs d, const Kernel1DArgs kx,
                      const Kernel1DArgs ky, const FilterBorderArgs b, const ColumnArgs a) {
@@ -270,40 +373,93 @@ __global__ void __launch_bounds__(kFilterThreads)
   const int by = static_cast<int>(blockIdx.y) * kFilterTileH;
   load_tile<T, C>(s, b, bx - kx.anchor, by - ky.anchor, rows, cols, raw);
   __syncthreads();
-  for (int idx = filter_tid(); idx < rows * W; idx += kFilterThreads) {
-    const int r = idx / W, cx = idx - r * W;
-    float acc[C];
-    if (detail::border_index(by - ky.anchor + r, s.height, b.border) < 0) {
+  if constexpr (NB > 0) {
+    float kxr[NB], kyr[NB];
 #pragma unroll
-      for (int c = 0; c < C; ++c) acc[c] = a.crow[c];
-    } else {
+    for (int i = 0; i < NB; ++i) {
+      kxr[i] = ksx[i];
+      kyr[i] = ksy[i];
+    }
+    for (int r = static_cast<int>(threadIdx.y); r < rows; r += kBlockY) {
+      const bool outside = detail::border_index(by - ky.anchor + r, s.height, b.border) < 0;
+      const float* trow = raw + static_cast<std::size_t>(r) * cols * C;
+      float* orow = rowp + static_cast<std::size_t>(r) * W * C;
 #pragma unroll
-      for (int c = 0; c < C; ++c) acc[c] = 0.0f;
-      const float* t = raw + (static_cast<std::size_t>(r) * cols + cx) * C;
-      for (int i = 0; i < kx.n; ++i) {
-        const float kv = ksx[i];
-        if (kv == 0.0f) continue;
+      for (int cx = static_cast<int>(threadIdx.x); cx < W; cx += kBlockX) {
+        float acc[C];
+        if (outside) {
 #pragma unroll
-        for (int c = 0; c < C; ++c) acc[c] += kv * t[i * C + c];
+          for (int c = 0; c < C; ++c) acc[c] = a.crow[c];
+        } else {
+#pragma unroll
+          for (int c = 0; c < C; ++c) acc[c] = 0.0f;
+          const float* t = trow + static_cast<std::size_t>(cx) * C;
+#pragma unroll
+          for (int i = 0; i < NB; ++i) {
+            if (kxr[i] == 0.0f) continue;
+#pragma unroll
+            for (int c = 0; c < C; ++c) acc[c] += kxr[i] * t[i * C + c];
+          }
+        }
+#pragma unroll
+        for (int c = 0; c < C; ++c) orow[cx * C + c] = acc[c];
       }
     }
-    float* o = rowp + static_cast<std::size_t>(idx) * C;
+    __syncthreads();
+    const int tx = static_cast<int>(threadIdx.x) * PX;
+    const int ty = static_cast<int>(threadIdx.y) * kFilterStrip;
+    const int x0 = bx + tx, y0 = by + ty;
+    if (x0 >= d.width || y0 >= d.height) return;
+    float acc[kFilterStrip][PX * C];
+    zero_acc<PX, C>(acc);
 #pragma unroll
-    for (int c = 0; c < C; ++c) o[c] = acc[c];
-  }
-  __syncthreads();
-  const int tx = static_cast<int>(threadIdx.x) * PX;
-  const int ty = static_cast<int>(threadIdx.y) * kFilterStrip;
-  const int x0 = bx + tx, y0 = by + ty;
-  if (x0 >= d.width || y0 >= d.height) return;
-  StripAcc<PX, C> acc;
-  acc.zero();
-  for (int r = 0; r < kFilterStrip + ky.n - 1; ++r) {
-    const float* t = rowp + (static_cast<std::size_t>(ty + r) * W + tx) * C;
+    for (int r = 0; r < kFilterStrip + NB - 1; ++r) {
+      const float* t = rowp + (static_cast<std::size_t>(ty + r) * W + tx) * C;
+      float v[PX][C];
 #pragma unroll
-    for (int q = 0; q < PX; ++q) acc.add(ksy, 1, ky.n, r, q, t + q * C);
+      for (int q = 0; q < PX; ++q)
+#pragma unroll
+        for (int c = 0; c < C; ++c) v[q][c] = t[q * C + c];
+      fixed_row<PX, C, NB, 1>(kyr, r, v, acc);
+    }
+    store_acc<Tout, PX, C>(d, x0, y0, acc, a.scale, a.delta);
+
+  } else {
+    for (int idx = filter_tid(); idx < rows * W; idx += kFilterThreads) {
+      const int r = idx / W, cx = idx - r * W;
+      float acc[C];
+      if (detail::border_index(by - ky.anchor + r, s.height, b.border) < 0) {
+#pragma unroll
+        for (int c = 0; c < C; ++c) acc[c] = a.crow[c];
+      } else {
+#pragma unroll
+        for (int c = 0; c < C; ++c) acc[c] = 0.0f;
+        const float* t = raw + (static_cast<std::size_t>(r) * cols + cx) * C;
+        for (int i = 0; i < kx.n; ++i) {
+          const float kv = ksx[i];
+          if (kv == 0.0f) continue;
+#pragma unroll
+          for (int c = 0; c < C; ++c) acc[c] += kv * t[i * C + c];
+        }
+      }
+      float* o = rowp + static_cast<std::size_t>(idx) * C;
+#pragma unroll
+      for (int c = 0; c < C; ++c) o[c] = acc[c];
+    }
+    __syncthreads();
+    const int tx = static_cast<int>(threadIdx.x) * PX;
+    const int ty = static_cast<int>(threadIdx.y) * kFilterStrip;
+    const int x0 = bx + tx, y0 = by + ty;
+    if (x0 >= d.width || y0 >= d.height) return;
+    StripAcc<PX, C> acc;
+    acc.zero();
+    for (int r = 0; r < kFilterStrip + ky.n - 1; ++r) {
+      const float* t = rowp + (static_cast<std::size_t>(ty + r) * W + tx) * C;
+#pragma unroll
+      for (int q = 0; q < PX; ++q) acc.add(ksy, 1, ky.n, r, q, t + q * C);
+    }
+    acc.template store<Tout>(d, x0, y0, min(PX, d.width - x0), a.scale, a.delta);
   }
-  acc.template store<Tout>(d, x0, y0, min(PX, d.width - x0), a.scale, a.delta);
 }
 
 // Per element (widths in elements): out = src + amount * (src - blur) where |src - blur| >=
@@ -374,6 +530,39 @@ inline dim3 strip_grid(int width, int height, int px) {
               static_cast<unsigned>((height + kFilterTileH - 1) / kFilterTileH));
 }
 
+// Calls f.template operator()<K>() with K = 3 or 5 for those square kernels, else K = 0.
+template <class F>
+void by_square_size(int kw, int kh, F&& f) {
+  if (kw == 3 && kh == 3) return f.template operator()<3>();
+  if (kw == 5 && kh == 5) return f.template operator()<5>();
+  f.template operator()<0>();
+}
+
+// Calls f.template operator()<NB>() with NB = the tap count when both kernels have the same
+// common size (3, 5, 7, 9, 13 or 17: Sobel, boxes, Gaussians up to sigma 2), else NB = 0.
+template <class F>
+void by_tap_count(int nx, int ny, F&& f) {
+  if (nx == ny) {
+    switch (nx) {
+      case 3:
+        return f.template operator()<3>();
+      case 5:
+        return f.template operator()<5>();
+      case 7:
+        return f.template operator()<7>();
+      case 9:
+        return f.template operator()<9>();
+      case 13:
+        return f.template operator()<13>();
+      case 17:
+        return f.template operator()<17>();
+      default:
+        break;
+    }
+  }
+  f.template operator()<0>();
+}
+
 template <typename T>
 void launch_filter_2d(const SourceArgs& s, const DstArgs& d, int channels, ElemType dst_type,
                       const Kernel2DArgs& k, const FilterBorderArgs& b, cudaStream_t st) {
@@ -383,15 +572,17 @@ void launch_filter_2d(const SourceArgs& s, const DstArgs& d, int channels, ElemT
     constexpr int PX = filter_px(sizeof(T), C);
     const dim3 grid = strip_grid(d.width, d.height, PX);
     by_dst<T>(dst_type, [&]<typename Tout>() {
-      if (s.path == Path::shared) {
-        const std::size_t bytes = filter_2d_tile_bytes(k.kw, k.kh, C, PX);
-        allow_smem(kOp, filter_2d_tile_kernel<T, Tout, C, PX>, bytes);
-        filter_2d_tile_kernel<T, Tout, C, PX><<<grid, block, bytes, st>>>(s, d, k, b);
-      } else {
-        by_source<T, C>(kOp, s, [&](const auto& src) {
-          filter_2d_strip_kernel<T, Tout, C, PX><<<grid, block, 0, st>>>(src, d, k, b);
-        });
-      }
+      by_square_size(k.kw, k.kh, [&]<int K>() {
+        if (s.path == Path::shared) {
+          const std::size_t bytes = filter_2d_tile_bytes(k.kw, k.kh, C, PX);
+          allow_smem(kOp, filter_2d_tile_kernel<T, Tout, C, PX, K>, bytes);
+          filter_2d_tile_kernel<T, Tout, C, PX, K><<<grid, block, bytes, st>>>(s, d, k, b);
+        } else {
+          by_source<T, C>(kOp, s, [&](const auto& src) {
+            filter_2d_strip_kernel<T, Tout, C, PX, K><<<grid, block, 0, st>>>(src, d, k, b);
+          });
+        }
+      });
       TEXCV_CUDA_CHECK_LAUNCH(kOp);
     });
   });
@@ -430,11 +621,13 @@ void launch_sep_fused(const SourceArgs& s, const DstArgs& d, int channels, ElemT
   by_channels(kOp, channels, [&]<int C>() {
     constexpr int PX = filter_px(sizeof(T), C);
     by_dst<T>(dst_type, [&]<typename Tout>() {
-      const std::size_t bytes = sep_tile_bytes(kx.n, ky.n, C, PX);
-      allow_smem(kOp, sep_fused_kernel<T, Tout, C, PX>, bytes);
-      sep_fused_kernel<T, Tout, C, PX>
-          <<<strip_grid(d.width, d.height, PX), dim3(kBlockX, kBlockY), bytes, st>>>(s, d, kx, ky,
-                                                                                     b, c);
+      by_tap_count(kx.n, ky.n, [&]<int NB>() {
+        const std::size_t bytes = sep_tile_bytes(kx.n, ky.n, C, PX);
+        allow_smem(kOp, sep_fused_kernel<T, Tout, C, PX, NB>, bytes);
+        sep_fused_kernel<T, Tout, C, PX, NB>
+            <<<strip_grid(d.width, d.height, PX), dim3(kBlockX, kBlockY), bytes, st>>>(s, d, kx, ky,
+                                                                                       b, c);
+      });
       TEXCV_CUDA_CHECK_LAUNCH(kOp);
     });
   });

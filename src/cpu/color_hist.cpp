@@ -1,11 +1,11 @@
 // CPU backend: histogram, Otsu's threshold, equalize_hist, clahe.
 #include <algorithm>
-#include <cfloat>
 #include <cmath>
 #include <cstdint>
 #include <vector>
 
 #include "src/core/color_desc.hpp"
+#include "src/core/color_stats.hpp"
 #include "src/core/sampling.hpp"
 #include "src/cpu/dispatch.hpp"
 
@@ -66,50 +66,16 @@ std::vector<std::vector<std::uint64_t>> histogram(const ImageView& src, int bins
   return out;
 }
 
-// Otsu: the level t maximizing the between-class variance q1 q2 (mu1 - mu2)^2 of the classes
-// <= t and > t (first maximum; levels where a class holds less than FLT_EPSILON of the pixels are
-// skipped).
+// Otsu's threshold (src/core/color_stats.hpp, shared with the CUDA backend).
 int otsu_threshold(const ImageView& src) {
   const std::vector<std::uint64_t> h = hist_u8(src);
-  const double scale = 1.0 / (static_cast<double>(src.width) * src.height);
-  double mu = 0;
-  for (int i = 0; i < 256; ++i) mu += i * (h[i] * scale);
-  double q1 = 0, s1 = 0, best = 0;
-  int t = 0;
-  for (int i = 0; i < 256; ++i) {
-    const double p = h[i] * scale;
-    q1 += p;
-    s1 += i * p;
-    const double q2 = 1.0 - q1;
-    if (std::min(q1, q2) < FLT_EPSILON || std::max(q1, q2) > 1.0 - FLT_EPSILON) continue;
-    const double mu1 = s1 / q1, mu2 = (mu - s1) / q2;
-    const double sigma = q1 * q2 * (mu1 - mu2) * (mu1 - mu2);
-    if (sigma > best) {
-      best = sigma;
-      t = i;
-    }
-  }
-  return t;
+  return sd::otsu_from_hist(h.data(), static_cast<std::uint64_t>(src.width) * src.height);
 }
 
 void equalize_hist(const ImageView& src, const ImageView& dst) {
   const std::vector<std::uint64_t> h = hist_u8(src);
-  const std::uint64_t total = static_cast<std::uint64_t>(src.width) * src.height;
-  int first = 0;
-  while (h[first] == 0) ++first;
-  std::uint8_t lut[256] = {};
-  if (h[first] == total) {
-    // A constant image stays as it is (cv::equalizeHist).
-    for (int i = 0; i < 256; ++i) lut[i] = static_cast<std::uint8_t>(first);
-  } else {
-    // lut[v] = round(255 (cdf(v) - cdf(first)) / (total - cdf(first))), in float.
-    const float scale = 255.0f / static_cast<float>(total - h[first]);
-    std::uint64_t sum = 0;
-    for (int i = first + 1; i < 256; ++i) {
-      sum += h[i];
-      lut[i] = sd::saturate<std::uint8_t>(static_cast<float>(sum) * scale);
-    }
-  }
+  std::uint8_t lut[256];
+  sd::equalize_lut(h.data(), static_cast<std::uint64_t>(src.width) * src.height, lut);
   TEXCV_OMP_PARALLEL_FOR_IF(static_cast<long>(src.width) * src.height)
   for (int y = 0; y < src.height; ++y) {
     const std::uint8_t* s = src.row<const std::uint8_t>(y);
@@ -129,16 +95,11 @@ void clahe_t(const ImageView& src, const ImageView& dst, double clip_limit, int 
              int tiles_y) {
   constexpr int kBins = sizeof(T) == 1 ? 256 : 65536;
   const int w = src.width, h = src.height;
-  int ew = w, eh = h;
-  if (w % tiles_x != 0 || h % tiles_y != 0) {
-    ew = w + tiles_x - w % tiles_x;
-    eh = h + tiles_y - h % tiles_y;
-  }
-  const int tw = ew / tiles_x, th = eh / tiles_y;
-  const int tile_total = tw * th;
-  int clip = 0;
-  if (clip_limit > 0.0) clip = std::max(static_cast<int>(clip_limit * tile_total / kBins), 1);
-  const float lut_scale = static_cast<float>(kBins - 1) / static_cast<float>(tile_total);
+  // Tile sizes, clip limit and table scale: src/core/color_stats.hpp (shared with the CUDA
+  // backend).
+  const sd::ClaheGeometry g = sd::clahe_geometry(w, h, clip_limit, tiles_x, tiles_y, kBins);
+  const int tw = g.tw, th = g.th, clip = g.clip;
+  const float lut_scale = g.lut_scale;
   std::vector<T> luts(static_cast<std::size_t>(tiles_x) * tiles_y * kBins);
   const int ntiles = tiles_x * tiles_y;
   TEXCV_OMP_PARALLEL_FOR_IF(static_cast<long>(w) * h)
@@ -175,7 +136,7 @@ void clahe_t(const ImageView& src, const ImageView& dst, double clip_limit, int 
   // Per column: the two tiles and the weight of the right one.
   std::vector<std::size_t> x1(w), x2(w);
   std::vector<float> xa(w);
-  const float inv_tw = 1.0f / static_cast<float>(tw), inv_th = 1.0f / static_cast<float>(th);
+  const float inv_tw = g.inv_tw, inv_th = g.inv_th;
   for (int x = 0; x < w; ++x) {
     const float f = static_cast<float>(x) * inv_tw - 0.5f;
     const int i = static_cast<int>(std::floor(f));

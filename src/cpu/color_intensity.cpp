@@ -1,5 +1,6 @@
 // CPU backend: gamma, convert, normalize (min/max, mean/std), threshold; parallel over rows.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -7,6 +8,7 @@
 
 #include "src/core/color_desc.hpp"
 #include "src/core/color_pixel.hpp"
+#include "src/core/color_stats.hpp"
 #include "src/core/sampling.hpp"
 #include "src/cpu/dispatch.hpp"
 
@@ -72,9 +74,36 @@ void min_max(const ImageView& src, double& lo, double& hi) {
 
 void mean_std(const ImageView& src, double mean[4], double std_out[4]) {
   const int C = src.channels;
+  const std::uint64_t n = static_cast<std::uint64_t>(src.width) * src.height;
   by_type(src.type, "normalize", [&](auto tag) {
     using T = typename decltype(tag)::type;
-    // Per-row sums in double, then the rows in order (deterministic for any thread count).
+    if constexpr (sizeof(T) != 4) {
+      // u8/u16: exact integer sums and sums of squares (per row in 64 bits, the rows in 128),
+      // turned into mean and std by the host formula the CUDA backend uses too.
+      std::vector<std::uint64_t> rows(static_cast<std::size_t>(src.height) * 8, 0);
+      TEXCV_OMP_PARALLEL_FOR_IF(static_cast<long>(src.width) * src.height)
+      for (int y = 0; y < src.height; ++y) {
+        const T* s = src.row<const T>(y);
+        std::uint64_t acc[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+        for (int x = 0; x < src.width; ++x)
+          for (int c = 0; c < C; ++c) {
+            const std::uint64_t v = s[x * C + c];
+            acc[2 * c] += v;
+            acc[2 * c + 1] += v * v;
+          }
+        for (int k = 0; k < 8; ++k) rows[static_cast<std::size_t>(y) * 8 + k] = acc[k];
+      }
+      sd::U128 sum[4] = {0, 0, 0, 0}, sq[4] = {0, 0, 0, 0};
+      for (int y = 0; y < src.height; ++y)
+        for (int c = 0; c < 4; ++c) {
+          sum[c] += rows[static_cast<std::size_t>(y) * 8 + 2 * c];
+          sq[c] += rows[static_cast<std::size_t>(y) * 8 + 2 * c + 1];
+        }
+      for (int c = 0; c < 4; ++c) sd::mean_std_from_sums(n, sum[c], sq[c], mean[c], std_out[c]);
+      return;
+    }
+    // f32: per-row sums in double, then the rows in order (deterministic for any thread count);
+    // two passes (the mean, then the squared deviations from it).
     std::vector<double> rows(static_cast<std::size_t>(src.height) * 4);
     auto pass = [&](const double* centre) {
       TEXCV_OMP_PARALLEL_FOR_IF(static_cast<long>(src.width) * src.height)
@@ -93,7 +122,7 @@ void mean_std(const ImageView& src, double mean[4], double std_out[4]) {
         for (int c = 0; c < 4; ++c) total[c] += rows[static_cast<std::size_t>(y) * 4 + c];
       return total;
     };
-    const double count = static_cast<double>(src.width) * src.height;
+    const double count = static_cast<double>(n);
     const auto sum = pass(nullptr);
     for (int c = 0; c < 4; ++c) mean[c] = sum[c] / count;
     const auto sq = pass(mean);

@@ -5,11 +5,11 @@
 // Every operation reads src and writes dst (dst already sized; outputs may not overlap inputs).
 // Both views must be in the same location.
 //
-// BACKENDS: the CPU backend implements every operation; the CUDA backend implements cvt_color,
-// gamma, convert and threshold (not otsu) on the given stream, with the CPU's results (f32 gamma
-// within 1 ulp; docs/ops/color.md). On device views, threshold(otsu), normalize, histogram,
-// equalize_hist and clahe raise Error(Unsupported, "...; got a device image, expected a host
-// image...").
+// BACKENDS: the CPU backend and the CUDA backend implement every operation (device views run on
+// the given stream) with the same results, except f32 gamma (within 1 ulp) and f32 normalize
+// mean_std (within a stated bound): docs/ops/color.md. On device views, histogram returns host
+// vectors and, like normalize, equalize_hist and threshold(otsu), reads a reduction or histogram
+// back to the host, which synchronizes the stream.
 //
 // Supported element types and channel counts (src -> dst):
 // | op            | u8 | u16 | f32 | channels                                               |
@@ -102,9 +102,11 @@ double threshold(const ImageView& src, const ImageView& dst, double thresh, doub
 
 // histogram: per-channel counts of `bins` equal bins over [range[0], range[1]) (as cv::calcHist,
 // uniform): element v counts in bin floor(v * a + b), a = bins / (hi - lo), b = -lo * a (double),
-// when that is in [0, bins). bins in 1 .. 2^24, lo < hi, both finite.
+// when that is in [0, bins). bins in 1 .. 2^24, lo < hi, both finite. A device src is counted on
+// the GPU on `stream`, and the counts are copied back (the call synchronizes the stream).
 std::vector<std::vector<std::uint64_t>> histogram(const ImageView& src, int bins,
-                                                  std::array<double, 2> range);
+                                                  std::array<double, 2> range,
+                                                  void* stream = nullptr);
 
 // equalize_hist: as cv::equalizeHist (u8 1-channel).
 void equalize_hist(const ImageView& src, const ImageView& dst, void* stream = nullptr);

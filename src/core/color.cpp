@@ -1,7 +1,8 @@
 // The public colour and intensity operations: validate, resolve parameters into the descriptors
 // of src/core/color_desc.hpp, and forward to the CPU backend, or for device views to the CUDA
-// backend (cvt_color, gamma, convert, threshold except Otsu); the other operations reject device
-// views with Unsupported until the CUDA backend implements them.
+// backend. normalize, equalize_hist and threshold(otsu) are composed here from backend steps
+// (a reduction or histogram read back to the host, a host computation shared by both backends in
+// src/core/color_stats.hpp, then a per-pixel map), so both backends compute the same parameters.
 #include "texcv/color.hpp"
 
 #include <cmath>
@@ -10,6 +11,7 @@
 #include <string>
 
 #include "src/core/color_desc.hpp"
+#include "src/core/color_stats.hpp"
 #include "src/core/view_checks.hpp"
 #include "texcv/error.hpp"
 
@@ -32,12 +34,7 @@ std::string range_str(double lo, double hi) {
   return s;
 }
 
-[[noreturn]] void fail_device(const char* op) {
-  fail(ErrorCode::Unsupported, op, "the CUDA backend does not implement this operation yet",
-       "a device image", "a host image");
-}
-
-// Both views valid, same location and size, no overlap; then device views are rejected.
+// Both views valid, same location and size, no overlap.
 void check_views(const char* op, const ImageView& src, const ImageView& dst) {
   validate_view(src, op, "source");
   validate_view(dst, op, "destination");
@@ -69,10 +66,6 @@ void check_u8_gray(const char* op, const ImageView& v, const char* which) {
   if (v.channels != 1)
     fail(ErrorCode::Unsupported, op, std::string(which) + " channel count is not supported",
          std::to_string(v.channels), "1");
-}
-
-void check_host(const char* op, const ImageView& v) {
-  if (v.location == Location::device) fail_device(op);
 }
 
 double type_max(ElemType t) {
@@ -244,9 +237,9 @@ void gamma(const ImageView& src, const ImageView& dst, double g, void* stream) {
   cpu::gamma(src, dst, g);
 }
 
-void normalize(const ImageView& src, const ImageView& dst, const NormalizeParams& p,
-               void* /*stream*/) {
+void normalize(const ImageView& src, const ImageView& dst, const NormalizeParams& p, void* stream) {
   const char* op = "normalize";
+  const bool dev = src.location == Location::device;
   check_views(op, src, dst);
   check_same_type(op, src, dst);
   check_same_channels(op, src, dst);
@@ -254,11 +247,13 @@ void normalize(const ImageView& src, const ImageView& dst, const NormalizeParams
     if (!std::isfinite(p.alpha) || !std::isfinite(p.beta))
       fail(ErrorCode::InvalidArgument, op, "alpha and beta must be finite",
            num(p.alpha) + ", " + num(p.beta), "finite values");
-    check_host(op, src);
     // As cv::normalize(NORM_MINMAX): scale = (dmax - dmin) / (smax - smin) (0 when the range is
     // below DBL_EPSILON), shift = dmin - smin * scale, then convertTo in float.
     double smin = 0, smax = 0;
-    cpu::min_max(src, smin, smax);
+    if (dev)
+      cuda::min_max(src, smin, smax, stream);
+    else
+      cpu::min_max(src, smin, smax);
     const double dmin = std::fmin(p.alpha, p.beta), dmax = std::fmax(p.alpha, p.beta);
     double scale =
         (dmax - dmin) * (smax - smin > 2.220446049250313e-16 ? 1.0 / (smax - smin) : 0.0);
@@ -272,6 +267,7 @@ void normalize(const ImageView& src, const ImageView& dst, const NormalizeParams
     d.scale = static_cast<float>(scale);
     d.offset = static_cast<float>(shift);
     d.identity = false;
+    if (dev) return cuda::convert(src, dst, d, stream);
     cpu::convert(src, dst, d);
     return;
   }
@@ -281,15 +277,18 @@ void normalize(const ImageView& src, const ImageView& dst, const NormalizeParams
   if (!std::isfinite(p.mean) || !(p.std >= 0.0) || !std::isfinite(p.std))
     fail(ErrorCode::InvalidArgument, op, "target mean must be finite and std >= 0",
          num(p.mean) + ", " + num(p.std), "a finite mean and a finite std >= 0");
-  check_host(op, src);
   double mean[4], sd[4];
-  cpu::mean_std(src, mean, sd);
+  if (dev)
+    cuda::mean_std(src, mean, sd, stream);
+  else
+    cpu::mean_std(src, mean, sd);
   detail::AffineChannelDesc d;
   for (int c = 0; c < src.channels; ++c) {
     const double s = sd[c] > 0.0 ? p.std / sd[c] : 0.0;
     d.scale[c] = static_cast<float>(s);
     d.offset[c] = static_cast<float>(p.mean - mean[c] * s);
   }
+  if (dev) return cuda::affine_channels(src, dst, d, stream);
   cpu::affine_channels(src, dst, d);
 }
 
@@ -328,13 +327,17 @@ double threshold(const ImageView& src, const ImageView& dst, double thresh, doub
   } else if (!std::isfinite(thresh)) {
     fail(ErrorCode::InvalidArgument, op, "thresh must be finite", num(thresh), "a finite value");
   }
-  if (type == ThresholdType::otsu && src.location == Location::device)
-    fail(ErrorCode::Unsupported, op,
-         "otsu needs a histogram, which the CUDA backend does not compute yet", "a device image",
-         "a host image (or a non-otsu threshold type)");
   detail::ThresholdDesc d;
   d.type = type == ThresholdType::otsu ? ThresholdType::binary : type;
-  if (type == ThresholdType::otsu) thresh = cpu::otsu_threshold(src);
+  if (type == ThresholdType::otsu) {
+    // Device: the histogram on the GPU (read back, synchronizing the stream), Otsu's level on the
+    // host by the CPU's function.
+    if (src.location == Location::device)
+      thresh = detail::otsu_from_hist(cuda::histogram(op, src, 256, 0.0, 256.0, stream)[0].data(),
+                                      static_cast<std::uint64_t>(src.width) * src.height);
+    else
+      thresh = cpu::otsu_threshold(src);
+  }
   if (src.type == ElemType::f32) {
     // OpenCV compares and stores in float and returns thresh unchanged.
     d.thresh = static_cast<float>(thresh);
@@ -355,7 +358,7 @@ double threshold(const ImageView& src, const ImageView& dst, double thresh, doub
 }
 
 std::vector<std::vector<std::uint64_t>> histogram(const ImageView& src, int bins,
-                                                  std::array<double, 2> range) {
+                                                  std::array<double, 2> range, void* stream) {
   const char* op = "histogram";
   validate_view(src, op, "source");
   if (bins <= 0)
@@ -365,20 +368,28 @@ std::vector<std::vector<std::uint64_t>> histogram(const ImageView& src, int bins
   if (!std::isfinite(range[0]) || !std::isfinite(range[1]) || !(range[0] < range[1]))
     fail(ErrorCode::InvalidArgument, op, "range is empty or not finite",
          range_str(range[0], range[1]), "finite lo < hi");
-  check_host(op, src);
+  if (src.location == Location::device)
+    return cuda::histogram(op, src, bins, range[0], range[1], stream);
   return cpu::histogram(src, bins, range[0], range[1]);
 }
 
-void equalize_hist(const ImageView& src, const ImageView& dst, void* /*stream*/) {
+void equalize_hist(const ImageView& src, const ImageView& dst, void* stream) {
   const char* op = "equalize_hist";
   check_views(op, src, dst);
   check_u8_gray(op, src, "source");
   check_u8_gray(op, dst, "destination");
-  check_host(op, src);
+  if (src.location == Location::device) {
+    // The histogram on the GPU (read back, synchronizing the stream), the CPU's table on the
+    // host, the lookup on the GPU.
+    const std::vector<std::uint64_t> h = cuda::histogram(op, src, 256, 0.0, 256.0, stream)[0];
+    std::uint8_t lut[256];
+    detail::equalize_lut(h.data(), static_cast<std::uint64_t>(src.width) * src.height, lut);
+    return cuda::apply_lut_u8(op, src, dst, lut, stream);
+  }
   cpu::equalize_hist(src, dst);
 }
 
-void clahe(const ImageView& src, const ImageView& dst, const ClaheParams& p, void* /*stream*/) {
+void clahe(const ImageView& src, const ImageView& dst, const ClaheParams& p, void* stream) {
   const char* op = "clahe";
   check_views(op, src, dst);
   if (src.type == ElemType::f32)
@@ -395,7 +406,8 @@ void clahe(const ImageView& src, const ImageView& dst, const ClaheParams& p, voi
     fail(ErrorCode::InvalidArgument, op,
          "tile grid must be at least 1x1 and at most the image size",
          size_str(p.tiles_x, p.tiles_y), "1x1 .. " + size_str(src.width, src.height));
-  check_host(op, src);
+  if (src.location == Location::device)
+    return cuda::clahe(src, dst, p.clip_limit, p.tiles_x, p.tiles_y, stream);
   cpu::clahe(src, dst, p.clip_limit, p.tiles_x, p.tiles_y);
 }
 

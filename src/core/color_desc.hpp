@@ -1,7 +1,8 @@
 // The contract between src/core/color.cpp and the backends for the colour and intensity ops.
 // src/core validates every call and resolves its parameters into these descriptors; the
-// CPU backend (src/cpu/color_*.cpp) implements them all, the CUDA backend the pointwise ones
-// (cvt_color, gamma, convert, threshold without Otsu: src/cuda/ops/color/).
+// CPU backend (src/cpu/color_*.cpp) implements them all; the CUDA backend implements the pointwise
+// ones in src/cuda/ops/color/ and the reductions, histograms and clahe in src/cuda/ops/hist/
+// (src/core/color.cpp combines them for normalize, equalize_hist and Otsu).
 #pragma once
 
 #include <cstdint>
@@ -119,12 +120,31 @@ void clahe(const ImageView& src, const ImageView& dst, double clip_limit, int ti
 namespace texcv::cuda {
 
 // The CUDA backend of the pointwise operations (src/cuda/ops/color/), on the caller's stream;
-// without CUDA, src/core/no_cuda/color_stubs.cpp throws NotCompiled. Otsu (a histogram) is not
-// implemented on the device: src/core rejects it before reaching here.
+// without CUDA, src/core/no_cuda/color_stubs.cpp throws NotCompiled.
 void cvt_color(const ImageView& src, const ImageView& dst, ColorCode code, void* stream);
 void gamma(const ImageView& src, const ImageView& dst, double gamma, void* stream);
 void convert(const ImageView& src, const ImageView& dst, const detail::ScaleDesc& d, void* stream);
 void threshold(const ImageView& src, const ImageView& dst, const detail::ThresholdDesc& d,
                void* stream);
+
+// The CUDA backend of the reductions and histograms (src/cuda/ops/hist/); without CUDA,
+// src/core/no_cuda/hist_stubs.cpp throws NotCompiled. The functions that return host values
+// (min_max, mean_std, histogram) read them back and synchronize the stream; the others only
+// enqueue work on it.
+// Smallest and largest element over all channels (f32: NaN ignored).
+void min_max(const ImageView& src, double& lo, double& hi, void* stream);
+// Per-channel mean and population standard deviation, as cpu::mean_std: u8/u16 from exact integer
+// sums (identical), f32 from double sums in another order.
+void mean_std(const ImageView& src, double mean[4], double std[4], void* stream);
+void affine_channels(const ImageView& src, const ImageView& dst, const detail::AffineChannelDesc& d,
+                     void* stream);
+// op names errors (histogram, or threshold and equalize_hist, which use it).
+std::vector<std::vector<std::uint64_t>> histogram(const char* op, const ImageView& src, int bins,
+                                                  double lo, double hi, void* stream);
+// dst = lut[src] (u8, 1 channel).
+void apply_lut_u8(const char* op, const ImageView& src, const ImageView& dst,
+                  const std::uint8_t lut[256], void* stream);
+void clahe(const ImageView& src, const ImageView& dst, double clip_limit, int tiles_x, int tiles_y,
+           void* stream);
 
 }  // namespace texcv::cuda

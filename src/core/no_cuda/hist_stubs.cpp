@@ -1,0 +1,36 @@
+// The CUDA backend of the reductions, histograms and clahe in a build without CUDA: every entry
+// point throws Error(NotCompiled).
+#include "src/core/color_desc.hpp"
+#include "texcv/error.hpp"
+
+namespace texcv::cuda {
+
+namespace {
+[[noreturn]] void not_compiled(const char* op) {
+  fail(ErrorCode::NotCompiled, op,
+       "this build has no CUDA backend; rebuild with -DTEXCV_CUDA=ON (nvcc required) to use device "
+       "images");
+}
+}  // namespace
+
+void min_max(const ImageView&, double&, double&, void*) {
+  not_compiled("normalize");
+}
+void mean_std(const ImageView&, double*, double*, void*) {
+  not_compiled("normalize");
+}
+void affine_channels(const ImageView&, const ImageView&, const detail::AffineChannelDesc&, void*) {
+  not_compiled("normalize");
+}
+std::vector<std::vector<std::uint64_t>> histogram(const char* op, const ImageView&, int, double,
+                                                  double, void*) {
+  not_compiled(op);
+}
+void apply_lut_u8(const char* op, const ImageView&, const ImageView&, const std::uint8_t*, void*) {
+  not_compiled(op);
+}
+void clahe(const ImageView&, const ImageView&, double, int, int, void*) {
+  not_compiled("clahe");
+}
+
+}  // namespace texcv::cuda

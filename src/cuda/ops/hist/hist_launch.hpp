@@ -1,0 +1,93 @@
+// Launchers of the reduction, histogram and clahe kernels (hist_kernels.cuh), one explicit
+// instantiation per source element type (hist.<type>.cu). Host code (hist.cpp) calls them.
+//
+// Reductions and histograms: block b reads the rows b, b + blocks, b + 2 blocks, ...; inside a
+// row its threads read the elements tid, tid + blockDim, ... with blockDim a multiple of the
+// channel count (192 threads for 3 channels, 256 otherwise), so each thread only ever sees one
+// channel (tid % channels) and a block's tree reduction keeps the channels apart. Per-block
+// partial results go to global memory and the host combines them.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "src/core/color_desc.hpp"
+#include "src/cuda/ops/color/color_launch.hpp"
+#include "src/cuda/ops/common/kernel_args.hpp"
+
+namespace texcv::cuda::ops {
+
+// A source read by the reduction kernels.
+struct ReduceSrc {
+  const unsigned char* data = nullptr;
+  std::size_t pitch = 0;
+  int width = 0, height = 0, channels = 1;
+};
+
+// The threads of a reduction block for `channels` (a multiple of it).
+constexpr int reduce_threads(int channels) {
+  return channels == 3 ? 192 : 256;
+}
+
+// min_max: out[2 b] and out[2 b + 1] the smallest and largest element block b saw (all
+// channels; f32 ignores NaN: a block that saw only NaN reports +inf and -inf).
+template <typename T>
+void launch_min_max(const ReduceSrc& s, int blocks, double* out, cudaStream_t st);
+
+// Integer sums (u8, u16): out[8 b + 2 c] the sum and out[8 b + 2 c + 1] the sum of squares of
+// channel c over block b's elements, exact in 64 bits.
+template <typename T>
+void launch_int_sums(const ReduceSrc& s, int blocks, unsigned long long* out, cudaStream_t st);
+
+// f32 sums in double: out[4 b + c] the sum over block b of channel c's values (centre.use false)
+// or of their squared deviations (v - centre.c[c])^2 (centre.use true).
+struct Centre {
+  double c[4] = {0, 0, 0, 0};
+  bool use = false;
+};
+void launch_f32_sums(const ReduceSrc& s, int blocks, const Centre& centre, double* out,
+                     cudaStream_t st);
+
+// histogram: element v of channel c counts in counts[c * bins + floor(v a + b)] when that bin is
+// in [0, bins) (double arithmetic, as the CPU). shared: per-block 32-bit counters in shared memory
+// (channels * bins * 4 bytes of dynamic shared memory), added to the global 64-bit counters at the
+// end; otherwise 64-bit atomics on the global counters directly.
+struct HistArgs {
+  int bins = 1;
+  double a = 1.0, b = 0.0;
+  bool shared = false;
+};
+template <typename T>
+void launch_histogram(const char* op, const ReduceSrc& s, int blocks, const HistArgs& h,
+                      unsigned long long* counts, cudaStream_t st);
+
+// normalize (mean_std): dst = saturate(float(src) * scale[c] + offset[c]) per channel.
+template <typename T>
+void launch_affine_channels(const PointSrc& s, const DstArgs& d, int channels,
+                            const detail::AffineChannelDesc& a, cudaStream_t st);
+
+// dst = lut[src], u8 1-channel, the table by value (copied to shared memory). op names errors.
+void launch_lut_u8(const char* op, const PointSrc& s, const DstArgs& d, const GammaLut8& lut,
+                   cudaStream_t st);
+
+// clahe (u8: 256 bins, u16: 65536), with the constants of detail::clahe_geometry.
+struct ClaheArgs {
+  int width = 0, height = 0, tiles_x = 1, tiles_y = 1;
+  int tw = 1, th = 1, tile_total = 1, clip = 0;
+  float lut_scale = 0, inv_tw = 0, inv_th = 0;
+};
+// Per-tile histograms over the extended image (reflect101 beyond the right and bottom edges) into
+// hist[tile * bins + v] (int, zeroed by the caller).
+template <typename T>
+void launch_clahe_hist(const ReduceSrc& s, const ClaheArgs& a, int* hist, cudaStream_t st);
+// Per tile: clip, redistribute and accumulate the histogram into the table luts[tile * bins + v].
+template <typename T>
+void launch_clahe_lut(const ClaheArgs& a, const int* hist, T* luts, cudaStream_t st);
+// Every pixel: the bilinear blend of the tables of the four nearest tile centres.
+template <typename T>
+void launch_clahe_apply(const PointSrc& s, const DstArgs& d, const ClaheArgs& a, const T* luts,
+                        cudaStream_t st);
+
+}  // namespace texcv::cuda::ops

@@ -35,9 +35,8 @@
 // runs with its defaults (reflect101 for the linear filters), so the sampled comparison leaves
 // out a margin of the kernel radius (at least 4 pixels) at the edges.
 //
-// path=auto's choice is printed when the CUDA backend exposes its filter rule (see
-// filter_auto_choice below: a header src/cuda/ops/filter/filter_path_rule.hpp that defines
-// TEXCV_FILTER_PATH_RULE and texcv::cuda::ops::resolved_filter_path).
+// path=auto's choice is printed from the CUDA backend's rule (choose_stencil_path in
+// src/cuda/ops/common/path_rule.hpp, assuming the shared tile fits; see filter_auto_choice).
 //
 // Usage: bench_filters [--quick] [--filter S[,S...]] [--config NAME[,NAME...]] [--out FILE.json]
 //                      [--csv FILE.csv] [--reps N] [--warmup N] [--budget SECONDS] [--no-npp]
@@ -74,16 +73,10 @@
 #include <nppi_threshold_and_compare_operations.h>
 #endif
 
-// Which path path=automatic takes for a filter, when the CUDA backend exposes its rule: the
-// header must define TEXCV_FILTER_PATH_RULE and declare
-//   texcv::Path texcv::cuda::ops::resolved_filter_path(const char* op, const ImageView& src,
-//                                                      int kernel_w, int kernel_h,
-//                                                      const FilterBorder& border);
-// (adapt filter_auto_choice() if the rule takes other arguments).
-#if __has_include("src/cuda/ops/filter/filter_path_rule.hpp")
-#include "src/cuda/ops/filter/filter_path_rule.hpp"
-#endif
-#if defined(TEXCV_FILTER_PATH_RULE)
+// Which path path=automatic takes for a linear filter, when the CUDA backend exposes its rule
+// (choose_stencil_path in src/cuda/ops/common/path_rule.hpp).
+#if __has_include("src/cuda/ops/common/path_rule.hpp")
+#include "src/cuda/ops/common/path_rule.hpp"
 #define TEXCV_BENCH_HAS_FILTER_RULE 1
 #endif
 
@@ -114,12 +107,24 @@ struct OpSpec {
   std::string no_peer;  // why there is no peer ("" : the default note)
 };
 
+// What path=automatic picks for this op: the backend's rule for 2-D kernels (convolve,
+// sharpen) or separable pairs (gaussian_blur, box_filter, sobel, unsharp_mask's blur), assuming
+// the shared-memory tile fits (it does for these kernels of at most 17x17 on the H200); "" for
+// ops outside the rule (bilateral_filter).
 std::string filter_auto_choice(const OpSpec& spec, const ImageView& src) {
 #if defined(TEXCV_BENCH_HAS_FILTER_RULE)
+  using texcv::cuda::ops::StencilKind;
+  StencilKind kind;
+  if (spec.op == "convolve" || spec.op == "sharpen")
+    kind = StencilKind::filter_2d;
+  else if (spec.op == "gaussian_blur" || spec.op == "box_filter" || spec.op == "sobel" ||
+           spec.op == "unsharp_mask")
+    kind = StencilKind::separable;
+  else
+    return "";
   try {
-    texcv::FilterBorder b;
-    return path_name(texcv::cuda::ops::resolved_filter_path(spec.op.c_str(), src, spec.kernel_w,
-                                                            spec.kernel_h, b));
+    return path_name(texcv::cuda::ops::choose_stencil_path(kind, src.type, src.channels,
+                                                           spec.kernel_w, spec.kernel_h, true));
   } catch (const std::exception& e) {
     return std::string("? (") + shorten(e.what(), 30) + ")";
   }

@@ -1,12 +1,14 @@
 // The morphology passes on the CUDA backend (src/core/morph_desc.hpp), on the caller's stream.
 // A rectangle (every element bit set: the rect shape, and the enlarged rectangle of iterations) is
 // separable for min/max: a row pass into a stream-ordered temporary of the element type, then a
-// column pass (one pass alone when the rectangle is one row or one column wide). Other elements
-// (ellipse, cross) run as one run of ones per element row in a single kernel. The kernels are in
-// morph_kernels.cuh.
+// column pass (one pass alone when the rectangle is one row or one column wide); for 1-channel f32
+// up to 15x15 both passes run fused in one kernel (8 output rows a thread), which measured faster.
+// Other elements (ellipse, cross) run as one run of ones per element row in a single kernel. The
+// kernels are in morph_kernels.cuh.
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <type_traits>
 
 #include "src/core/morph_desc.hpp"
 #include "src/cuda/ops/common/host_common.hpp"
@@ -45,6 +47,9 @@ void border_values(const detail::MorphDesc& d, float* bv) {
                                                        : std::numeric_limits<T>::max())
                          : d.value[c];
 }
+
+// Largest rectangle side of the fused single-kernel path.
+constexpr int kFusedRectMax = 15;
 
 std::size_t pitch_for(std::size_t row_bytes) {
   return (row_bytes + 255) / 256 * 256;
@@ -99,7 +104,13 @@ void morph(const ImageView& src, const ImageView& dst, const detail::MorphDesc& 
     by_type(op, src.type, [&]<typename T>() {
       border_values<T>(d, ax.bv);
       border_values<T>(d, ay.bv);
-      if (d.kh == 1) {
+      // One fused kernel for 1-channel f32 up to 15x15: measured on the H200 (8192^2, erode)
+      // 3x3 0.51 ms against 1.08 for the two passes, 15x15 1.91 against 2.21. For u8 (4 pixels
+      // a thread) and 4-channel images it was no faster or slower (u8x4 5x5: 2.72 against 1.75).
+      if (std::is_same_v<T, float> && ch == 1 && d.kw <= kFusedRectMax && d.kh <= kFusedRectMax &&
+          d.kh > 1) {
+        ops::launch_morph_rect<T>(s, o, ch, d.dilate, ax, ay, st);
+      } else if (d.kh == 1) {
         ops::launch_morph_rows<T>(s, o, ch, d.dilate, ax, st);
       } else if (d.kw == 1) {
         ops::launch_morph_cols<T>(s, o, ch, d.dilate, ay, st);

@@ -48,6 +48,10 @@ void launch_morph_rows(const MorphSrc& s, const DstArgs& d, int channels, bool m
 template <typename T>
 void launch_morph_cols(const MorphSrc& s, const DstArgs& d, int channels, bool max,
                        const MorphAxisArgs& a, cudaStream_t st);
+// A whole rectangle in one kernel (rows ax, columns ay), no temporary.
+template <typename T>
+void launch_morph_rect(const MorphSrc& s, const DstArgs& d, int channels, bool max,
+                       const MorphAxisArgs& ax, const MorphAxisArgs& ay, cudaStream_t st);
 template <typename T>
 void launch_morph_mask(const MorphSrc& s, const DstArgs& d, int channels, bool max,
                        const MorphMaskArgs& a, cudaStream_t st);

@@ -20,9 +20,9 @@
 // with the constant border; OpenCV's result with the others). morphology's compound operations
 // apply erode/dilate with the same iterations each.
 //
-// Backends: host views run on the CPU backend. The CUDA backend does not implement these
-// operations yet: device views raise Error(Unsupported) "<op>: the CUDA backend does not implement
-// this operation yet; got a device image, expected a host image".
+// Backends: host views run on the CPU backend, device views on the CUDA backend (queued on
+// `stream`, a cudaStream_t; nullptr: the default stream) with identical results; a build without
+// CUDA raises Error(NotCompiled) for device views.
 #pragma once
 
 #include <array>

@@ -78,11 +78,18 @@ do_info() {
   nvidia-smi -L 2>&1 | head -8
   nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm,temperature.gpu \
     --format=csv,noheader 2>&1 | head -8
-  # The device gets a copy of the tree without .git: then a COMMIT file names the commit.
-  COMMIT=$(git rev-parse --verify -q HEAD 2>/dev/null | grep -E '^[0-9a-f]{40}$' || true)
-  if [ -z "$COMMIT" ] && [ -f COMMIT ]; then COMMIT=$(head -1 COMMIT); fi
+  # A snapshot (git archive) carries a COMMIT file naming its commit; it wins over any .git
+  # found above the snapshot's folder. Otherwise the checkout's HEAD (+dirty).
+  COMMIT=""
+  if [ -f COMMIT ]; then
+    COMMIT=$(head -1 COMMIT)
+  else
+    COMMIT=$(git rev-parse --verify -q HEAD 2>/dev/null | grep -E '^[0-9a-f]{40}$' || true)
+    if [ -n "$(git status --porcelain --untracked-files=no 2>/dev/null | head -1)" ]; then
+      COMMIT="$COMMIT+dirty"
+    fi
+  fi
   [ -z "$COMMIT" ] && COMMIT=unknown
-  if [ -n "$(git status --porcelain --untracked-files=no 2>/dev/null | head -1)" ]; then COMMIT="$COMMIT+dirty"; fi
   export TEXCV_COMMIT=$COMMIT
   echo "commit: $TEXCV_COMMIT"
   echo "cmake: $(cmake --version 2>/dev/null | head -1); ninja: $(ninja --version 2>/dev/null)"

@@ -4,12 +4,13 @@
 //
 // - ksize 3 and 5 ("network"): each block copies its tile of keys, halo included and the border
 //   already replicated, to shared memory; each thread then computes one 32-bit word of outputs
-//   (4 u8, 2 u16 or 1 f32 elements, of any channel) in kRowsPerThread rows. The window of a word
-//   is ksize^2 words built from the tile (byte shifts with __byte_perm: a neighbour pixel lies C
-//   elements away), and the median comes from a forgetful selection network over them: keep
-//   n / 2 + 2 words, drop the minimum and the maximum, add the next word, and so on until one
-//   remains. The min/max work on all lanes of a word at once (__vminu4/__vmaxu4 for u8,
-//   __vminu2/__vmaxu2 for u16), so one network computes 4 u8 medians.
+//   (2 u8 or u16 elements in 16-bit lanes, or 1 f32 key, of any channel) in kRowsPerThread rows.
+//   The window of a word is ksize^2 words built from the tile (byte shifts with __byte_perm: a
+//   neighbour pixel lies C elements away). 3x3: the three rows are sorted lane by lane once per
+//   tile word and the median is med3(max of column minima, med3 of column medians, min of column
+//   maxima). 5x5: a forgetful selection network: keep n / 2 + 2 words, drop the minimum and the
+//   maximum, add the next word, and so on until one remains. The min/max work on both 16-bit
+//   lanes of a word at once (__vminu2/__vmaxu2: one instruction on sm_90).
 // - larger windows ("bitwise"): one thread per pixel (all channels) builds the median key bit by
 //   bit from the top: with the bits found so far and the next set, it counts the window elements
 //   below that candidate and keeps the bit when at most n / 2 are (8 passes for u8, 16 for u16,
@@ -33,15 +34,17 @@ constexpr int kRowsPerThread = 4;
 
 template <typename T>
 struct Lanes;
+// u8 keys are widened to 16 bits: sm_90 has a one-instruction min/max on 16-bit pairs
+// (VIMNMX.U16x2) while __vminu4 takes six.
 template <>
 struct Lanes<std::uint8_t> {
-  using Key = std::uint8_t;
+  using Key = std::uint16_t;
   static constexpr int kBits = 8;
   __device__ static __forceinline__ std::uint32_t vmin(std::uint32_t a, std::uint32_t b) {
-    return __vminu4(a, b);
+    return __vminu2(a, b);
   }
   __device__ static __forceinline__ std::uint32_t vmax(std::uint32_t a, std::uint32_t b) {
-    return __vmaxu4(a, b);
+    return __vmaxu2(a, b);
   }
   __device__ static __forceinline__ Key key(std::uint8_t v) { return v; }
   __device__ static __forceinline__ std::uint8_t value(std::uint32_t k) {
@@ -135,10 +138,48 @@ __device__ __forceinline__ std::uint32_t forgetful_median(std::uint32_t (&v)[N])
   return v[N - 1];
 }
 
+// The word at byte offset B from w[0] (B a compile-time constant).
+template <int B>
+__device__ __forceinline__ std::uint32_t word_at(const std::uint32_t* w) {
+  return funnel<B & 3>(w[B >> 2], w[(B >> 2) + 1]);
+}
+
+template <typename T>
+__device__ __forceinline__ std::uint32_t med3(std::uint32_t a, std::uint32_t b, std::uint32_t c) {
+  using L = Lanes<T>;
+  return L::vmax(L::vmin(a, b), L::vmin(L::vmax(a, b), c));
+}
+
+// 3x3 medians of one output word whose window's top-left element starts w (tile words, row
+// stride `stride`), neighbour columns Step bytes apart. The three rows are sorted lane by lane
+// once per tile word (a column sort shared by every shift), then the median of the 3x3 window is
+// med3(max of the column minima, med3 of the column medians, min of the column maxima).
+template <typename T, int Step>
+__device__ __forceinline__ std::uint32_t median3x3(const std::uint32_t* w, int stride) {
+  using L = Lanes<T>;
+  constexpr int kW = (2 * Step) / 4 + 2;
+  std::uint32_t lo[kW], mid[kW], hi[kW];
+#pragma unroll
+  for (int i = 0; i < kW; ++i) {
+    const std::uint32_t a = w[i], b = w[stride + i], c = w[2 * stride + i];
+    const std::uint32_t t = L::vmin(a, b), u = L::vmax(a, b);
+    lo[i] = L::vmin(t, c);
+    const std::uint32_t x = L::vmax(t, c);
+    mid[i] = L::vmin(u, x);
+    hi[i] = L::vmax(u, x);
+  }
+  const std::uint32_t l =
+      L::vmax(L::vmax(word_at<0>(lo), word_at<Step>(lo)), word_at<2 * Step>(lo));
+  const std::uint32_t h =
+      L::vmin(L::vmin(word_at<0>(hi), word_at<Step>(hi)), word_at<2 * Step>(hi));
+  const std::uint32_t md = med3<T>(word_at<0>(mid), word_at<Step>(mid), word_at<2 * Step>(mid));
+  return med3<T>(l, md, h);
+}
+
 template <typename T, int C, int K>
 struct NetGeom {
-  static constexpr int kE = sizeof(T);
-  static constexpr int kP = 4 / kE;  // elements per word
+  static constexpr int kE = sizeof(typename Lanes<T>::Key);  // bytes per element in the tile
+  static constexpr int kP = 4 / kE;                          // elements per word
   static constexpr int kR = K / 2;
   static constexpr int kHalo = kR * C;                     // elements each side
   static constexpr int kTileW = kBlockX * kP;              // output elements per block row
@@ -179,38 +220,48 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
     const int ly = static_cast<int>(threadIdx.y) * kRowsPerThread + rr;
     const int y = y0 + ly;
     if (y >= s.height) return;
-    std::uint32_t v[K * K];
+    std::uint32_t m;
+    if constexpr (K == 3) {
+      m = median3x3<T, C * G::kE>(tile + ly * G::kWords + tx, G::kWords);
+    } else {
+      std::uint32_t v[K * K];
 #pragma unroll
-    for (int dy = 0; dy < K; ++dy) {
-      const std::uint32_t* w = tile + (ly + dy) * G::kWords + tx;
+      for (int dy = 0; dy < K; ++dy) {
+        const std::uint32_t* w = tile + (ly + dy) * G::kWords + tx;
 #pragma unroll
-      for (int j = 0; j < K; ++j) {
-        constexpr int kStep = C * G::kE;  // bytes from one window column to the next
-        const int b = j * kStep;
-        // b is a compile-time constant after unrolling.
-        switch (b & 3) {
-          case 0:
-            v[dy * K + j] = w[b >> 2];
-            break;
-          case 1:
-            v[dy * K + j] = funnel<1>(w[b >> 2], w[(b >> 2) + 1]);
-            break;
-          case 2:
-            v[dy * K + j] = funnel<2>(w[b >> 2], w[(b >> 2) + 1]);
-            break;
-          default:
-            v[dy * K + j] = funnel<3>(w[b >> 2], w[(b >> 2) + 1]);
-            break;
+        for (int j = 0; j < K; ++j) {
+          constexpr int kStep = C * G::kE;  // bytes from one window column to the next
+          const int b = j * kStep;
+          // b is a compile-time constant after unrolling.
+          switch (b & 3) {
+            case 0:
+              v[dy * K + j] = w[b >> 2];
+              break;
+            case 1:
+              v[dy * K + j] = funnel<1>(w[b >> 2], w[(b >> 2) + 1]);
+              break;
+            case 2:
+              v[dy * K + j] = funnel<2>(w[b >> 2], w[(b >> 2) + 1]);
+              break;
+            default:
+              v[dy * K + j] = funnel<3>(w[b >> 2], w[(b >> 2) + 1]);
+              break;
+          }
         }
       }
+      m = forgetful_median<T, K * K>(v);
     }
-    const std::uint32_t m = forgetful_median<T, K * K>(v);
     T* o = reinterpret_cast<T*>(d.data + d.pitch * static_cast<std::size_t>(y)) + e;
     if constexpr (G::kP == 1) {
       o[0] = L::value(m);
     } else {
-      if (nvalid == G::kP && (reinterpret_cast<std::uintptr_t>(o) & 3) == 0) {
-        *reinterpret_cast<std::uint32_t*>(o) = m;
+      constexpr int kOutBytes = G::kP * static_cast<int>(sizeof(T));
+      if (nvalid == G::kP && (reinterpret_cast<std::uintptr_t>(o) & (kOutBytes - 1)) == 0) {
+        if constexpr (kOutBytes == 4)
+          *reinterpret_cast<std::uint32_t*>(o) = m;
+        else  // two u8 from two 16-bit lanes
+          *reinterpret_cast<std::uint16_t*>(o) =
+              static_cast<std::uint16_t>((m & 0xffu) | ((m >> 8) & 0xff00u));
       } else {
         for (int l = 0; l < nvalid; ++l) o[l] = L::value(m >> (8 * G::kE * l));
       }

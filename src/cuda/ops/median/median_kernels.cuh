@@ -201,14 +201,28 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
   const int y0 = static_cast<int>(blockIdx.y) * G::kTileH;
   const int tid = static_cast<int>(threadIdx.y * blockDim.x + threadIdx.x);
   // The tile: rows y0 - R .. y0 + kTileH + R - 1, elements e0 - halo .., replicated border.
-  Key* t = reinterpret_cast<Key*>(tile);
-  for (int i = tid; i < G::kRows * G::kElems; i += kBlockX * kBlockY) {
-    const int ty = i / G::kElems;
-    const int g = e0 - G::kHalo + (i - ty * G::kElems);
-    const int p = floor_div<C>(g);
-    const int ch = g - p * C;
-    const T* row = src_row<T>(s, clampi(y0 - G::kR + ty, 0, s.height - 1));
-    t[i] = L::key(__ldg(row + static_cast<std::size_t>(clampi(p, 0, s.width - 1)) * C + ch));
+  // Interior tiles (no border inside) fill a word per thread and step without clamping.
+  const int gx0 = e0 - G::kHalo, gy0 = y0 - G::kR;
+  if (gx0 >= 0 && gx0 + G::kElems <= row_elems && gy0 >= 0 && gy0 + G::kRows <= s.height) {
+    for (int i = tid; i < G::kRows * G::kWords; i += kBlockX * kBlockY) {
+      const int ty = i / G::kWords;
+      const T* p = src_row<T>(s, gy0 + ty) + gx0 + (i - ty * G::kWords) * G::kP;
+      std::uint32_t w = 0;
+#pragma unroll
+      for (int l = 0; l < G::kP; ++l)
+        w |= static_cast<std::uint32_t>(L::key(__ldg(p + l))) << (8 * G::kE * l);
+      tile[i] = w;
+    }
+  } else {
+    Key* t = reinterpret_cast<Key*>(tile);
+    for (int i = tid; i < G::kRows * G::kElems; i += kBlockX * kBlockY) {
+      const int ty = i / G::kElems;
+      const int g = e0 - G::kHalo + (i - ty * G::kElems);
+      const int p = floor_div<C>(g);
+      const int ch = g - p * C;
+      const T* row = src_row<T>(s, clampi(y0 - G::kR + ty, 0, s.height - 1));
+      t[i] = L::key(__ldg(row + static_cast<std::size_t>(clampi(p, 0, s.width - 1)) * C + ch));
+    }
   }
   __syncthreads();
   const int tx = static_cast<int>(threadIdx.x);

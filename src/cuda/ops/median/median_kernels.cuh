@@ -3,12 +3,14 @@
 // the selected element is the CPU's bit for bit. Two methods:
 //
 // - ksize 3 and 5 ("network"): each block copies its tile of keys, halo included and the border
-//   already replicated, to shared memory; each thread then computes one 32-bit word of outputs
-//   (2 u8 or u16 elements in 16-bit lanes, or 1 f32 key, of any channel) in kRowsPerThread rows.
-//   The window of a word is ksize^2 words built from the tile (byte shifts with __byte_perm: a
-//   neighbour pixel lies C elements away). 3x3: the three rows are sorted lane by lane once per
-//   tile word and the median is med3(max of column minima, med3 of column medians, min of column
-//   maxima). 5x5: a forgetful selection network: keep n / 2 + 2 words, drop the minimum and the
+//   already replicated, to shared memory (interior tiles a word per thread, unclamped); each
+//   thread then computes one 32-bit word of outputs (two for 3x3; a word holds 2 u8 or u16
+//   elements in 16-bit lanes, or 1 f32 key, of any channel) in kRowsPerThread rows. The window of
+//   a word is ksize^2 words built from the tile (byte shifts with __byte_perm: a neighbour pixel
+//   lies C elements away). 3x3: the three rows are sorted lane by lane once per tile word (shared
+//   by the shifts and the thread's two outputs) and the median is med3(max of column minima,
+//   med3 of column medians, min of column maxima). 5x5: a forgetful selection network: keep
+//   n / 2 + 2 words, drop the minimum and the
 //   maximum, add the next word, and so on until one remains. The min/max work on both 16-bit
 //   lanes of a word at once (__vminu2/__vmaxu2: one instruction on sm_90).
 // - larger windows ("bitwise"): one thread per pixel (all channels) builds the median key bit by
@@ -150,43 +152,73 @@ __device__ __forceinline__ std::uint32_t med3(std::uint32_t a, std::uint32_t b, 
   return L::vmax(L::vmin(a, b), L::vmin(L::vmax(a, b), c));
 }
 
-// 3x3 medians of one output word whose window's top-left element starts w (tile words, row
-// stride `stride`), neighbour columns Step bytes apart. The three rows are sorted lane by lane
-// once per tile word (a column sort shared by every shift), then the median of the 3x3 window is
-// med3(max of the column minima, med3 of the column medians, min of the column maxima).
-template <typename T, int Step>
-__device__ __forceinline__ std::uint32_t median3x3(const std::uint32_t* w, int stride) {
+// 3x3 medians of NW consecutive output words whose window's top-left element starts w (tile
+// words, 8-byte aligned when NW is 2; row stride `stride`), neighbour columns Step bytes apart.
+// The three rows are sorted lane by lane once per tile word (a column sort shared by every shift
+// and by the NW outputs), then the median of the 3x3 window is med3(max of the column minima,
+// med3 of the column medians, min of the column maxima).
+template <typename T, int Step, int NW>
+__device__ __forceinline__ void median3x3(const std::uint32_t* w, int stride,
+                                          std::uint32_t (&out)[NW]) {
   using L = Lanes<T>;
-  constexpr int kW = (2 * Step) / 4 + 2;
+  constexpr int kW = ((4 * (NW - 1) + 2 * Step) / 4 + 2 + 1) / 2 * 2;  // words read, even
   std::uint32_t lo[kW], mid[kW], hi[kW];
 #pragma unroll
-  for (int i = 0; i < kW; ++i) {
-    const std::uint32_t a = w[i], b = w[stride + i], c = w[2 * stride + i];
-    const std::uint32_t t = L::vmin(a, b), u = L::vmax(a, b);
-    lo[i] = L::vmin(t, c);
-    const std::uint32_t x = L::vmax(t, c);
-    mid[i] = L::vmin(u, x);
-    hi[i] = L::vmax(u, x);
+  for (int i = 0; i < kW; i += 2) {
+    std::uint32_t a[2], b[2], c[2];
+    if constexpr (NW == 2) {
+      const uint2 ra = *reinterpret_cast<const uint2*>(w + i);
+      const uint2 rb = *reinterpret_cast<const uint2*>(w + stride + i);
+      const uint2 rc = *reinterpret_cast<const uint2*>(w + 2 * stride + i);
+      a[0] = ra.x, a[1] = ra.y, b[0] = rb.x, b[1] = rb.y, c[0] = rc.x, c[1] = rc.y;
+    } else {
+#pragma unroll
+      for (int k = 0; k < 2; ++k) {
+        a[k] = w[i + k];
+        b[k] = w[stride + i + k];
+        c[k] = w[2 * stride + i + k];
+      }
+    }
+#pragma unroll
+    for (int k = 0; k < 2; ++k) {
+      const std::uint32_t t = L::vmin(a[k], b[k]), u = L::vmax(a[k], b[k]);
+      lo[i + k] = L::vmin(t, c[k]);
+      const std::uint32_t x = L::vmax(t, c[k]);
+      mid[i + k] = L::vmin(u, x);
+      hi[i + k] = L::vmax(u, x);
+    }
   }
-  const std::uint32_t l =
-      L::vmax(L::vmax(word_at<0>(lo), word_at<Step>(lo)), word_at<2 * Step>(lo));
-  const std::uint32_t h =
-      L::vmin(L::vmin(word_at<0>(hi), word_at<Step>(hi)), word_at<2 * Step>(hi));
-  const std::uint32_t md = med3<T>(word_at<0>(mid), word_at<Step>(mid), word_at<2 * Step>(mid));
-  return med3<T>(l, md, h);
+#pragma unroll
+  for (int q = 0; q < NW; ++q) {
+    const std::uint32_t* l0 = lo + q;
+    const std::uint32_t* m0 = mid + q;
+    const std::uint32_t* h0 = hi + q;
+    const std::uint32_t l =
+        L::vmax(L::vmax(word_at<0>(l0), word_at<Step>(l0)), word_at<2 * Step>(l0));
+    const std::uint32_t h =
+        L::vmin(L::vmin(word_at<0>(h0), word_at<Step>(h0)), word_at<2 * Step>(h0));
+    const std::uint32_t md = med3<T>(word_at<0>(m0), word_at<Step>(m0), word_at<2 * Step>(m0));
+    out[q] = med3<T>(l, md, h);
+  }
 }
 
 template <typename T, int C, int K>
 struct NetGeom {
   static constexpr int kE = sizeof(typename Lanes<T>::Key);  // bytes per element in the tile
   static constexpr int kP = 4 / kE;                          // elements per word
+  static constexpr int kTW = K == 3 ? 2 : 1;                 // output words per thread and row
   static constexpr int kR = K / 2;
   static constexpr int kHalo = kR * C;                     // elements each side
-  static constexpr int kTileW = kBlockX * kP;              // output elements per block row
+  static constexpr int kTileW = kBlockX * kP * kTW;        // output elements per block row
   static constexpr int kTileH = kBlockY * kRowsPerThread;  // output rows per block
-  static constexpr int kWords = ((kTileW + 2 * kHalo) * kE + 3) / 4 + 1;  // words per tile row
-  static constexpr int kElems = kWords * kP;                              // elements per tile row
+  // Words per tile row: the elements plus one word read past them, even (8-byte row starts).
+  static constexpr int kWords = (((kTileW + 2 * kHalo) * kE + 3) / 4 + 1 + 1) / 2 * 2;
+  static constexpr int kElems = kWords * kP;  // elements per tile row
   static constexpr int kRows = kTileH + 2 * kR;
+  static_assert(K != 3 ||
+                    kTW * (kBlockX - 1) + ((4 * (kTW - 1) + 2 * C * kE) / 4 + 2 + 1) / 2 * 2 <=
+                        kWords,
+                "median3x3 reads inside the tile row");
 };
 
 template <typename T, int C, int K>
@@ -195,7 +227,7 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
   using L = Lanes<T>;
   using G = NetGeom<T, C, K>;
   using Key = typename L::Key;
-  __shared__ std::uint32_t tile[G::kRows * G::kWords];
+  __shared__ __align__(16) std::uint32_t tile[G::kRows * G::kWords];
   const int row_elems = s.width * C;
   const int e0 = static_cast<int>(blockIdx.x) * G::kTileW;
   const int y0 = static_cast<int>(blockIdx.y) * G::kTileH;
@@ -226,17 +258,16 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
   }
   __syncthreads();
   const int tx = static_cast<int>(threadIdx.x);
-  const int e = e0 + tx * G::kP;
+  const int e = e0 + tx * G::kTW * G::kP;  // first output element of the thread
   if (e >= row_elems) return;
-  const int nvalid = min(G::kP, row_elems - e);
 #pragma unroll 1
   for (int rr = 0; rr < kRowsPerThread; ++rr) {
     const int ly = static_cast<int>(threadIdx.y) * kRowsPerThread + rr;
     const int y = y0 + ly;
     if (y >= s.height) return;
-    std::uint32_t m;
+    std::uint32_t m[G::kTW];
     if constexpr (K == 3) {
-      m = median3x3<T, C * G::kE>(tile + ly * G::kWords + tx, G::kWords);
+      median3x3<T, C * G::kE, G::kTW>(tile + ly * G::kWords + tx * G::kTW, G::kWords, m);
     } else {
       std::uint32_t v[K * K];
 #pragma unroll
@@ -263,21 +294,28 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
           }
         }
       }
-      m = forgetful_median<T, K * K>(v);
+      m[0] = forgetful_median<T, K * K>(v);
     }
-    T* o = reinterpret_cast<T*>(d.data + d.pitch * static_cast<std::size_t>(y)) + e;
-    if constexpr (G::kP == 1) {
-      o[0] = L::value(m);
-    } else {
-      constexpr int kOutBytes = G::kP * static_cast<int>(sizeof(T));
-      if (nvalid == G::kP && (reinterpret_cast<std::uintptr_t>(o) & (kOutBytes - 1)) == 0) {
-        if constexpr (kOutBytes == 4)
-          *reinterpret_cast<std::uint32_t*>(o) = m;
-        else  // two u8 from two 16-bit lanes
-          *reinterpret_cast<std::uint16_t*>(o) =
-              static_cast<std::uint16_t>((m & 0xffu) | ((m >> 8) & 0xff00u));
+    T* orow = reinterpret_cast<T*>(d.data + d.pitch * static_cast<std::size_t>(y));
+#pragma unroll
+    for (int q = 0; q < G::kTW; ++q) {
+      const int eq = e + q * G::kP;
+      if (eq >= row_elems) break;
+      T* o = orow + eq;
+      const int nvalid = min(G::kP, row_elems - eq);
+      if constexpr (G::kP == 1) {
+        o[0] = L::value(m[q]);
       } else {
-        for (int l = 0; l < nvalid; ++l) o[l] = L::value(m >> (8 * G::kE * l));
+        constexpr int kOutBytes = G::kP * static_cast<int>(sizeof(T));
+        if (nvalid == G::kP && (reinterpret_cast<std::uintptr_t>(o) & (kOutBytes - 1)) == 0) {
+          if constexpr (kOutBytes == 4)
+            *reinterpret_cast<std::uint32_t*>(o) = m[q];
+          else  // two u8 from two 16-bit lanes
+            *reinterpret_cast<std::uint16_t*>(o) =
+                static_cast<std::uint16_t>((m[q] & 0xffu) | ((m[q] >> 8) & 0xff00u));
+        } else {
+          for (int l = 0; l < nvalid; ++l) o[l] = L::value(m[q] >> (8 * G::kE * l));
+        }
       }
     }
   }

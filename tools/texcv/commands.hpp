@@ -2,7 +2,13 @@
 // these; each returns the process exit code.
 #pragma once
 
+#include <cstdint>
 #include <string>
+#include <vector>
+
+namespace CLI {
+class App;
+}  // namespace CLI
 
 namespace texcv::cli {
 
@@ -23,6 +29,30 @@ struct RunOptions {
 };
 
 int run_command(const RunOptions& opt);
+
+// texcv batch (tools/texcv/batch.cpp, docs/batch.md).
+struct BatchOptions {
+  std::string input;   // folder (recursive) or one file; the root that outputs mirror
+  std::string output;  // output folder (or a file when input is a file)
+  std::string pipeline;
+  std::string list;                // a file of input paths, one a line
+  std::vector<std::string> globs;  // keep only inputs matching one of these
+  std::string format = "same";     // same, png, jpeg, jpg, tiff, tif
+  int quality = 95;
+  int png_compression = 6;
+  int bit_depth = 0;  // 0: keep the pipeline's element type; 8, 16, 32 (float)
+  std::string device = "auto";
+  std::string devices = "all";
+  int streams = 2;
+  int decode_threads = 0, encode_threads = 0, workers = 0, queue = 0;  // 0: automatic
+  std::uint64_t max_pixels = 256'000'000;
+  std::uint64_t max_bytes = std::uint64_t{2} << 30;
+  std::string report;
+  bool resume = false, overwrite = false, dry_run = false, fail_fast = false, quiet = false;
+};
+int batch_command(const BatchOptions& opt);
+// Declares `texcv batch` and its options on app (tools/texcv/batch_options.cpp).
+CLI::App* add_batch_subcommand(CLI::App& app, BatchOptions& opt);
 // Lists the operations (all, or the one called name) from the registry, as text or markdown.
 int ops_command(const std::string& name, bool markdown);
 int info_command();

@@ -15,6 +15,7 @@ namespace {
 const char* const kMainFooter = R"(Examples:
   texcv run -i photo.jpg -o small.png -p "resize:scale=0.5,interp=area"
   texcv run -i photos/ -o out/ -p "rotate:angle=30;resize:width=640" --format jpg --quality 90
+  texcv batch -i raw/ -o enhanced/ -p "resize:scale=0.5;sharpen" --report run.jsonl
   texcv ops            list the operations and their parameters
   texcv ops resize     one operation
   texcv info           build options and GPUs
@@ -77,6 +78,9 @@ int main(int argc, char** argv) {
   run_cmd->add_flag("--quiet", run.quiet, "no progress lines (errors and failures still shown)");
   run_cmd->footer(kRunFooter);
 
+  BatchOptions batch;
+  auto* batch_cmd = add_batch_subcommand(app, batch);
+
   std::string op_name;
   bool markdown = false;
   auto* ops_cmd = app.add_subcommand("ops", "list the operations and their parameters");
@@ -95,6 +99,7 @@ int main(int argc, char** argv) {
 
   try {
     if (run_cmd->parsed()) return run_command(run);
+    if (batch_cmd->parsed()) return batch_command(batch);
     if (ops_cmd->parsed()) return ops_command(op_name, markdown);
     if (info_cmd->parsed()) return info_command();
   } catch (const std::exception& e) {

@@ -1,0 +1,780 @@
+// texcv batch: plan the jobs (inputs, mirrored outputs, resume, stale temporary files), then run
+// them through the batch engine (batch_engine.hpp) with progress, a per-file report and a
+// summary. docs/batch.md describes the behaviour.
+#include <fnmatch.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cctype>
+#include <chrono>
+#include <condition_variable>
+#include <csignal>
+#include <cstdio>
+#include <exception>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <sstream>
+#include <string>
+#include <system_error>
+#include <thread>
+#include <vector>
+
+#include "texcv/error.hpp"
+#include "texcv/io.hpp"
+#include "texcv/registry.hpp"
+#include "texcv/runtime.hpp"
+#include "tools/texcv/batch_engine.hpp"
+#include "tools/texcv/commands.hpp"
+
+namespace fs = std::filesystem;
+
+namespace texcv::cli {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+void say(const std::string& msg) {
+  std::cerr << "texcv batch: " << msg << "\n";
+}
+
+// ---- Signals: the first SIGINT/SIGTERM stops starting new files; in-flight ones finish. ------
+
+volatile std::sig_atomic_t g_interrupted = 0;
+extern "C" void on_signal(int sig) {
+  g_interrupted = 1;
+  std::signal(sig, SIG_DFL);  // a second one ends the process at once
+}
+
+// ---- Pipeline ---------------------------------------------------------------------------------
+
+bool parse_all(const std::string& text, std::vector<PipelineStep>& steps) {
+  steps = split_pipeline(text);
+  if (steps.empty()) {
+    say("the pipeline is empty; got \"" + text +
+        "\", expected steps such as \"resize:scale=0.5;sharpen\" (see texcv ops)");
+    return false;
+  }
+  bool ok = true;
+  for (auto& s : steps) {
+    try {
+      parse_step(s);
+    } catch (const Error& e) {
+      ok = false;
+      say(describe_step(s) + ": " + e.what());
+      std::cerr << "  " << text << "\n  " << std::string(s.offset, ' ') << '^'
+                << std::string(s.text.size() > 1 ? s.text.size() - 1 : 0, '~') << "\n";
+    }
+  }
+  return ok;
+}
+
+// ---- Formats ----------------------------------------------------------------------------------
+
+std::string canonical_format(const std::string& f) {
+  if (f == "jpg") return "jpeg";
+  if (f == "tif") return "tiff";
+  return f;
+}
+
+std::string extension_of(const std::string& format) {
+  if (format == "jpeg") return ".jpg";
+  if (format == "tiff") return ".tif";
+  return "." + format;
+}
+
+std::optional<ImageFormat> format_of(const fs::path& p) {
+  try {
+    return format_from_path(p.string());
+  } catch (const Error&) {
+    return std::nullopt;
+  }
+}
+
+// Bit depths each output format can hold.
+bool depth_allowed(ImageFormat f, int depth) {
+  switch (f) {
+    case ImageFormat::jpeg:
+      return depth == 8;
+    case ImageFormat::png:
+      return depth == 8 || depth == 16;
+    case ImageFormat::tiff:
+      return depth == 8 || depth == 16 || depth == 32;
+  }
+  return false;
+}
+
+// ---- JSON (the report) ------------------------------------------------------------------------
+
+std::string json_string(const std::string& s) {
+  std::string o = "\"";
+  for (unsigned char c : s) {
+    switch (c) {
+      case '"':
+        o += "\\\"";
+        break;
+      case '\\':
+        o += "\\\\";
+        break;
+      case '\n':
+        o += "\\n";
+        break;
+      case '\r':
+        o += "\\r";
+        break;
+      case '\t':
+        o += "\\t";
+        break;
+      default:
+        if (c < 0x20) {
+          char buf[8];
+          std::snprintf(buf, sizeof buf, "\\u%04x", c);
+          o += buf;
+        } else {
+          o += static_cast<char>(c);  // UTF-8 passes through; other bytes too
+        }
+    }
+  }
+  return o + "\"";
+}
+
+std::string json_ms(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3f", v);
+  return buf;
+}
+
+std::string report_line(const BatchJob& job, const JobResult& r) {
+  std::string s = "{\"input\":" + json_string(job.input.string()) +
+                  ",\"output\":" + json_string(job.output.string()) + ",\"status\":\"" +
+                  to_string(r.status) + "\"";
+  s += ",\"error\":" + (r.error.empty() ? std::string("null") : json_string(r.error));
+  s += ",\"stage\":" + (r.stage.empty() ? std::string("null") : json_string(r.stage));
+  s += ",\"device\":" + (r.device.empty() ? std::string("null") : json_string(r.device));
+  s += std::string(",\"cpu_fallback\":") + (r.cpu_fallback ? "true" : "false");
+  if (!r.note.empty()) s += ",\"note\":" + json_string(r.note);
+  if (r.width > 0)
+    s += ",\"in\":{\"width\":" + std::to_string(r.width) +
+         ",\"height\":" + std::to_string(r.height) + ",\"channels\":" + std::to_string(r.channels) +
+         ",\"type\":\"" + to_string(r.type) + "\",\"bytes\":" + std::to_string(r.bytes_in) + "}";
+  if (r.status == JobStatus::ok)
+    s += ",\"out\":{\"width\":" + std::to_string(r.out_width) +
+         ",\"height\":" + std::to_string(r.out_height) +
+         ",\"channels\":" + std::to_string(r.out_channels) + ",\"type\":\"" +
+         to_string(r.out_type) + "\",\"bytes\":" + std::to_string(r.bytes_out) + "}";
+  s += ",\"ms\":{\"read\":" + json_ms(r.read_ms) + ",\"process\":" + json_ms(r.process_ms) +
+       ",\"write\":" + json_ms(r.write_ms) + ",\"total\":" + json_ms(r.total_ms) + "}}";
+  return s;
+}
+
+// ---- Planning ---------------------------------------------------------------------------------
+
+struct Plan {
+  std::vector<BatchJob> jobs;
+  std::vector<JobResult> early;   // failed or skipped before the engine (index into jobs)
+  std::vector<std::size_t> todo;  // indices of jobs to run
+  std::vector<fs::path> stale;    // temporary files of an interrupted run
+  std::size_t ignored = 0;        // files in the folder without an image extension
+};
+
+bool glob_match(const std::vector<std::string>& globs, const fs::path& rel) {
+  if (globs.empty()) return true;
+  const std::string rel_s = rel.generic_string();
+  const std::string name = rel.filename().string();
+  for (const auto& g : globs) {
+    const std::string& subject = g.find('/') != std::string::npos ? rel_s : name;
+    if (::fnmatch(g.c_str(), subject.c_str(), 0) == 0) return true;
+  }
+  return false;
+}
+
+// True when `p` is `root` or lies under it (both absolute and normalized).
+bool is_under(const fs::path& p, const fs::path& root) {
+  const fs::path rel = p.lexically_relative(root);
+  return !rel.empty() && *rel.begin() != "..";
+}
+
+fs::path absolute_normal(const fs::path& p) {
+  std::error_code ec;
+  fs::path a = fs::weakly_canonical(fs::absolute(p), ec);
+  if (ec) a = fs::absolute(p).lexically_normal();
+  return a;
+}
+
+// The temporary-file names imwrite uses: ".<name>.tmp-<16 hex digits>".
+bool is_temp_of(const std::string& entry, const std::string& name) {
+  const std::string prefix = "." + name + ".tmp-";
+  if (entry.size() != prefix.size() + 16 || entry.compare(0, prefix.size(), prefix) != 0)
+    return false;
+  return std::all_of(entry.begin() + static_cast<std::ptrdiff_t>(prefix.size()), entry.end(),
+                     [](unsigned char c) { return std::isxdigit(c) != 0; });
+}
+
+// Returns false (after saying why) on a usage error.
+bool make_plan(const BatchOptions& opt, const std::string& out_format, Plan& plan) {
+  std::error_code ec;
+  const bool have_input = !opt.input.empty();
+  if (!have_input && opt.list.empty()) {
+    say("no input: give -i FOLDER (or FILE), or --list FILE");
+    return false;
+  }
+  if (have_input && !fs::exists(opt.input, ec)) {
+    say("input '" + opt.input + "' does not exist");
+    return false;
+  }
+  const bool input_is_dir = have_input && fs::is_directory(opt.input, ec);
+  const fs::path out_root = absolute_normal(opt.output);
+
+  // Inputs, each with the path its output mirrors.
+  struct In {
+    fs::path path, rel;  // absolute and normalized; relative to the root ("" when outside it)
+    fs::path shown;      // as the user wrote it (messages and the report)
+  };
+  std::vector<In> inputs;
+  fs::path root;
+  bool single_file = false;
+  if (!opt.list.empty()) {
+    std::ifstream lf(opt.list);
+    if (!lf) {
+      say("cannot read the list file '" + opt.list + "'");
+      return false;
+    }
+    if (have_input && !input_is_dir) {
+      say("with --list, -i must be the folder the listed paths are relative to; got the file '" +
+          opt.input + "'");
+      return false;
+    }
+    root = absolute_normal(have_input ? fs::path(opt.input) : fs::absolute(opt.list).parent_path());
+    std::string line;
+    while (std::getline(lf, line)) {
+      while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
+      std::size_t b = 0;
+      while (b < line.size() && line[b] == ' ') ++b;
+      line = line.substr(b);
+      if (line.empty() || line[0] == '#') continue;
+      fs::path p(line);
+      if (p.is_relative()) p = root / p;
+      p = absolute_normal(p);
+      const fs::path shown(line);
+      inputs.push_back({p, is_under(p, root) ? p.lexically_relative(root) : fs::path(),
+                        shown.is_relative() && have_input ? fs::path(opt.input) / shown : shown});
+    }
+  } else if (input_is_dir) {
+    root = absolute_normal(opt.input);
+    if (out_root == root) {
+      say("the output folder '" + opt.output +
+          "' is the input folder; refusing to write beside the inputs");
+      return false;
+    }
+    const bool out_inside = is_under(out_root, root);
+    auto it = fs::recursive_directory_iterator(opt.input,
+                                               fs::directory_options::skip_permission_denied, ec);
+    if (ec) {
+      say("cannot list the input folder '" + opt.input + "': " + ec.message());
+      return false;
+    }
+    for (; it != fs::recursive_directory_iterator(); it.increment(ec)) {
+      if (ec) {
+        say("cannot list the input folder '" + opt.input + "': " + ec.message());
+        return false;
+      }
+      const fs::path p = it->path();
+      if (out_inside && absolute_normal(p) == out_root) {
+        it.disable_recursion_pending();  // never read our own outputs
+        continue;
+      }
+      std::error_code e2;
+      if (!it->is_regular_file(e2)) continue;
+      if (!format_of(p)) {
+        ++plan.ignored;
+        continue;
+      }
+      const fs::path rel = absolute_normal(p).lexically_relative(root);
+      inputs.push_back({absolute_normal(p), rel, fs::path(opt.input) / rel});
+    }
+  } else {
+    single_file = true;
+    const fs::path p = absolute_normal(opt.input);
+    inputs.push_back({p, p.filename(), fs::path(opt.input)});
+    root = p.parent_path();
+  }
+
+  // Globs, order.
+  std::vector<In> kept;
+  for (auto& in : inputs)
+    if (in.rel.empty() || glob_match(opt.globs, in.rel)) kept.push_back(std::move(in));
+  std::sort(kept.begin(), kept.end(), [](const In& a, const In& b) { return a.path < b.path; });
+  if (kept.empty()) {
+    say("no input image files found (.png, .jpg, .jpeg, .tif, .tiff" +
+        std::string(opt.globs.empty() ? "" : " matching --glob") + ") in '" +
+        (opt.list.empty() ? opt.input : opt.list) + "'");
+    return false;
+  }
+
+  // Outputs.
+  const bool out_is_file = single_file && !fs::is_directory(opt.output, ec) &&
+                           !opt.output.empty() && opt.output.back() != '/' &&
+                           format_of(opt.output).has_value();
+  std::set<fs::path> input_set;
+  for (const auto& in : kept) input_set.insert(in.path);
+  std::map<fs::path, std::size_t> claimed;
+  for (const auto& in : kept) {
+    BatchJob job;
+    job.input = in.shown;
+    fs::path out_abs;
+    JobResult early;
+    early.index = plan.jobs.size();
+    bool bad = false;
+    auto reject = [&](const std::string& why) {
+      early.status = JobStatus::failed;
+      early.stage = "plan";
+      early.error = why;
+      bad = true;
+    };
+    if (in.rel.empty()) {
+      job.output = fs::path(opt.output) / in.path.filename();
+      reject("batch: " + in.path.string() + ": not under the input folder '" + root.string() +
+             "', so its output has no place in the mirrored tree");
+    } else {
+      fs::path o = out_is_file ? out_root : out_root / in.rel;
+      fs::path shown_out = out_is_file ? fs::path(opt.output) : fs::path(opt.output) / in.rel;
+      if (!out_is_file && out_format != "same") {
+        o.replace_extension(extension_of(out_format));
+        shown_out.replace_extension(extension_of(out_format));
+      }
+      job.output = shown_out;
+      out_abs = o;
+      const auto fmt_in = format_of(in.path);
+      const auto fmt_out = format_of(o);
+      if (!fmt_in) {
+        reject(std::string("batch: ") + in.path.string() +
+               ": unsupported file extension; expected .png, .jpg, .jpeg, .tif or .tiff");
+      } else if (opt.bit_depth != 0 && fmt_out && !depth_allowed(*fmt_out, opt.bit_depth)) {
+        reject("batch: " + job.output.string() + ": --bit-depth " + std::to_string(opt.bit_depth) +
+               " cannot be written as " + to_string(*fmt_out) +
+               " (JPEG: 8; PNG: 8, 16; TIFF: 8, 16, 32)");
+      } else if (input_set.count(o)) {
+        reject("batch: " + job.output.string() + ": the output would overwrite an input; refusing");
+      } else if (auto c = claimed.find(o); c != claimed.end()) {
+        reject("batch: " + job.output.string() + ": the same output as the input '" +
+               plan.jobs[c->second].input.string() + "'");
+      }
+    }
+    if (!bad) {
+      claimed.emplace(out_abs, plan.jobs.size());
+      std::error_code e2;
+      const bool exists = fs::exists(job.output, e2);
+      if (exists && opt.resume) {
+        early.status = JobStatus::skipped;
+        early.error = "";
+        bad = true;
+      } else if (exists && !opt.overwrite) {
+        reject("batch: " + job.output.string() +
+               ": the output exists (--resume skips existing outputs, --overwrite replaces them)");
+      }
+    }
+    if (bad) {
+      plan.early.push_back(early);
+    } else {
+      plan.todo.push_back(plan.jobs.size());
+    }
+    plan.jobs.push_back(std::move(job));
+  }
+
+  // Temporary files left by an interrupted run, for the outputs of this plan.
+  std::map<fs::path, std::set<std::string>> names_by_dir;
+  for (const auto& j : plan.jobs)
+    names_by_dir[j.output.parent_path()].insert(j.output.filename().string());
+  for (const auto& [dir, names] : names_by_dir) {
+    std::error_code e2;
+    if (!fs::is_directory(dir, e2)) continue;
+    for (const auto& entry : fs::directory_iterator(dir, e2)) {
+      const std::string n = entry.path().filename().string();
+      if (n.size() < 22 || n[0] != '.') continue;
+      const std::size_t pos = n.rfind(".tmp-");
+      if (pos == std::string::npos || pos < 1) continue;
+      const std::string target = n.substr(1, pos - 1);
+      if (names.count(target) && is_temp_of(n, target)) plan.stale.push_back(entry.path());
+    }
+  }
+  return true;
+}
+
+// ---- Progress -----------------------------------------------------------------------------------
+
+std::string duration_text(double s) {
+  char buf[32];
+  if (s < 60) {
+    std::snprintf(buf, sizeof buf, "%.0fs", s);
+  } else if (s < 3600) {
+    std::snprintf(buf, sizeof buf, "%dm%02ds", static_cast<int>(s) / 60, static_cast<int>(s) % 60);
+  } else {
+    std::snprintf(buf, sizeof buf, "%dh%02dm", static_cast<int>(s) / 3600,
+                  static_cast<int>(s) % 3600 / 60);
+  }
+  return buf;
+}
+
+class Progress {
+ public:
+  Progress(std::size_t total, bool enabled, bool tty)
+      : total_(total), enabled_(enabled), tty_(tty) {
+    start_ = Clock::now();
+  }
+  void count(JobStatus s) { (s == JobStatus::failed ? failed_ : done_).fetch_add(1); }
+  // Prints a message line (a failure), keeping the bar intact on a terminal.
+  void message(const std::string& line) {
+    std::lock_guard<std::mutex> lock(io_);
+    if (tty_ && bar_shown_) std::cerr << "\r\033[K";
+    std::cerr << line << "\n";
+    if (tty_ && bar_shown_) draw_locked();
+  }
+  void tick() {
+    if (!enabled_) return;
+    std::lock_guard<std::mutex> lock(io_);
+    if (tty_) {
+      draw_locked();
+      return;
+    }
+    const std::size_t n = done_.load() + failed_.load();
+    if (n == last_plain_) return;
+    last_plain_ = n;
+    std::cerr << "texcv batch: " << status_text() << "\n";
+  }
+  void finish() {
+    if (!enabled_ || !tty_) return;
+    std::lock_guard<std::mutex> lock(io_);
+    if (bar_shown_) std::cerr << "\r\033[K";
+    bar_shown_ = false;
+  }
+  bool tty() const noexcept { return tty_; }
+
+ private:
+  std::string status_text() const {
+    const std::size_t done = done_.load(), failed = failed_.load(), n = done + failed;
+    const double secs = std::chrono::duration<double>(Clock::now() - start_).count();
+    const double rate = secs > 0 ? static_cast<double>(n) / secs : 0.0;
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "%zu/%zu files (%zu failed), %.1f images/s, ", n, total_, failed,
+                  rate);
+    std::string s = buf;
+    if (n >= total_) {
+      s += "done";
+    } else if (rate > 0) {
+      s += "ETA " + duration_text(static_cast<double>(total_ - n) / rate);
+    } else {
+      s += "ETA ?";
+    }
+    return s;
+  }
+  void draw_locked() {
+    const std::size_t n = done_.load() + failed_.load();
+    constexpr int kWidth = 28;
+    const int fill = total_ ? static_cast<int>(kWidth * n / total_) : kWidth;
+    std::cerr << "\r\033[K[" << std::string(static_cast<std::size_t>(fill), '#')
+              << std::string(static_cast<std::size_t>(kWidth - fill), '.') << "] " << status_text()
+              << std::flush;
+    bar_shown_ = true;
+  }
+
+  const std::size_t total_;
+  const bool enabled_, tty_;
+  Clock::time_point start_;
+  std::atomic<std::size_t> done_{0}, failed_{0};
+  std::mutex io_;
+  bool bar_shown_ = false;
+  std::size_t last_plain_ = static_cast<std::size_t>(-1);
+};
+
+std::string thread_plan(const std::string& device, std::size_t workers, int nd, int ne) {
+  return std::to_string(nd) + " decode thread(s), " + std::to_string(workers) + " " + device +
+         " worker(s), " + std::to_string(ne) + " encode thread(s)";
+}
+
+}  // namespace
+
+int batch_command(const BatchOptions& opt) {
+  // 1. Options that do not depend on the files.
+  std::vector<PipelineStep> steps;
+  if (!parse_all(opt.pipeline, steps)) return kExitUsage;
+  if (opt.resume && opt.overwrite) {
+    say("--resume and --overwrite exclude each other (resume skips existing outputs)");
+    return kExitUsage;
+  }
+  if (opt.output.empty()) {
+    say("no output: give -o FOLDER");
+    return kExitUsage;
+  }
+  const std::string out_format = canonical_format(opt.format);
+  const BuildInfo build = build_info();
+  if (out_format != "same" &&
+      std::find(build.formats.begin(), build.formats.end(), out_format) == build.formats.end()) {
+    say("--format " + opt.format + ": this build cannot write " + out_format + " files");
+    return kExitUsage;
+  }
+  if (opt.bit_depth != 0 && out_format != "same" &&
+      !depth_allowed(format_from_path("x" + extension_of(out_format)), opt.bit_depth)) {
+    say("--bit-depth " + std::to_string(opt.bit_depth) + ": " + out_format +
+        " files cannot hold it; expected " +
+        (out_format == "jpeg"  ? "8"
+         : out_format == "png" ? "8 or 16"
+                               : "8, 16 or 32"));
+    return kExitUsage;
+  }
+
+  // 2. Device and workers.
+  bool use_cuda = false;
+  std::vector<int> devices;
+  if (opt.device != "cpu") {
+    bool available = false;
+    try {
+      available = cuda_available();
+    } catch (const std::exception&) {
+      available = false;
+    }
+    if (opt.device == "cuda" && !available) {
+      say(std::string("--device cuda: no usable GPU; ") +
+          (build.cuda_compiled ? "the CUDA runtime sees no GPU on this machine"
+                               : "this build has no CUDA backend") +
+          " (use --device cpu or auto)");
+      return kExitUsage;
+    }
+    use_cuda = available;
+  }
+  if (use_cuda) {
+    const int count = static_cast<int>(gpus().size());
+    if (opt.devices == "all") {
+      for (int d = 0; d < count; ++d) devices.push_back(d);
+    } else {
+      std::stringstream ss(opt.devices);
+      std::string tok;
+      while (std::getline(ss, tok, ',')) {
+        char* end = nullptr;
+        const long d = std::strtol(tok.c_str(), &end, 10);
+        if (tok.empty() || *end != '\0' || d < 0 || d >= count) {
+          say("--devices " + opt.devices + ": '" + tok +
+              "' is not a GPU index; expected 'all' or " + "indices 0.." +
+              std::to_string(count - 1) + " separated by ','");
+          return kExitUsage;
+        }
+        if (std::find(devices.begin(), devices.end(), static_cast<int>(d)) == devices.end())
+          devices.push_back(static_cast<int>(d));
+      }
+    }
+    if (devices.empty()) {
+      say("--devices " + opt.devices + ": no GPU selected");
+      return kExitUsage;
+    }
+  }
+  const int hw = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  EngineConfig cfg;
+  cfg.steps = steps;
+  cfg.decode_threads = opt.decode_threads > 0 ? opt.decode_threads : hw;
+  cfg.encode_threads = opt.encode_threads > 0 ? opt.encode_threads : hw;
+  cfg.write.jpeg_quality = opt.quality;
+  cfg.write.png_compression = opt.png_compression;
+  cfg.bit_depth = opt.bit_depth;
+  cfg.max_pixels = opt.max_pixels;
+  cfg.max_bytes = opt.max_bytes;
+  cfg.fail_fast = opt.fail_fast;
+
+  // 3. The plan.
+  Plan plan;
+  try {
+    if (!make_plan(opt, out_format, plan)) return kExitUsage;
+  } catch (const std::exception& e) {
+    say(e.what());
+    return kExitUsage;
+  }
+  const std::size_t planned_failures = static_cast<std::size_t>(
+      std::count_if(plan.early.begin(), plan.early.end(),
+                    [](const JobResult& r) { return r.status == JobStatus::failed; }));
+  const std::size_t resumed = plan.early.size() - planned_failures;
+  const std::string device_text = use_cuda ? "cuda" : "cpu";
+  const std::size_t nworkers =
+      use_cuda ? devices.size() * static_cast<std::size_t>(std::max(1, opt.streams))
+               : static_cast<std::size_t>(opt.workers > 0 ? opt.workers : 1);
+  cfg.queue_capacity =
+      opt.queue > 0 ? static_cast<std::size_t>(opt.queue) : std::max<std::size_t>(4, 2 * nworkers);
+  std::string devices_text = device_text;
+  if (use_cuda) {
+    devices_text += " (GPU";
+    for (std::size_t i = 0; i < devices.size(); ++i)
+      devices_text += (i ? "," : " ") + std::to_string(devices[i]);
+    devices_text += ", " + std::to_string(std::max(1, opt.streams)) + " streams each)";
+  }
+  const std::string codec_line = "JPEG codec: " + jpeg_codec_name();
+
+  if (opt.dry_run) {
+    std::cout << "texcv batch (dry run, nothing is written): " << plan.jobs.size()
+              << " file(s); pipeline \"" << opt.pipeline << "\"; device " << devices_text << "; "
+              << thread_plan(device_text, nworkers, cfg.decode_threads, cfg.encode_threads) << "; "
+              << codec_line << "\n";
+    std::vector<const JobResult*> early_of(plan.jobs.size(), nullptr);
+    for (const auto& r : plan.early) early_of[r.index] = &r;
+    for (std::size_t i = 0; i < plan.jobs.size(); ++i) {
+      const auto& j = plan.jobs[i];
+      const JobResult* e = early_of[i];
+      if (!e) {
+        std::cout << "process " << j.input.string() << " -> " << j.output.string() << "\n";
+      } else if (e->status == JobStatus::skipped) {
+        std::cout << "skip    " << j.input.string() << " -> " << j.output.string() << " (exists)\n";
+      } else {
+        std::cout << "fail    " << j.input.string() << ": " << e->error << "\n";
+      }
+    }
+    for (const auto& s : plan.stale)
+      std::cout << "remove  " << s.string() << " (temporary file of an interrupted run)\n";
+    std::cout << plan.todo.size() << " to process, " << resumed << " to skip, " << planned_failures
+              << " failing, " << plan.ignored << " file(s) without an image extension ignored\n";
+    return planned_failures > 0 ? kExitFailed : kExitOk;
+  }
+
+  // 4. Set-up that can still fail as a whole: the report file, the workers, the output folder.
+  std::ofstream report;
+  if (!opt.report.empty()) {
+    report.open(opt.report, std::ios::out | std::ios::trunc);
+    if (!report) {
+      say("cannot write the report file '" + opt.report + "'");
+      return kExitUsage;
+    }
+  }
+  std::vector<std::unique_ptr<Worker>> workers;
+  try {
+    if (use_cuda) {
+      workers = make_cuda_workers(cfg.steps, devices, opt.streams);
+    } else {
+      for (std::size_t i = 0; i < nworkers; ++i) workers.push_back(make_cpu_worker(cfg.steps));
+    }
+  } catch (const std::exception& e) {
+    say(e.what());
+    return kExitUsage;
+  }
+  std::size_t stale_removed = 0;
+  for (const auto& s : plan.stale) {
+    std::error_code ec;
+    if (fs::remove(s, ec)) ++stale_removed;
+  }
+
+  const bool tty = ::isatty(STDERR_FILENO) == 1;
+  if (!opt.quiet) {
+    say(std::to_string(plan.jobs.size()) + " file(s): " + std::to_string(plan.todo.size()) +
+        " to process, " + std::to_string(resumed) + " skipped (outputs exist), " +
+        std::to_string(planned_failures) + " rejected; device " + devices_text + "; " +
+        thread_plan(device_text, nworkers, cfg.decode_threads, cfg.encode_threads) + "; " +
+        codec_line);
+    if (stale_removed > 0)
+      say("removed " + std::to_string(stale_removed) +
+          " temporary file(s) left by an interrupted run");
+  }
+
+  // 5. Run.
+  Progress progress(plan.todo.size(), !opt.quiet, tty);
+  std::size_t ok = 0, failed = 0, skipped = 0, cancelled = 0, fallbacks = 0;
+  double sum_read = 0, sum_process = 0, sum_write = 0;
+  bool report_failed = false;
+  auto record = [&](const JobResult& r) {
+    switch (r.status) {
+      case JobStatus::ok:
+        ++ok;
+        break;
+      case JobStatus::failed:
+        ++failed;
+        break;
+      case JobStatus::skipped:
+        ++skipped;
+        break;
+      case JobStatus::cancelled:
+        ++cancelled;
+        break;
+    }
+    if (r.cpu_fallback) ++fallbacks;
+    sum_read += r.read_ms;
+    sum_process += r.process_ms;
+    sum_write += r.write_ms;
+    const BatchJob& job = plan.jobs[r.index];
+    if (r.status == JobStatus::failed)
+      progress.message("texcv batch: FAILED " + job.input.string() + ": " + r.error);
+    else if (r.cpu_fallback && !opt.quiet)
+      progress.message("texcv batch: " + job.input.string() + ": " + r.note);
+    if (report.is_open() && !report_failed) {
+      report << report_line(job, r) << '\n';
+      report.flush();
+      if (!report) report_failed = true;
+    }
+  };
+  for (const auto& r : plan.early) record(r);
+
+  std::atomic<bool> stop{opt.fail_fast && planned_failures > 0};
+  g_interrupted = 0;
+  auto old_int = std::signal(SIGINT, on_signal);
+  auto old_term = std::signal(SIGTERM, on_signal);
+  std::mutex tick_mutex;
+  std::condition_variable tick_cv;
+  bool engine_done = false;
+  std::thread ticker([&] {
+    const auto period = tty ? std::chrono::milliseconds(200) : std::chrono::milliseconds(2000);
+    auto last = Clock::now();
+    std::unique_lock<std::mutex> lock(tick_mutex);
+    while (!engine_done) {
+      tick_cv.wait_for(lock, std::chrono::milliseconds(100));
+      if (g_interrupted) stop.store(true);
+      if (!engine_done && Clock::now() - last >= period) {
+        last = Clock::now();
+        lock.unlock();
+        progress.tick();
+        lock.lock();
+      }
+    }
+  });
+  std::size_t ran = 0;  // files the engine finished (ok or failed)
+  const auto t0 = Clock::now();
+  run_engine(
+      plan.jobs, plan.todo, cfg, workers,
+      [&](const JobResult& r) {
+        if (r.status != JobStatus::cancelled) ++ran;
+        progress.count(r.status);
+        record(r);
+      },
+      stop);
+  const double seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  {
+    std::lock_guard<std::mutex> lock(tick_mutex);
+    engine_done = true;
+  }
+  tick_cv.notify_all();
+  ticker.join();
+  progress.finish();
+  std::signal(SIGINT, old_int);
+  std::signal(SIGTERM, old_term);
+  workers.clear();
+
+  // 6. Summary.
+  char buf[320];
+  std::snprintf(buf, sizeof buf,
+                "%zu ok, %zu failed, %zu skipped (outputs exist), %zu not started; %.2f s, "
+                "%.1f images/s on %s (stage time summed over threads: read %.2f s, process %.2f "
+                "s, write %.2f s)",
+                ok, failed, skipped, cancelled, seconds,
+                seconds > 0 ? static_cast<double>(ran) / seconds : 0.0, device_text.c_str(),
+                sum_read / 1000, sum_process / 1000, sum_write / 1000);
+  if (!opt.quiet || failed > 0 || cancelled > 0) say(buf);
+  if (fallbacks > 0)
+    say(std::to_string(fallbacks) + " file(s) fell back from CUDA to the CPU backend");
+  if (g_interrupted) say("interrupted: the files not started are listed as cancelled");
+  if (opt.fail_fast && failed > 0 && cancelled > 0)
+    say("stopped at the first failure (--fail-fast)");
+  if (report_failed) {
+    say("writing the report file '" + opt.report + "' failed");
+    return kExitFailed;
+  }
+  return (failed > 0 || cancelled > 0) ? kExitFailed : kExitOk;
+}
+
+}  // namespace texcv::cli

@@ -1,0 +1,887 @@
+// texcv._texcv: the nanobind extension module behind the Python package (python/texcv).
+//
+// Each operation is bound as `op(src, dst, <typed parameters>, device, stream)`: src and dst are
+// arrays (numpy, CuPy, torch, anything with DLPack or the buffer protocol) already allocated and
+// laid out with contiguous pixels (rows may be pitched); the Python layer (texcv/_api.py) picks
+// the output size and kind, copies inputs that are not laid out so, and fills the defaults.
+// Host arrays run on the CPU backend, or with device="cuda" (or "auto" when a GPU is usable) are
+// copied to the GPU, processed there on `stream` and copied back. CUDA arrays run on the CUDA
+// backend on `stream` (a cudaStream_t as an integer; 0 is the legacy default stream), without
+// copies and without waiting for the work. The GIL is released while texcv works.
+#include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
+#include <nanobind/stl/array.h>
+#include <nanobind/stl/map.h>
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/tuple.h>
+#include <nanobind/stl/vector.h>
+
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <exception>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "texcv/texcv.hpp"
+
+namespace nb = nanobind;
+using namespace nb::literals;
+
+namespace {
+
+using texcv::ElemType;
+using texcv::ErrorCode;
+using texcv::fail;
+using texcv::ImageView;
+using texcv::Location;
+
+using InArray = nb::ndarray<nb::ro>;
+using OutArray = nb::ndarray<>;
+
+// ---- Errors --------------------------------------------------------------------------------
+
+// One Python exception class per ErrorCode, registered by texcv/_errors.py at import.
+std::array<PyObject*, 7> g_error_classes{};
+
+void set_python_error(const texcv::Error& e) {
+  const auto i = static_cast<std::size_t>(e.code());
+  PyObject* cls = i < g_error_classes.size() ? g_error_classes[i] : nullptr;
+  PyErr_SetString(cls ? cls : PyExc_RuntimeError, e.what());
+}
+
+// ---- Arrays to views -----------------------------------------------------------------------
+
+template <typename A>
+ImageView view_of(const A& a, const char* op, const char* which) {
+  const std::string w(which);
+  if (a.ndim() != 2 && a.ndim() != 3)
+    fail(ErrorCode::InvalidArgument, op, w + " must be H x W or H x W x C",
+         std::to_string(a.ndim()) + " dimensions", "2 or 3");
+  ImageView v;
+  if (a.dtype() == nb::dtype<std::uint8_t>())
+    v.type = ElemType::u8;
+  else if (a.dtype() == nb::dtype<std::uint16_t>())
+    v.type = ElemType::u16;
+  else if (a.dtype() == nb::dtype<float>())
+    v.type = ElemType::f32;
+  else
+    fail(ErrorCode::Unsupported, op, w + " has an unsupported element type",
+         "dtype code " + std::to_string(a.dtype().code) + " with " +
+             std::to_string(a.dtype().bits) + " bits",
+         "uint8, uint16 or float32");
+  const auto dev = a.device_type();
+  if (dev == nb::device::cpu::value)
+    v.location = Location::host;
+  else if (dev == nb::device::cuda::value || dev == nb::device::cuda_managed::value)
+    v.location = Location::device;
+  else
+    fail(ErrorCode::Unsupported, op, w + " lives on an unsupported device",
+         "DLPack device type " + std::to_string(dev), "CPU or CUDA memory");
+  v.height = static_cast<int>(a.shape(0));
+  v.width = static_cast<int>(a.shape(1));
+  v.channels = a.ndim() == 3 ? static_cast<int>(a.shape(2)) : 1;
+  v.data = const_cast<void*>(static_cast<const void*>(a.data()));
+  const std::int64_t px = v.channels;
+  const bool pixels_ok = (a.ndim() == 2 || a.shape(2) <= 1 || a.stride(2) == 1) &&
+                         (a.shape(1) <= 1 || a.stride(1) == px);
+  if (!pixels_ok || a.stride(0) < 0)
+    fail(ErrorCode::InvalidArgument, op, w + " must have contiguous pixels (rows may be pitched)",
+         "element strides (" + std::to_string(a.stride(0)) + ", " + std::to_string(a.stride(1)) +
+             (a.ndim() == 3 ? ", " + std::to_string(a.stride(2)) : std::string()) + ")",
+         "(>= W*C, C, 1)");
+  const std::size_t es = texcv::elem_size(v.type);
+  std::size_t pitch = static_cast<std::size_t>(a.stride(0)) * es;
+  if (v.height <= 1 && pitch < v.row_bytes()) pitch = v.row_bytes();
+  v.pitch = pitch;
+  if (v.width > 0 && v.height > 0 && pitch < v.row_bytes())
+    fail(ErrorCode::InvalidArgument, op, w + " rows overlap",
+         "row stride " + std::to_string(a.stride(0)), ">= W*C elements");
+  return v;
+}
+
+// ---- Where an operation runs ---------------------------------------------------------------
+
+bool cuda_usable() {
+  static std::once_flag once;
+  static bool usable = false;
+  std::call_once(once, [] { usable = texcv::cuda_available(); });
+  return usable;
+}
+
+// True when host arrays are to be processed on the GPU.
+bool host_on_cuda(const char* op, const std::string& device) {
+  if (device == "cpu") return false;
+  if (device == "cuda") return true;
+  if (device == "auto") return cuda_usable();
+  fail(ErrorCode::InvalidArgument, op, "unknown device", "\"" + device + "\"", "cpu, cuda or auto");
+}
+
+using Body = std::function<void(const std::vector<ImageView>&, const ImageView&, void*)>;
+
+// Runs body on the inputs and the output, without the GIL. Host arrays with the CUDA device go
+// through device copies (uploaded and downloaded on stream; the download synchronizes).
+void run(const char* op, const std::vector<ImageView>& ins, const ImageView& out,
+         const std::string& device, std::uintptr_t stream_int, const Body& body) {
+  void* stream = reinterpret_cast<void*>(stream_int);
+  bool any_device = out.location == Location::device;
+  for (const ImageView& v : ins) any_device = any_device || v.location == Location::device;
+  if (any_device && device == "cpu")
+    fail(ErrorCode::InvalidArgument, op, "device='cpu' was asked for CUDA arrays", "device=\"cpu\"",
+         "\"cuda\" or \"auto\" (or host arrays)");
+  const bool upload = !any_device && host_on_cuda(op, device);
+  nb::gil_scoped_release nogil;
+  if (!upload) {
+    body(ins, out, stream);
+    return;
+  }
+  std::vector<texcv::Image> d_ins;
+  std::vector<ImageView> d_views;
+  d_ins.reserve(ins.size());
+  for (const ImageView& v : ins) {
+    texcv::validate_view(v, op, "src");
+    d_ins.emplace_back(v.width, v.height, v.channels, v.type, Location::device);
+    texcv::copy(v, d_ins.back(), stream);
+    d_views.push_back(d_ins.back().view());
+  }
+  texcv::validate_view(out, op, "dst");
+  texcv::Image d_out(out.width, out.height, out.channels, out.type, Location::device);
+  body(d_views, d_out.view(), stream);
+  texcv::copy(d_out, out, stream);
+}
+
+std::array<double, 4> border4(const std::vector<double>& v, const char* op) {
+  if (v.empty() || v.size() > 4)
+    fail(ErrorCode::InvalidArgument, op, "border_value must have 1 to 4 numbers",
+         std::to_string(v.size()) + " numbers", "1 to 4");
+  std::array<double, 4> r{0, 0, 0, 0};
+  if (v.size() == 1)
+    r.fill(v[0]);
+  else
+    for (std::size_t i = 0; i < v.size(); ++i) r[i] = v[i];
+  return r;
+}
+
+texcv::FilterBorder filter_border(const std::string& border, const std::vector<double>& value,
+                                  const std::string& path, const char* op) {
+  texcv::FilterBorder b;
+  b.border = texcv::parse_border(border);
+  b.value = border4(value, op);
+  b.path = texcv::parse_path(path);
+  return b;
+}
+
+texcv::Sampling sampling(const std::string& interp, const std::string& border,
+                         const std::vector<double>& value, const std::string& precision,
+                         const std::string& path, const char* op) {
+  texcv::Sampling s;
+  s.interp = texcv::parse_interp(interp);
+  s.border = texcv::parse_border(border);
+  s.border_value = border4(value, op);
+  s.precision = texcv::parse_precision(precision);
+  s.path = texcv::parse_path(path);
+  return s;
+}
+
+texcv::MorphShape parse_shape(const std::string& s) {
+  if (s == "rect") return texcv::MorphShape::rect;
+  if (s == "ellipse") return texcv::MorphShape::ellipse;
+  if (s == "cross") return texcv::MorphShape::cross;
+  fail(ErrorCode::InvalidArgument, "shape", "unknown structuring element shape", "\"" + s + "\"",
+       "rect, ellipse or cross");
+}
+
+texcv::MorphOp parse_morph_op(const std::string& s) {
+  static const texcv::MorphOp kOps[] = {texcv::MorphOp::erode,    texcv::MorphOp::dilate,
+                                        texcv::MorphOp::open,     texcv::MorphOp::close,
+                                        texcv::MorphOp::gradient, texcv::MorphOp::tophat,
+                                        texcv::MorphOp::blackhat};
+  for (texcv::MorphOp o : kOps)
+    if (s == texcv::to_string(o)) return o;
+  fail(ErrorCode::InvalidArgument, "morphology", "unknown operation", "\"" + s + "\"",
+       "erode, dilate, open, close, gradient, tophat or blackhat");
+}
+
+texcv::MorphParams morph_params(const std::string& shape, int ksize_x, int ksize_y, int anchor_x,
+                                int anchor_y, int iterations, const std::string& border,
+                                const std::optional<std::vector<double>>& value, const char* op) {
+  texcv::MorphParams p;
+  p.shape = parse_shape(shape);
+  p.ksize_x = ksize_x;
+  p.ksize_y = ksize_y;
+  p.anchor_x = anchor_x;
+  p.anchor_y = anchor_y;
+  p.iterations = iterations;
+  p.border.border = texcv::parse_border(border);
+  if (value) p.border.value = border4(*value, op);
+  return p;
+}
+
+// A new numpy array that owns a moved texcv::Image (host), without a copy.
+nb::ndarray<nb::numpy> to_numpy(texcv::Image img) {
+  auto* owned = new texcv::Image(std::move(img));
+  nb::capsule owner(owned, [](void* p) noexcept { delete static_cast<texcv::Image*>(p); });
+  const std::size_t es = texcv::elem_size(owned->type());
+  const std::size_t c = static_cast<std::size_t>(owned->channels());
+  const std::size_t shape[3] = {static_cast<std::size_t>(owned->height()),
+                                static_cast<std::size_t>(owned->width()), c};
+  const std::int64_t strides[3] = {static_cast<std::int64_t>(owned->pitch() / es),
+                                   static_cast<std::int64_t>(c), 1};
+  nb::dlpack::dtype dt = owned->type() == ElemType::u8    ? nb::dtype<std::uint8_t>()
+                         : owned->type() == ElemType::u16 ? nb::dtype<std::uint16_t>()
+                                                          : nb::dtype<float>();
+  return nb::ndarray<nb::numpy>(owned->data(), c == 1 ? 2 : 3, shape, owner, strides, dt);
+}
+
+template <typename T>
+nb::ndarray<nb::numpy, T> owned_array(std::vector<T>&& values, std::vector<std::size_t> shape) {
+  auto* owned = new std::vector<T>(std::move(values));
+  nb::capsule owner(owned, [](void* p) noexcept { delete static_cast<std::vector<T>*>(p); });
+  return nb::ndarray<nb::numpy, T>(owned->data(), shape.size(), shape.data(), owner);
+}
+
+nb::dict gpu_dict(const texcv::GpuInfo& g) {
+  nb::dict d;
+  d["index"] = g.index;
+  d["name"] = g.name;
+  d["compute_capability"] = nb::make_tuple(g.compute_major, g.compute_minor);
+  d["multiprocessors"] = g.multiprocessors;
+  d["total_memory"] = g.total_memory;
+  d["l2_bytes"] = g.l2_bytes;
+  d["texture_alignment"] = g.texture_alignment;
+  d["texture_pitch_alignment"] = g.texture_pitch_alignment;
+  d["max_texture_2d"] = nb::make_tuple(g.max_texture_2d_width, g.max_texture_2d_height);
+  d["max_texture_2d_linear"] =
+      nb::make_tuple(g.max_texture_2d_linear_width, g.max_texture_2d_linear_height);
+  d["max_texture_2d_linear_pitch"] = g.max_texture_2d_linear_pitch;
+  return d;
+}
+
+}  // namespace
+
+NB_MODULE(_texcv, m) {
+  m.doc() = "texcv's native module; use the texcv package instead.";
+
+  nb::register_exception_translator([](const std::exception_ptr& p, void*) {
+    try {
+      std::rethrow_exception(p);
+    } catch (const texcv::Error& e) {
+      set_python_error(e);
+    }
+  });
+
+  m.def(
+      "_register_errors",
+      [](const std::vector<nb::handle>& classes) {
+        if (classes.size() != g_error_classes.size())
+          throw nb::value_error("_register_errors: one class per ErrorCode is needed");
+        for (std::size_t i = 0; i < classes.size(); ++i) {
+          Py_XDECREF(g_error_classes[i]);
+          g_error_classes[i] = classes[i].inc_ref().ptr();
+        }
+      },
+      "classes"_a);
+  m.def("_error_codes", [] {
+    std::vector<std::string> names;
+    for (int i = 0; i < 7; ++i) names.emplace_back(texcv::to_string(static_cast<ErrorCode>(i)));
+    return names;
+  });
+  m.def("_raise", [](int code, const std::string& message) {
+    throw texcv::Error(static_cast<ErrorCode>(code), message);
+  });
+  m.def("_view", [](InArray a, const std::string& op) {
+    const ImageView v = view_of(a, op.c_str(), "src");
+    return nb::make_tuple(v.width, v.height, v.channels, texcv::to_string(v.type), v.pitch,
+                          texcv::to_string(v.location));
+  });
+
+  // ---- Runtime and registry --------------------------------------------------------------
+  m.def("build_info", [] {
+    const texcv::BuildInfo b = texcv::build_info();
+    nb::dict d;
+    d["version"] = b.version;
+    d["cuda_compiled"] = b.cuda_compiled;
+    d["cuda_version"] = b.cuda_version;
+    d["cuda_architectures"] = b.cuda_architectures;
+    d["openmp"] = b.openmp;
+    d["formats"] = b.formats;
+    return d;
+  });
+  m.def("cuda_available", &cuda_usable);
+  m.def("gpus", [] {
+    nb::list l;
+    for (const texcv::GpuInfo& g : texcv::gpus()) l.append(gpu_dict(g));
+    return l;
+  });
+  m.def("live_handles", [] {
+    const texcv::HandleCounts h = texcv::live_handles();
+    nb::dict d;
+    d["textures"] = h.textures;
+    d["arrays"] = h.arrays;
+    d["streams"] = h.streams;
+    d["events"] = h.events;
+    d["device_buffers"] = h.device_buffers;
+    d["pinned_buffers"] = h.pinned_buffers;
+    return d;
+  });
+  m.def("device_memory_info", [] {
+    const texcv::MemoryInfo i = texcv::device_memory_info();
+    return nb::make_tuple(i.free, i.total);
+  });
+  m.def("clear_texture_cache", &texcv::clear_texture_cache);
+  m.def("operations", [] {
+    nb::list ops;
+    for (const texcv::OpSpec& o : texcv::operations()) {
+      nb::list params;
+      for (const texcv::ParamSpec& p : o.params) {
+        nb::dict d;
+        d["name"] = p.name;
+        d["type"] = p.type;
+        d["default"] = p.default_value;
+        d["help"] = p.help;
+        d["choices"] = p.choices;
+        d["required"] = p.required;
+        d["expected"] = p.expected();
+        params.append(d);
+      }
+      nb::dict d;
+      d["name"] = o.name;
+      d["summary"] = o.summary;
+      d["params"] = params;
+      ops.append(d);
+    }
+    return ops;
+  });
+  m.def(
+      "output_size",
+      [](const std::string& name, int w, int h, const std::map<std::string, std::string>& params) {
+        const texcv::Rect r = texcv::output_size(name, w, h, params);
+        return nb::make_tuple(r.width, r.height);
+      },
+      "name"_a, "width"_a, "height"_a, "params"_a);
+
+  // ---- I/O -------------------------------------------------------------------------------
+  m.def(
+      "imread",
+      [](const std::string& path) {
+        texcv::Image img;
+        {
+          nb::gil_scoped_release nogil;
+          img = texcv::imread(path);
+        }
+        return to_numpy(std::move(img));
+      },
+      "path"_a);
+  m.def(
+      "imwrite",
+      [](const std::string& path, InArray img, int jpeg_quality, int png_compression,
+         bool tiff_compress) {
+        const ImageView v = view_of(img, "imwrite", "img");
+        texcv::WriteOptions o;
+        o.jpeg_quality = jpeg_quality;
+        o.png_compression = png_compression;
+        o.tiff_compress = tiff_compress;
+        nb::gil_scoped_release nogil;
+        texcv::imwrite(path, v, o);
+      },
+      "path"_a, "img"_a, "jpeg_quality"_a, "png_compression"_a, "tiff_compress"_a);
+  m.def(
+      "read_info",
+      [](const std::string& path) {
+        const texcv::ImageInfo i = texcv::read_info(path);
+        nb::dict d;
+        d["width"] = i.width;
+        d["height"] = i.height;
+        d["channels"] = i.channels;
+        d["dtype"] = i.type == ElemType::u8    ? "uint8"
+                     : i.type == ElemType::u16 ? "uint16"
+                                               : "float32";
+        d["format"] = texcv::to_string(i.format);
+        return d;
+      },
+      "path"_a);
+
+  // ---- Geometry --------------------------------------------------------------------------
+  m.def(
+      "resize",
+      [](InArray src, OutArray dst, const std::string& interp, bool align_corners,
+         const std::string& border, const std::vector<double>& border_value,
+         const std::string& precision, const std::string& path, const std::string& device,
+         std::uintptr_t stream) {
+        const char* op = "resize";
+        texcv::ResizeParams p;
+        p.interp = texcv::parse_interp(interp);
+        p.align_corners = align_corners;
+        p.border = texcv::parse_border(border);
+        p.border_value = border4(border_value, op);
+        p.precision = texcv::parse_precision(precision);
+        p.path = texcv::parse_path(path);
+        run(op, {view_of(src, op, "src")}, view_of(dst, op, "dst"), device, stream,
+            [&](auto& in, auto& out, void* s) { texcv::resize(in[0], out, p, s); });
+      },
+      "src"_a, "dst"_a, "interp"_a, "align_corners"_a, "border"_a, "border_value"_a, "precision"_a,
+      "path"_a, "device"_a, "stream"_a);
+
+  m.def(
+      "warp_affine",
+      [](InArray src, OutArray dst, const std::array<double, 6>& mat, bool inverse_map,
+         const std::string& interp, const std::string& border,
+         const std::vector<double>& border_value, const std::string& precision,
+         const std::string& path, const std::string& device, std::uintptr_t stream) {
+        const char* op = "warp_affine";
+        const texcv::Sampling s = sampling(interp, border, border_value, precision, path, op);
+        run(op, {view_of(src, op, "src")}, view_of(dst, op, "dst"), device, stream,
+            [&](auto& in, auto& out, void* st) {
+              texcv::warp_affine(in[0], out, mat, inverse_map, s, st);
+            });
+      },
+      "src"_a, "dst"_a, "m"_a, "inverse_map"_a, "interp"_a, "border"_a, "border_value"_a,
+      "precision"_a, "path"_a, "device"_a, "stream"_a);
+
+  m.def(
+      "warp_perspective",
+      [](InArray src, OutArray dst, const std::array<double, 9>& mat, bool inverse_map,
+         const std::string& interp, const std::string& border,
+         const std::vector<double>& border_value, const std::string& precision,
+         const std::string& path, const std::string& device, std::uintptr_t stream) {
+        const char* op = "warp_perspective";
+        const texcv::Sampling s = sampling(interp, border, border_value, precision, path, op);
+        run(op, {view_of(src, op, "src")}, view_of(dst, op, "dst"), device, stream,
+            [&](auto& in, auto& out, void* st) {
+              texcv::warp_perspective(in[0], out, mat, inverse_map, s, st);
+            });
+      },
+      "src"_a, "dst"_a, "m"_a, "inverse_map"_a, "interp"_a, "border"_a, "border_value"_a,
+      "precision"_a, "path"_a, "device"_a, "stream"_a);
+
+  m.def(
+      "rotate",
+      [](InArray src, OutArray dst, double angle, const std::string& interp,
+         const std::string& border, const std::vector<double>& border_value,
+         const std::string& precision, const std::string& path, const std::string& device,
+         std::uintptr_t stream) {
+        const char* op = "rotate";
+        const texcv::Sampling s = sampling(interp, border, border_value, precision, path, op);
+        run(op, {view_of(src, op, "src")}, view_of(dst, op, "dst"), device, stream,
+            [&](auto& in, auto& out, void* st) { texcv::rotate(in[0], out, angle, s, st); });
+      },
+      "src"_a, "dst"_a, "angle"_a, "interp"_a, "border"_a, "border_value"_a, "precision"_a,
+      "path"_a, "device"_a, "stream"_a);
+
+  m.def(
+      "remap",
+      [](InArray src, OutArray dst, InArray map_x, InArray map_y, const std::string& interp,
+         const std::string& border, const std::vector<double>& border_value,
+         const std::string& precision, const std::string& path, const std::string& device,
+         std::uintptr_t stream) {
+        const char* op = "remap";
+        const texcv::Sampling s = sampling(interp, border, border_value, precision, path, op);
+        run(op, {view_of(src, op, "src"), view_of(map_x, op, "map_x"), view_of(map_y, op, "map_y")},
+            view_of(dst, op, "dst"), device, stream,
+            [&](auto& in, auto& out, void* st) { texcv::remap(in[0], out, in[1], in[2], s, st); });
+      },
+      "src"_a, "dst"_a, "map_x"_a, "map_y"_a, "interp"_a, "border"_a, "border_value"_a,
+      "precision"_a, "path"_a, "device"_a, "stream"_a);
+
+  m.def(
+      "flip",
+      [](InArray src, OutArray dst, const std::string& code, const std::string& device,
+         std::uintptr_t stream) {
+        const char* op = "flip";
+        const texcv::FlipCode c = texcv::parse_flip(code);
+        run(op, {view_of(src, op, "src")}, view_of(dst, op, "dst"), device, stream,
+            [&](auto& in, auto& out, void* st) { texcv::flip(in[0], out, c, st); });
+      },
+      "src"_a, "dst"_a, "code"_a, "device"_a, "stream"_a);
+
+  m.def(
+      "crop",
+      [](InArray src, OutArray dst, int x, int y, int width, int height, const std::string& device,
+         std::uintptr_t stream) {
+        const char* op = "crop";
+        const texcv::Rect r{x, y, width, height};
+        run(op, {view_of(src, op, "src")}, view_of(dst, op, "dst"), device, stream,
+            [&](auto& in, auto& out, void* st) { texcv::crop(in[0], out, r, st); });
+      },
+      "src"_a, "dst"_a, "x"_a, "y"_a, "width"_a, "height"_a, "device"_a, "stream"_a);
+
+  m.def(
+      "rotated_size",
+      [](int w, int h, double angle, bool expand) {
+        const texcv::Rect r = texcv::rotated_size(w, h, angle, expand);
+        return nb::make_tuple(r.width, r.height);
+      },
+      "width"_a, "height"_a, "angle"_a, "expand"_a);
+  m.def("rotation_matrix", &texcv::rotation_matrix, "src_w"_a, "src_h"_a, "dst_w"_a, "dst_h"_a,
+        "angle"_a);
+
+  // ---- Linear filters --------------------------------------------------------------------
+  m.def(
+      "convolve",
+      [](InArray src, OutArray dst, const std::vector<float>& kernel, int kw, int kh, int anchor_x,
+         int anchor_y, double scale, double delta, const std::string& border,
+         const std::vector<double>& border_value, const std::string& path,
+         const std::string& device, std::uintptr_t stream) {
+        const char* op = "convolve";
+        texcv::Kernel k{kw, kh, kernel};
+        texcv::ConvolveParams p;
+        p.anchor_x = anchor_x;
+        p.anchor_y = anchor_y;
+        p.scale = scale;
+        p.delta = delta;
+        p.border = filter_border(border, border_value, path, op);
+        run(op, {view_of(src, op, "src")}, view_of(dst, op, "dst"), device, stream,
+            [&](auto& in, auto& out, void* st) { texcv::convolve(in[0], out, k, p, st); });
+      },
+      "src"_a, "dst"_a, "kernel"_a, "kw"_a, "kh"_a, "anchor_x"_a, "anchor_y"_a, "scale"_a,
+      "delta"_a, "border"_a, "border_value"_a, "path"_a, "device"_a, "stream"_a);
+
+  m.def(
+      "separable_filter",
+      [](InArray src, OutArray dst, const std::vector<float>& row, const std::vector<float>& column,
+         int anchor_x, int anchor_y, double delta, const std::string& border,
+         const std::vector<double>& border_value, const std::string& path,
+         const std::string& device, std::uintptr_t stream) {
+        const char* op = "separable_filter";
+        texcv::SeparableParams p;
+        p.anchor_x = anchor_x;
+        p.anchor_y = anchor_y;
+        p.delta = delta;
+        p.border = filter_border(border, border_value, path, op);
+        run(op, {view_of(src, op, "src")}, view_of(dst, op, "dst"), device, stream,
+            [&](auto& in, auto& out, void* st) {
+              texcv::separable_filter(in[0], out, row, column, p, st);
+            });
+      },
+      "src"_a, "dst"_a, "row"_a, "column"_a, "anchor_x"_a, "anchor_y"_a, "delta"_a, "border"_a,
+      "border_value"_a, "path"_a, "device"_a, "stream"_a);
+
+  m.def(
+      "gaussian_blur",
+      [](InArray src, OutArray dst, int ksize, double sigma, int ksize_y, double sigma_y,
+         const std::string& border, const std::vector<double>& border_value,
+         const std::string& path, const std::string& device, std::uintptr_t stream) {
+        const char* op = "gaussian_blur";
+        texcv::GaussianParams p;
+        p.ksize_x = ksize;
+        p.ksize_y = ksize_y;
+        p.sigma_x = sigma;
+        p.sigma_y = sigma_y;
+        p.border = filter_border(border, border_value, path, op);
+        run(op, {view_of(src, op, "src")}, view_of(dst, op, "dst"), device, stream,
+            [&](auto& in, auto& out, void* st) { texcv::gaussian_blur(in[0], out, p, st); });
+      },
+      "src"_a, "dst"_a, "ksize"_a, "sigma"_a, "ksize_y"_a, "sigma_y"_a, "border"_a,
+      "border_value"_a, "path"_a, "device"_a, "stream"_a);
+  m.def("gaussian_kernel", &texcv::gaussian_kernel, "ksize"_a, "sigma"_a);
+
+  m.def(
+      "box_filter",
+      [](InArray src, OutArray dst, int ksize, int ksize_y, bool normalize, int anchor_x,
+         int anchor_y, const std::string& border, const std::vector<double>& border_value,
+         const std::string& path, const std::string& device, std::uintptr_t stream) {
+        const char* op = "box_filter";
+        texcv::BoxParams p;
+        p.ksize_x = ksize;
+        p.ksize_y = ksize_y;
+        p.normalize = normalize;
+        p.anchor_x = anchor_x;
+        p.anchor_y = anchor_y;
+        p.border = filter_border(border, border_value, path, op);
+        run(op, {view_of(src, op, "src")}, view_of(dst, op, "dst"), device, stream,
+            [&](auto& in, auto& out, void* st) { texcv::box_filter(in[0], out, p, st); });
+      },
+      "src"_a, "dst"_a, "ksize"_a, "ksize_y"_a, "normalize"_a, "anchor_x"_a, "anchor_y"_a,
+      "border"_a, "border_value"_a, "path"_a, "device"_a, "stream"_a);
+
+  m.def(
+      "sharpen",
+      [](InArray src, OutArray dst, double strength, const std::string& border,
+         const std::vector<double>& border_value, const std::string& path,
+         const std::string& device, std::uintptr_t stream) {
+        const char* op = "sharpen";
+        const texcv::FilterBorder b = filter_border(border, border_value, path, op);
+        run(op, {view_of(src, op, "src")}, view_of(dst, op, "dst"), device, stream,
+            [&](auto& in, auto& out, void* st) { texcv::sharpen(in[0], out, strength, b, st); });
+      },
+      "src"_a, "dst"_a, "strength"_a, "border"_a, "border_value"_a, "path"_a, "device"_a,
+      "stream"_a);
+
+  m.def(
+      "unsharp_mask",
+      [](InArray src, OutArray dst, double sigma, int ksize, double amount, double threshold,
+         const std::string& border, const std::vector<double>& border_value,
+         const std::string& path, const std::string& device, std::uintptr_t stream) {
+        const char* op = "unsharp_mask";
+        texcv::UnsharpParams p;
+        p.sigma = sigma;
+        p.ksize = ksize;
+        p.amount = amount;
+        p.threshold = threshold;
+        p.border = filter_border(border, border_value, path, op);
+        run(op, {view_of(src, op, "src")}, view_of(dst, op, "dst"), device, stream,
+            [&](auto& in, auto& out, void* st) { texcv::unsharp_mask(in[0], out, p, st); });
+      },
+      "src"_a, "dst"_a, "sigma"_a, "ksize"_a, "amount"_a, "threshold"_a, "border"_a,
+      "border_value"_a, "path"_a, "device"_a, "stream"_a);
+
+  m.def(
+      "sobel",
+      [](InArray src, OutArray dst, int dx, int dy, int ksize, double scale, double delta,
+         const std::string& border, const std::vector<double>& border_value,
+         const std::string& path, const std::string& device, std::uintptr_t stream) {
+        const char* op = "sobel";
+        texcv::SobelParams p;
+        p.dx = dx;
+        p.dy = dy;
+        p.ksize = ksize;
+        p.scale = scale;
+        p.delta = delta;
+        p.border = filter_border(border, border_value, path, op);
+        run(op, {view_of(src, op, "src")}, view_of(dst, op, "dst"), device, stream,
+            [&](auto& in, auto& out, void* st) { texcv::sobel(in[0], out, p, st); });
+      },
+      "src"_a, "dst"_a, "dx"_a, "dy"_a, "ksize"_a, "scale"_a, "delta"_a, "border"_a,
+      "border_value"_a, "path"_a, "device"_a, "stream"_a);
+
+  m.def(
+      "scharr",
+      [](InArray src, OutArray dst, int dx, int dy, double scale, double delta,
+         const std::string& border, const std::vector<double>& border_value,
+         const std::string& path, const std::string& device, std::uintptr_t stream) {
+        const char* op = "scharr";
+        texcv::ScharrParams p;
+        p.dx = dx;
+        p.dy = dy;
+        p.scale = scale;
+        p.delta = delta;
+        p.border = filter_border(border, border_value, path, op);
+        run(op, {view_of(src, op, "src")}, view_of(dst, op, "dst"), device, stream,
+            [&](auto& in, auto& out, void* st) { texcv::scharr(in[0], out, p, st); });
+      },
+      "src"_a, "dst"_a, "dx"_a, "dy"_a, "scale"_a, "delta"_a, "border"_a, "border_value"_a,
+      "path"_a, "device"_a, "stream"_a);
+
+  m.def(
+      "laplacian",
+      [](InArray src, OutArray dst, int ksize, double scale, double delta,
+         const std::string& border, const std::vector<double>& border_value,
+         const std::string& path, const std::string& device, std::uintptr_t stream) {
+        const char* op = "laplacian";
+        texcv::LaplacianParams p;
+        p.ksize = ksize;
+        p.scale = scale;
+        p.delta = delta;
+        p.border = filter_border(border, border_value, path, op);
+        run(op, {view_of(src, op, "src")}, view_of(dst, op, "dst"), device, stream,
+            [&](auto& in, auto& out, void* st) { texcv::laplacian(in[0], out, p, st); });
+      },
+      "src"_a, "dst"_a, "ksize"_a, "scale"_a, "delta"_a, "border"_a, "border_value"_a, "path"_a,
+      "device"_a, "stream"_a);
+
+  // ---- Non-linear filters ----------------------------------------------------------------
+  m.def(
+      "median_blur",
+      [](InArray src, OutArray dst, int ksize, const std::string& device, std::uintptr_t stream) {
+        const char* op = "median_blur";
+        run(op, {view_of(src, op, "src")}, view_of(dst, op, "dst"), device, stream,
+            [&](auto& in, auto& out, void* st) { texcv::median_blur(in[0], out, ksize, st); });
+      },
+      "src"_a, "dst"_a, "ksize"_a, "device"_a, "stream"_a);
+
+  m.def(
+      "bilateral_filter",
+      [](InArray src, OutArray dst, int d, double sigma_color, double sigma_space,
+         const std::string& border, const std::vector<double>& border_value,
+         const std::string& device, std::uintptr_t stream) {
+        const char* op = "bilateral_filter";
+        texcv::BilateralParams p;
+        p.d = d;
+        p.sigma_color = sigma_color;
+        p.sigma_space = sigma_space;
+        p.border = filter_border(border, border_value, "auto", op);
+        run(op, {view_of(src, op, "src")}, view_of(dst, op, "dst"), device, stream,
+            [&](auto& in, auto& out, void* st) { texcv::bilateral_filter(in[0], out, p, st); });
+      },
+      "src"_a, "dst"_a, "d"_a, "sigma_color"_a, "sigma_space"_a, "border"_a, "border_value"_a,
+      "device"_a, "stream"_a);
+
+  // ---- Morphology ------------------------------------------------------------------------
+  m.def(
+      "morphology",
+      [](InArray src, OutArray dst, const std::string& op_name, const std::string& shape, int ksize,
+         int ksize_y, int anchor_x, int anchor_y, int iterations, const std::string& border,
+         const std::optional<std::vector<double>>& border_value, const std::string& device,
+         std::uintptr_t stream) {
+        const char* op = op_name == "erode"    ? "erode"
+                         : op_name == "dilate" ? "dilate"
+                                               : "morphology";
+        const texcv::MorphOp mop = parse_morph_op(op_name);
+        const texcv::MorphParams p = morph_params(shape, ksize, ksize_y, anchor_x, anchor_y,
+                                                  iterations, border, border_value, op);
+        run(op, {view_of(src, op, "src")}, view_of(dst, op, "dst"), device, stream,
+            [&](auto& in, auto& out, void* st) {
+              if (mop == texcv::MorphOp::erode && op_name == "erode")
+                texcv::erode(in[0], out, p, st);
+              else if (mop == texcv::MorphOp::dilate && op_name == "dilate")
+                texcv::dilate(in[0], out, p, st);
+              else
+                texcv::morphology(in[0], out, mop, p, st);
+            });
+      },
+      "src"_a, "dst"_a, "op"_a, "shape"_a, "ksize"_a, "ksize_y"_a, "anchor_x"_a, "anchor_y"_a,
+      "iterations"_a, "border"_a, "border_value"_a, "device"_a, "stream"_a);
+  m.def(
+      "structuring_element",
+      [](const std::string& shape, int width, int height, int anchor_x, int anchor_y) {
+        texcv::StructuringElement e =
+            texcv::structuring_element(parse_shape(shape), width, height, anchor_x, anchor_y);
+        return owned_array<std::uint8_t>(std::move(e.values), {static_cast<std::size_t>(e.height),
+                                                               static_cast<std::size_t>(e.width)});
+      },
+      "shape"_a, "width"_a, "height"_a, "anchor_x"_a, "anchor_y"_a);
+
+  // ---- Colour and intensity --------------------------------------------------------------
+  m.def(
+      "cvt_color",
+      [](InArray src, OutArray dst, const std::string& code, const std::string& device,
+         std::uintptr_t stream) {
+        const char* op = "cvt_color";
+        const texcv::ColorCode c = texcv::parse_color_code(code);
+        run(op, {view_of(src, op, "src")}, view_of(dst, op, "dst"), device, stream,
+            [&](auto& in, auto& out, void* st) { texcv::cvt_color(in[0], out, c, st); });
+      },
+      "src"_a, "dst"_a, "code"_a, "device"_a, "stream"_a);
+  m.def(
+      "color_channels",
+      [](const std::string& code) {
+        // (source channels, destination channels) of a conversion code.
+        const texcv::ColorCode c = texcv::parse_color_code(code);
+        switch (c) {
+          case texcv::ColorCode::rgba2bgra:
+            return nb::make_tuple(4, 4);
+          case texcv::ColorCode::rgb2gray:
+          case texcv::ColorCode::bgr2gray:
+            return nb::make_tuple(3, 1);
+          case texcv::ColorCode::rgba2gray:
+          case texcv::ColorCode::bgra2gray:
+            return nb::make_tuple(4, 1);
+          case texcv::ColorCode::gray2rgb:
+            return nb::make_tuple(1, 3);
+          case texcv::ColorCode::gray2rgba:
+            return nb::make_tuple(1, 4);
+          default:
+            return nb::make_tuple(3, 3);
+        }
+      },
+      "code"_a);
+
+  m.def(
+      "gamma",
+      [](InArray src, OutArray dst, double g, const std::string& device, std::uintptr_t stream) {
+        const char* op = "gamma";
+        run(op, {view_of(src, op, "src")}, view_of(dst, op, "dst"), device, stream,
+            [&](auto& in, auto& out, void* st) { texcv::gamma(in[0], out, g, st); });
+      },
+      "src"_a, "dst"_a, "gamma"_a, "device"_a, "stream"_a);
+
+  m.def(
+      "normalize",
+      [](InArray src, OutArray dst, const std::string& mode, double alpha, double beta, double mean,
+         double std_, const std::string& device, std::uintptr_t stream) {
+        const char* op = "normalize";
+        texcv::NormalizeParams p;
+        p.mode = texcv::parse_normalize_mode(mode);
+        p.alpha = alpha;
+        p.beta = beta;
+        p.mean = mean;
+        p.std = std_;
+        run(op, {view_of(src, op, "src")}, view_of(dst, op, "dst"), device, stream,
+            [&](auto& in, auto& out, void* st) { texcv::normalize(in[0], out, p, st); });
+      },
+      "src"_a, "dst"_a, "mode"_a, "alpha"_a, "beta"_a, "mean"_a, "std"_a, "device"_a, "stream"_a);
+
+  m.def(
+      "convert",
+      [](InArray src, OutArray dst, double scale, double offset, const std::string& device,
+         std::uintptr_t stream) {
+        const char* op = "convert";
+        run(op, {view_of(src, op, "src")}, view_of(dst, op, "dst"), device, stream,
+            [&](auto& in, auto& out, void* st) { texcv::convert(in[0], out, scale, offset, st); });
+      },
+      "src"_a, "dst"_a, "scale"_a, "offset"_a, "device"_a, "stream"_a);
+
+  m.def(
+      "threshold",
+      [](InArray src, OutArray dst, double thresh, double maxval, const std::string& type,
+         const std::string& device, std::uintptr_t stream) {
+        const char* op = "threshold";
+        const texcv::ThresholdType t = texcv::parse_threshold_type(type);
+        double used = 0.0;
+        run(op, {view_of(src, op, "src")}, view_of(dst, op, "dst"), device, stream,
+            [&](auto& in, auto& out, void* st) {
+              used = texcv::threshold(in[0], out, thresh, maxval, t, st);
+            });
+        return used;
+      },
+      "src"_a, "dst"_a, "thresh"_a, "maxval"_a, "type"_a, "device"_a, "stream"_a);
+
+  m.def(
+      "histogram",
+      [](InArray src, int bins, std::array<double, 2> range, const std::string& device,
+         std::uintptr_t stream) {
+        const char* op = "histogram";
+        const ImageView v = view_of(src, op, "src");
+        std::vector<std::vector<std::uint64_t>> h;
+        const bool upload = v.location == Location::host && host_on_cuda(op, device);
+        if (v.location == Location::device && device == "cpu")
+          fail(ErrorCode::InvalidArgument, op, "device='cpu' was asked for CUDA arrays",
+               "device=\"cpu\"", "\"cuda\" or \"auto\" (or host arrays)");
+        {
+          nb::gil_scoped_release nogil;
+          void* st = reinterpret_cast<void*>(stream);
+          if (upload) {
+            texcv::validate_view(v, op, "src");
+            texcv::Image d(v.width, v.height, v.channels, v.type, Location::device);
+            texcv::copy(v, d, st);
+            h = texcv::histogram(d, bins, range, st);
+          } else {
+            h = texcv::histogram(v, bins, range, st);
+          }
+        }
+        std::vector<std::uint64_t> flat;
+        flat.reserve(h.size() * static_cast<std::size_t>(bins));
+        for (const auto& c : h) flat.insert(flat.end(), c.begin(), c.end());
+        return owned_array<std::uint64_t>(std::move(flat), {h.size(), h.empty() ? 0 : h[0].size()});
+      },
+      "src"_a, "bins"_a, "range"_a, "device"_a, "stream"_a);
+
+  m.def(
+      "equalize_hist",
+      [](InArray src, OutArray dst, const std::string& device, std::uintptr_t stream) {
+        const char* op = "equalize_hist";
+        run(op, {view_of(src, op, "src")}, view_of(dst, op, "dst"), device, stream,
+            [&](auto& in, auto& out, void* st) { texcv::equalize_hist(in[0], out, st); });
+      },
+      "src"_a, "dst"_a, "device"_a, "stream"_a);
+
+  m.def(
+      "clahe",
+      [](InArray src, OutArray dst, double clip_limit, int tiles_x, int tiles_y,
+         const std::string& device, std::uintptr_t stream) {
+        const char* op = "clahe";
+        texcv::ClaheParams p;
+        p.clip_limit = clip_limit;
+        p.tiles_x = tiles_x;
+        p.tiles_y = tiles_y;
+        run(op, {view_of(src, op, "src")}, view_of(dst, op, "dst"), device, stream,
+            [&](auto& in, auto& out, void* st) { texcv::clahe(in[0], out, p, st); });
+      },
+      "src"_a, "dst"_a, "clip_limit"_a, "tiles_x"_a, "tiles_y"_a, "device"_a, "stream"_a);
+}

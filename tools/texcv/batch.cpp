@@ -23,6 +23,8 @@
 #include <string>
 #include <system_error>
 #include <thread>
+#include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "texcv/error.hpp"
@@ -151,8 +153,8 @@ std::string json_ms(double v) {
 }
 
 std::string report_line(const BatchJob& job, const JobResult& r) {
-  std::string s = "{\"input\":" + json_string(job.input.string()) +
-                  ",\"output\":" + json_string(job.output.string()) + ",\"status\":\"" +
+  std::string s = "{\"input\":" + json_string(job.input) +
+                  ",\"output\":" + json_string(job.output) + ",\"status\":\"" +
                   to_string(r.status) + "\"";
   s += ",\"error\":" + (r.error.empty() ? std::string("null") : json_string(r.error));
   s += ",\"stage\":" + (r.stage.empty() ? std::string("null") : json_string(r.stage));
@@ -183,10 +185,10 @@ struct Plan {
   std::size_t ignored = 0;        // files in the folder without an image extension
 };
 
-bool glob_match(const std::vector<std::string>& globs, const fs::path& rel) {
+bool glob_match(const std::vector<std::string>& globs, const std::string& rel_s) {
   if (globs.empty()) return true;
-  const std::string rel_s = rel.generic_string();
-  const std::string name = rel.filename().string();
+  const std::size_t slash = rel_s.rfind('/');
+  const std::string name = slash == std::string::npos ? rel_s : rel_s.substr(slash + 1);
   for (const auto& g : globs) {
     const std::string& subject = g.find('/') != std::string::npos ? rel_s : name;
     if (::fnmatch(g.c_str(), subject.c_str(), 0) == 0) return true;
@@ -218,6 +220,9 @@ bool is_temp_of(const std::string& entry, const std::string& name) {
 
 // Returns false (after saying why) on a usage error.
 bool make_plan(const BatchOptions& opt, const std::string& out_format, Plan& plan) {
+  // Memory: the plan keeps two short strings a file (input and output as the user spells them)
+  // and, while planning, the absolute output paths; no fs::path per file (a path holds a list of
+  // its components, about ten times the bytes of its text).
   std::error_code ec;
   const bool have_input = !opt.input.empty();
   if (!have_input && opt.list.empty()) {
@@ -231,14 +236,15 @@ bool make_plan(const BatchOptions& opt, const std::string& out_format, Plan& pla
   const bool input_is_dir = have_input && fs::is_directory(opt.input, ec);
   const fs::path out_root = absolute_normal(opt.output);
 
-  // Inputs, each with the path its output mirrors.
+  // Inputs: (path as shown, path relative to the root or "" when outside it).
   struct In {
-    fs::path path, rel;  // absolute and normalized; relative to the root ("" when outside it)
-    fs::path shown;      // as the user wrote it (messages and the report)
+    std::string shown, rel;
   };
   std::vector<In> inputs;
   fs::path root;
   bool single_file = false;
+  const std::string in_prefix =
+      have_input ? (fs::path(opt.input) / "").string() : std::string();  // "in/"
   if (!opt.list.empty()) {
     std::ifstream lf(opt.list);
     if (!lf) {
@@ -256,14 +262,13 @@ bool make_plan(const BatchOptions& opt, const std::string& out_format, Plan& pla
       while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
       std::size_t b = 0;
       while (b < line.size() && line[b] == ' ') ++b;
-      line = line.substr(b);
+      line.erase(0, b);
       if (line.empty() || line[0] == '#') continue;
-      fs::path p(line);
-      if (p.is_relative()) p = root / p;
-      p = absolute_normal(p);
-      const fs::path shown(line);
-      inputs.push_back({p, is_under(p, root) ? p.lexically_relative(root) : fs::path(),
-                        shown.is_relative() && have_input ? fs::path(opt.input) / shown : shown});
+      const fs::path given(line);
+      const fs::path abs = (given.is_relative() ? root / given : given).lexically_normal();
+      const bool under = is_under(abs, root);
+      inputs.push_back({given.is_relative() && have_input ? in_prefix + line : line,
+                        under ? abs.lexically_relative(root).generic_string() : std::string()});
     }
   } else if (input_is_dir) {
     root = absolute_normal(opt.input);
@@ -284,33 +289,36 @@ bool make_plan(const BatchOptions& opt, const std::string& out_format, Plan& pla
         say("cannot list the input folder '" + opt.input + "': " + ec.message());
         return false;
       }
-      const fs::path p = it->path();
-      if (out_inside && absolute_normal(p) == out_root) {
+      const fs::path rel = it->path().lexically_relative(opt.input);
+      if (out_inside && it->is_directory(ec) && (root / rel).lexically_normal() == out_root) {
         it.disable_recursion_pending();  // never read our own outputs
         continue;
       }
       std::error_code e2;
       if (!it->is_regular_file(e2)) continue;
-      if (!format_of(p)) {
+      if (!format_of(rel)) {
         ++plan.ignored;
         continue;
       }
-      const fs::path rel = absolute_normal(p).lexically_relative(root);
-      inputs.push_back({absolute_normal(p), rel, fs::path(opt.input) / rel});
+      inputs.push_back({it->path().string(), rel.generic_string()});
     }
   } else {
     single_file = true;
     const fs::path p = absolute_normal(opt.input);
-    inputs.push_back({p, p.filename(), fs::path(opt.input)});
     root = p.parent_path();
+    inputs.push_back({opt.input, p.filename().string()});
   }
 
   // Globs, order.
-  std::vector<In> kept;
-  for (auto& in : inputs)
-    if (in.rel.empty() || glob_match(opt.globs, in.rel)) kept.push_back(std::move(in));
-  std::sort(kept.begin(), kept.end(), [](const In& a, const In& b) { return a.path < b.path; });
-  if (kept.empty()) {
+  if (!opt.globs.empty()) {
+    std::vector<In> kept;
+    for (auto& in : inputs)
+      if (in.rel.empty() || glob_match(opt.globs, in.rel)) kept.push_back(std::move(in));
+    inputs.swap(kept);
+  }
+  std::sort(inputs.begin(), inputs.end(),
+            [](const In& a, const In& b) { return a.shown < b.shown; });
+  if (inputs.empty()) {
     say("no input image files found (.png, .jpg, .jpeg, .tif, .tiff" +
         std::string(opt.globs.empty() ? "" : " matching --glob") + ") in '" +
         (opt.list.empty() ? opt.input : opt.list) + "'");
@@ -321,13 +329,26 @@ bool make_plan(const BatchOptions& opt, const std::string& out_format, Plan& pla
   const bool out_is_file = single_file && !fs::is_directory(opt.output, ec) &&
                            !opt.output.empty() && opt.output.back() != '/' &&
                            format_of(opt.output).has_value();
-  std::set<fs::path> input_set;
-  for (const auto& in : kept) input_set.insert(in.path);
-  std::map<fs::path, std::size_t> claimed;
-  for (const auto& in : kept) {
+  const std::string out_prefix = (fs::path(opt.output) / "").string();
+  const std::string out_root_prefix = (out_root / "").string();
+  const std::string root_prefix = (root / "").string();
+  const std::string new_ext = out_format == "same" ? std::string() : extension_of(out_format);
+  auto with_ext = [&](const std::string& rel) {
+    if (new_ext.empty()) return rel;
+    const std::size_t slash = rel.rfind('/');
+    const std::size_t dot = rel.rfind('.');
+    const bool has_ext = dot != std::string::npos && (slash == std::string::npos || dot > slash) &&
+                         dot != (slash == std::string::npos ? 0 : slash + 1);
+    return (has_ext ? rel.substr(0, dot) : rel) + new_ext;
+  };
+  std::unordered_set<std::string> input_set;  // absolute inputs (under the root)
+  for (const auto& in : inputs)
+    if (!in.rel.empty()) input_set.insert(root_prefix + in.rel);
+  std::unordered_map<std::string, std::size_t> claimed;  // absolute output -> job
+  plan.jobs.reserve(inputs.size());
+  for (auto& in : inputs) {
     BatchJob job;
-    job.input = in.shown;
-    fs::path out_abs;
+    job.input = std::move(in.shown);
     JobResult early;
     early.index = plan.jobs.size();
     bool bad = false;
@@ -337,61 +358,58 @@ bool make_plan(const BatchOptions& opt, const std::string& out_format, Plan& pla
       early.error = why;
       bad = true;
     };
+    std::string out_abs;
     if (in.rel.empty()) {
-      job.output = fs::path(opt.output) / in.path.filename();
-      reject("batch: " + in.path.string() + ": not under the input folder '" + root.string() +
+      job.output = out_prefix + fs::path(job.input).filename().string();
+      reject("batch: " + job.input + ": not under the input folder '" + root.string() +
              "', so its output has no place in the mirrored tree");
     } else {
-      fs::path o = out_is_file ? out_root : out_root / in.rel;
-      fs::path shown_out = out_is_file ? fs::path(opt.output) : fs::path(opt.output) / in.rel;
-      if (!out_is_file && out_format != "same") {
-        o.replace_extension(extension_of(out_format));
-        shown_out.replace_extension(extension_of(out_format));
-      }
-      job.output = shown_out;
-      out_abs = o;
-      const auto fmt_in = format_of(in.path);
-      const auto fmt_out = format_of(o);
+      const std::string rel_out = out_is_file ? std::string() : with_ext(in.rel);
+      job.output = out_is_file ? opt.output : out_prefix + rel_out;
+      out_abs = out_is_file ? out_root.string() : out_root_prefix + rel_out;
+      const auto fmt_in = format_of(in.rel);
+      const auto fmt_out = format_of(out_abs);
       if (!fmt_in) {
-        reject(std::string("batch: ") + in.path.string() +
+        reject("batch: " + job.input +
                ": unsupported file extension; expected .png, .jpg, .jpeg, .tif or .tiff");
       } else if (opt.bit_depth != 0 && fmt_out && !depth_allowed(*fmt_out, opt.bit_depth)) {
-        reject("batch: " + job.output.string() + ": --bit-depth " + std::to_string(opt.bit_depth) +
+        reject("batch: " + job.output + ": --bit-depth " + std::to_string(opt.bit_depth) +
                " cannot be written as " + to_string(*fmt_out) +
                " (JPEG: 8; PNG: 8, 16; TIFF: 8, 16, 32)");
-      } else if (input_set.count(o)) {
-        reject("batch: " + job.output.string() + ": the output would overwrite an input; refusing");
-      } else if (auto c = claimed.find(o); c != claimed.end()) {
-        reject("batch: " + job.output.string() + ": the same output as the input '" +
-               plan.jobs[c->second].input.string() + "'");
+      } else if (input_set.count(out_abs)) {
+        reject("batch: " + job.output + ": the output would overwrite an input; refusing");
+      } else if (auto c = claimed.find(out_abs); c != claimed.end()) {
+        reject("batch: " + job.output + ": the same output as the input '" +
+               plan.jobs[c->second].input + "'");
       }
     }
     if (!bad) {
       claimed.emplace(out_abs, plan.jobs.size());
       std::error_code e2;
-      const bool exists = fs::exists(job.output, e2);
+      const bool exists = fs::exists(out_abs, e2);
       if (exists && opt.resume) {
         early.status = JobStatus::skipped;
-        early.error = "";
         bad = true;
       } else if (exists && !opt.overwrite) {
-        reject("batch: " + job.output.string() +
+        reject("batch: " + job.output +
                ": the output exists (--resume skips existing outputs, --overwrite replaces them)");
       }
     }
     if (bad) {
-      plan.early.push_back(early);
+      plan.early.push_back(std::move(early));
     } else {
       plan.todo.push_back(plan.jobs.size());
     }
     plan.jobs.push_back(std::move(job));
   }
+  std::vector<In>().swap(inputs);
+  std::unordered_set<std::string>().swap(input_set);
 
-  // Temporary files left by an interrupted run, for the outputs of this plan.
-  std::map<fs::path, std::set<std::string>> names_by_dir;
-  for (const auto& j : plan.jobs)
-    names_by_dir[j.output.parent_path()].insert(j.output.filename().string());
-  for (const auto& [dir, names] : names_by_dir) {
+  // Temporary files left by an interrupted run, for the outputs of this plan: each output folder
+  // is listed once.
+  std::set<std::string> dirs;
+  for (const auto& [abs, index] : claimed) dirs.insert(fs::path(abs).parent_path().string());
+  for (const auto& dir : dirs) {
     std::error_code e2;
     if (!fs::is_directory(dir, e2)) continue;
     for (const auto& entry : fs::directory_iterator(dir, e2)) {
@@ -400,7 +418,8 @@ bool make_plan(const BatchOptions& opt, const std::string& out_format, Plan& pla
       const std::size_t pos = n.rfind(".tmp-");
       if (pos == std::string::npos || pos < 1) continue;
       const std::string target = n.substr(1, pos - 1);
-      if (names.count(target) && is_temp_of(n, target)) plan.stale.push_back(entry.path());
+      if (is_temp_of(n, target) && claimed.count((fs::path(dir) / target).string()))
+        plan.stale.push_back(entry.path());
     }
   }
   return true;
@@ -622,11 +641,11 @@ int batch_command(const BatchOptions& opt) {
       const auto& j = plan.jobs[i];
       const JobResult* e = early_of[i];
       if (!e) {
-        std::cout << "process " << j.input.string() << " -> " << j.output.string() << "\n";
+        std::cout << "process " << j.input << " -> " << j.output << "\n";
       } else if (e->status == JobStatus::skipped) {
-        std::cout << "skip    " << j.input.string() << " -> " << j.output.string() << " (exists)\n";
+        std::cout << "skip    " << j.input << " -> " << j.output << " (exists)\n";
       } else {
-        std::cout << "fail    " << j.input.string() << ": " << e->error << "\n";
+        std::cout << "fail    " << j.input << ": " << e->error << "\n";
       }
     }
     for (const auto& s : plan.stale)
@@ -700,9 +719,9 @@ int batch_command(const BatchOptions& opt) {
     sum_write += r.write_ms;
     const BatchJob& job = plan.jobs[r.index];
     if (r.status == JobStatus::failed)
-      progress.message("texcv batch: FAILED " + job.input.string() + ": " + r.error);
+      progress.message("texcv batch: FAILED " + job.input + ": " + r.error);
     else if (r.cpu_fallback && !opt.quiet)
-      progress.message("texcv batch: " + job.input.string() + ": " + r.note);
+      progress.message("texcv batch: " + job.input + ": " + r.note);
     if (report.is_open() && !report_failed) {
       report << report_line(job, r) << '\n';
       report.flush();

@@ -69,8 +69,7 @@ Image convert_depth(const Image& img, int bit_depth) {
 
 // Reads one file with the engine's limits: the byte cap from stat, the pixel cap from the
 // header, both before the image is allocated.
-Image read_checked(const fs::path& path, const EngineConfig& cfg, JobResult& r) {
-  const std::string p = path.string();
+Image read_checked(const std::string& p, const EngineConfig& cfg, JobResult& r) {
   struct stat st {};
   if (::stat(p.c_str(), &st) != 0)
     fail(ErrorCode::Io, "batch", p + ": cannot stat: " + std::strerror(errno));
@@ -206,7 +205,7 @@ void run_engine(const std::vector<BatchJob>& jobs, const std::vector<std::size_t
         r.out_height = v.height;
         r.out_channels = v.channels;
         r.out_type = v.type;
-        const fs::path parent = job.output.parent_path();
+        const fs::path parent = fs::path(job.output).parent_path();
         if (!parent.empty()) {
           std::error_code ec;
           fs::create_directories(parent, ec);
@@ -214,7 +213,7 @@ void run_engine(const std::vector<BatchJob>& jobs, const std::vector<std::size_t
             fail(ErrorCode::Io, "batch",
                  "cannot create the output folder '" + parent.string() + "': " + ec.message());
         }
-        imwrite(job.output.string(), v, cfg.write);
+        imwrite(job.output, v, cfg.write);
         std::error_code ec;
         const auto size = fs::file_size(job.output, ec);
         if (!ec) r.bytes_out = size;

@@ -22,9 +22,10 @@
 
 namespace texcv::cli {
 
+// One file: paths as the user spells them (relative to the current folder or absolute).
 struct BatchJob {
-  std::filesystem::path input;
-  std::filesystem::path output;
+  std::string input;
+  std::string output;
 };
 
 enum class JobStatus { ok, failed, skipped, cancelled };

@@ -1,0 +1,562 @@
+// texcv batch, run as a process (--device cpu) on folders of good and bad files: outputs, report
+// lines, exit codes, resume after SIGKILL, and flat peak memory over thousands of files.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdint>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "common/test_support.hpp"
+#include "texcv/texcv.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string read_all(const fs::path& p) {
+  std::ifstream f(p, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
+}
+
+// prefix + i + suffix (appending avoids GCC 12's false -Wrestrict on "literal" + to_string).
+std::string numbered(const char* prefix, int i, const char* suffix = "") {
+  std::string s(prefix);
+  s += std::to_string(i);
+  s += suffix;
+  return s;
+}
+
+bool has(const std::string& haystack, const std::string& needle) {
+  return haystack.find(needle) != std::string::npos;
+}
+
+struct Proc {
+  int code = -1;  // exit status, or -1 when killed by a signal
+  std::string out, err;
+  long max_rss_kb = 0;  // the child's peak resident set (getrusage via wait4)
+};
+
+// Starts texcv with args; stdout and stderr go to files. Returns the pid.
+pid_t spawn(const std::vector<std::string>& args, const fs::path& out, const fs::path& err) {
+  std::vector<std::string> argv_s{TEXCV_CLI_PATH};
+  argv_s.insert(argv_s.end(), args.begin(), args.end());
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    std::FILE* o = std::freopen(out.c_str(), "w", stdout);
+    std::FILE* e = std::freopen(err.c_str(), "w", stderr);
+    if (!o || !e) ::_exit(127);
+    std::vector<char*> argv;
+    for (auto& a : argv_s) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    ::execv(argv[0], argv.data());
+    ::_exit(127);
+  }
+  return pid;
+}
+
+Proc wait_for(pid_t pid, const fs::path& out, const fs::path& err) {
+  Proc p;
+  int status = 0;
+  struct rusage ru {};
+  if (::wait4(pid, &status, 0, &ru) == pid) {
+    p.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    p.max_rss_kb = ru.ru_maxrss;
+  }
+  p.out = read_all(out);
+  p.err = read_all(err);
+  return p;
+}
+
+// Every regular file under dir (relative path -> bytes).
+std::map<std::string, std::string> tree(const fs::path& dir) {
+  std::map<std::string, std::string> m;
+  if (!fs::exists(dir)) return m;
+  for (const auto& e : fs::recursive_directory_iterator(dir))
+    if (e.is_regular_file()) m[fs::relative(e.path(), dir).generic_string()] = read_all(e.path());
+  return m;
+}
+
+std::size_t count_files(const fs::path& dir) {
+  std::size_t n = 0;
+  std::error_code ec;
+  for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::end(it);
+       it.increment(ec))
+    if (it->is_regular_file(ec) && it->path().filename().string()[0] != '.') ++n;
+  return n;
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> v;
+  std::size_t s = 0;
+  while (s < text.size()) {
+    std::size_t e = text.find('\n', s);
+    if (e == std::string::npos) e = text.size();
+    if (e > s) v.push_back(text.substr(s, e - s));
+    s = e + 1;
+  }
+  return v;
+}
+
+// The report line whose input is exactly `input` ("" when none, failing the test when two).
+std::string report_for(const std::vector<std::string>& report, const std::string& input) {
+  std::string found;
+  for (const auto& l : report) {
+    if (has(l, "{\"input\":\"" + input + "\",")) {
+      EXPECT_TRUE(found.empty()) << "two report lines for " << input;
+      found = l;
+    }
+  }
+  return found;
+}
+
+std::uint32_t crc32(const unsigned char* p, std::size_t n, std::uint32_t crc = 0) {
+  crc = ~crc;
+  for (std::size_t i = 0; i < n; ++i) {
+    crc ^= p[i];
+    for (int k = 0; k < 8; ++k) crc = (crc >> 1) ^ (0xEDB88320u & (0u - (crc & 1u)));
+  }
+  return ~crc;
+}
+
+void put_be32(std::string& s, std::uint32_t v) {
+  for (int sh = 24; sh >= 0; sh -= 8) s += static_cast<char>((v >> sh) & 0xFF);
+}
+
+// A PNG signature, a valid IHDR chunk claiming width x height RGB 8-bit, and a short IDAT.
+void write_png_header_only(const fs::path& p, std::uint32_t width, std::uint32_t height) {
+  std::string s("\x89PNG\r\n\x1a\n", 8);
+  std::string chunk = "IHDR";
+  put_be32(chunk, width);
+  put_be32(chunk, height);
+  chunk += std::string("\x08\x02\x00\x00\x00", 5);  // depth 8, RGB, deflate, filter 0, no interlace
+  put_be32(s, 13);
+  s += chunk;
+  put_be32(s, crc32(reinterpret_cast<const unsigned char*>(chunk.data()), chunk.size()));
+  // An IDAT chunk with a little data: the header reader stops at it (no pixel is decoded).
+  std::string idat = "IDAT";
+  idat += std::string(16, '\0');
+  put_be32(s, 16);
+  s += idat;
+  put_be32(s, crc32(reinterpret_cast<const unsigned char*>(idat.data()), idat.size()));
+  std::ofstream(p, std::ios::binary) << s;
+}
+
+// The expected output of the pipeline: the library run in this process, written with the
+// same options as texcv batch's defaults.
+void write_reference(const fs::path& in, const fs::path& out, const std::string& pipeline,
+                     const texcv::WriteOptions& wopt = {}) {
+  texcv::Image img = texcv::imread(in.string());
+  for (const auto& s : texcv::parse_pipeline(pipeline)) img = texcv::apply(s.name, img, s.params);
+  fs::create_directories(out.parent_path());
+  texcv::imwrite(out.string(), img, wopt);
+}
+
+class Batch : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    dir_ = fs::temp_directory_path() /
+           (std::string("texcv_batch_") + std::to_string(::getpid()) + "_" + info->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override {
+    std::error_code ec;
+    for (auto it = fs::recursive_directory_iterator(dir_, ec); !ec && it != fs::end(it);
+         it.increment(ec))
+      fs::permissions(it->path(), fs::perms::owner_all, fs::perm_options::add, ec);
+    fs::remove_all(dir_, ec);
+  }
+
+  Proc texcv(const std::vector<std::string>& args) {
+    const fs::path out = dir_ / "stdout.txt", err = dir_ / "stderr.txt";
+    Proc p = wait_for(spawn(args, out, err), out, err);
+    fs::remove(out);
+    fs::remove(err);
+    return p;
+  }
+
+  fs::path dir_;
+};
+
+const char* const kPipe = "resize:scale=0.5;sharpen";
+
+// A folder with a good file in each format and a bad file of each kind, in nested folders.
+TEST_F(Batch, GoodAndBadFilesInNestedFolders) {
+  const fs::path in = dir_ / "in";
+  fs::create_directories(in / "a" / "b");
+  const fs::path ex(TEXCV_EXAMPLE_IMAGES), shared(TEXCV_SHARED_IMAGES);
+  fs::copy_file(ex / "coffee.png", in / "coffee.png");                    // PNG RGB u8
+  fs::copy_file(ex / "rocket.jpg", in / "a" / "rocket.jpg");              // JPEG RGB
+  fs::copy_file(ex / "camera.png", in / "a" / "b" / "camera.png");        // PNG gray
+  fs::copy_file(ex / "chessboard_GRAY_U16.tif", in / "a" / "board.tif");  // TIFF u16
+  fs::copy_file(shared / "truncated.jpg", in / "a" / "truncated.jpg");    // truncated
+  { std::ofstream(in / "a" / "b" / "empty.png"); }                        // 0 bytes
+  std::ofstream(in / "text.png") << "this is not an image\n";             // text as .png
+  write_png_header_only(in / "a" / "huge.png", 100000, 100000);           // header lies
+  std::ofstream(in / "notes.txt") << "ignored: no image extension\n";
+  texcv::imwrite((in / "a" / "b" / "rgba16.png").string(),
+                 texcv::test::random_image(33, 21, 4, texcv::ElemType::u16, 7));  // PNG RGBA u16
+  // A file without read permission. As root chmod 000 does not stop reading: checked below.
+  fs::copy_file(ex / "chelsea.png", in / "locked.png");
+  fs::permissions(in / "locked.png", fs::perms::none);
+  const bool root_reads = ::access((in / "locked.png").c_str(), R_OK) == 0;
+
+  const fs::path out = dir_ / "out", report = dir_ / "run.jsonl";
+  const Proc r = texcv({"batch", "-i", in.string(), "-o", out.string(), "-p", kPipe, "--device",
+                        "cpu", "--report", report.string()});
+  EXPECT_EQ(r.code, 1) << r.err;  // some files failed
+
+  // Good files: byte-identical to the library's own result written with the same options.
+  const fs::path ref = dir_ / "ref";
+  std::vector<std::string> good{"coffee.png", "a/rocket.jpg", "a/b/camera.png", "a/b/rgba16.png"};
+#if defined(TEXCV_HAS_TIFF)
+  good.push_back("a/board.tif");
+#endif
+  if (root_reads) good.push_back("locked.png");
+  for (const auto& g : good) {
+    if (g == "locked.png") {
+      write_reference(ex / "chelsea.png", ref / g, kPipe);
+    } else {
+      write_reference(in / g, ref / g, kPipe);
+    }
+    ASSERT_TRUE(fs::exists(out / g)) << g << "\n" << r.err;
+    EXPECT_EQ(read_all(out / g), read_all(ref / g)) << g;
+  }
+  // Nothing else was written: no output for a failed file, no temporary file.
+  EXPECT_EQ(tree(out).size(), good.size());
+  // The input folder is untouched (same files, same bytes as the sources).
+  EXPECT_EQ(read_all(in / "coffee.png"), read_all(ex / "coffee.png"));
+  EXPECT_EQ(tree(in).size(), 11u);
+
+  // One report line per image file (the .txt is not an input), each with its status.
+  const auto lines = lines_of(read_all(report));
+  EXPECT_EQ(lines.size(), 10u) << read_all(report);
+  for (const auto& g : good) {
+    const std::string l = report_for(lines, (in / g).string());
+    EXPECT_TRUE(has(l, "\"output\":\"" + (out / g).string() + "\"")) << l;
+    EXPECT_TRUE(has(l, "\"status\":\"ok\",\"error\":null")) << l;
+    EXPECT_TRUE(has(l, "\"device\":\"cpu\"")) << l;
+    EXPECT_TRUE(has(l, "\"ms\":{\"read\":")) << l;
+    EXPECT_TRUE(has(l, ",\"process\":")) << l;
+    EXPECT_TRUE(has(l, ",\"write\":")) << l;
+  }
+  EXPECT_TRUE(has(report_for(lines, (in / "coffee.png").string()),
+                  "\"in\":{\"width\":600,\"height\":400,\"channels\":3,\"type\":\"u8\""));
+  EXPECT_TRUE(has(report_for(lines, (in / "coffee.png").string()),
+                  "\"out\":{\"width\":300,\"height\":200,\"channels\":3,\"type\":\"u8\""));
+  auto expect_failed = [&](const std::string& rel, const std::string& why) {
+    const std::string l = report_for(lines, (in / rel).string());
+    EXPECT_TRUE(has(l, "\"status\":\"failed\"")) << rel << ": " << l;
+    EXPECT_TRUE(has(l, "\"stage\":\"read\"")) << rel << ": " << l;
+    EXPECT_TRUE(has(l, why)) << rel << ": " << l;
+    EXPECT_TRUE(has(r.err, "FAILED " + (in / rel).string() + ": ")) << r.err;
+    EXPECT_FALSE(fs::exists(out / rel)) << rel;
+  };
+  expect_failed("a/truncated.jpg", "Premature end of JPEG file");
+  expect_failed("a/b/empty.png", "empty file (0 bytes)");
+  expect_failed("text.png", "not a PNG file (bad signature)");
+  expect_failed("a/huge.png",
+                "the header claims 100000x100000 pixels, more than --max-pixels; got "
+                "10000000000 pixels, expected at most 256000000");
+  if (root_reads) {
+    // Running as root: permission bits do not stop reading, so the file is processed.
+    std::cout << "[ note ] running as root: a mode-000 file is readable; asserted as processed\n";
+  } else {
+    expect_failed("locked.png", "cannot open: Permission denied");
+  }
+#if !defined(TEXCV_HAS_TIFF)
+  expect_failed("a/board.tif", "built without libtiff");
+#endif
+  const std::size_t nfail = 10 - good.size();
+  EXPECT_TRUE(has(r.err, std::to_string(good.size()) + " ok, " + std::to_string(nfail) +
+                             " failed, 0 skipped (outputs exist), 0 not started"))
+      << r.err;
+  EXPECT_TRUE(has(r.err, "JPEG codec: libjpeg-turbo")) << r.err;
+}
+
+TEST_F(Batch, AllGoodExitsZeroAndFormatQualityBitDepthApply) {
+  const fs::path in = dir_ / "in", ex(TEXCV_EXAMPLE_IMAGES);
+  fs::create_directories(in / "x");
+  fs::copy_file(ex / "coffee.png", in / "coffee.png");
+  fs::copy_file(ex / "camera.png", in / "x" / "camera.png");
+  const fs::path out = dir_ / "out";
+  Proc r = texcv({"batch", "-i", in.string(), "-o", out.string(), "-p", "flip", "--device", "cpu",
+                  "--format", "jpeg", "--quality", "80", "--quiet"});
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.err, "");  // --quiet and nothing failed
+  texcv::WriteOptions q80;
+  q80.jpeg_quality = 80;
+  write_reference(in / "coffee.png", dir_ / "ref" / "coffee.jpg", "flip", q80);
+  EXPECT_EQ(read_all(out / "coffee.jpg"), read_all(dir_ / "ref" / "coffee.jpg"));
+  EXPECT_TRUE(fs::exists(out / "x" / "camera.jpg"));
+  EXPECT_FALSE(fs::exists(out / "coffee.png"));
+
+  // 16-bit PNG: u8 values scaled by 257 (65535 / 255).
+  const fs::path out16 = dir_ / "out16";
+  r = texcv({"batch", "-i", in.string(), "-o", out16.string(), "-p", "flip", "--device", "cpu",
+             "--bit-depth", "16", "--quiet"});
+  EXPECT_EQ(r.code, 0) << r.err;
+  const texcv::Image a = texcv::imread((out16 / "x" / "camera.png").string());
+  const texcv::Image b = texcv::imread((in / "x" / "camera.png").string());
+  ASSERT_EQ(a.type(), texcv::ElemType::u16);
+  for (int y = 0; y < b.height(); y += 37)
+    for (int x = 0; x < b.width(); x += 41)
+      EXPECT_EQ(texcv::test::at(a.view(), b.width() - 1 - x, y, 0),
+                257.0 * texcv::test::at(b.view(), x, y, 0));
+
+  // A depth the format cannot hold is a usage error before anything is read.
+  r = texcv({"batch", "-i", in.string(), "-o", (dir_ / "o3").string(), "-p", "flip", "--device",
+             "cpu", "--format", "jpeg", "--bit-depth", "16"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(has(r.err, "--bit-depth 16: jpeg files cannot hold it; expected 8")) << r.err;
+  EXPECT_FALSE(fs::exists(dir_ / "o3"));
+}
+
+TEST_F(Batch, UsageErrorsExitTwoAndWriteNothing) {
+  const fs::path in = dir_ / "in", ex(TEXCV_EXAMPLE_IMAGES), out = dir_ / "out";
+  fs::create_directories(in);
+  fs::copy_file(ex / "coffee.png", in / "coffee.png");
+  Proc r = texcv({"batch", "-i", (dir_ / "nope").string(), "-o", out.string(), "-p", "flip"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(has(r.err, "nope' does not exist")) << r.err;
+  r = texcv({"batch", "-i", in.string(), "-o", out.string(), "-p", "flip;resiz:scale=2"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(has(r.err, "pipeline step 2 \"resiz:scale=2\": unknown operation 'resiz'")) << r.err;
+  r = texcv({"batch", "-i", in.string(), "-o", in.string(), "-p", "flip"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(has(r.err, "is the input folder")) << r.err;
+  r = texcv(
+      {"batch", "-i", in.string(), "-o", out.string(), "-p", "flip", "--resume", "--overwrite"});
+  EXPECT_EQ(r.code, 2);
+  r = texcv({"batch", "-i", in.string(), "-o", out.string(), "-p", "flip", "--format", "bmp"});
+  EXPECT_EQ(r.code, 2);
+  r = texcv({"batch", "-i", in.string(), "-o", out.string(), "-p", "flip", "--glob", "*.jpg"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(has(r.err, "no input image files found")) << r.err;
+#if !defined(TEXCV_HAS_CUDA)
+  r = texcv({"batch", "-i", in.string(), "-o", out.string(), "-p", "flip", "--device", "cuda"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(has(r.err, "--device cuda: no usable GPU; this build has no CUDA backend")) << r.err;
+#endif
+  EXPECT_FALSE(fs::exists(out));
+  EXPECT_EQ(tree(in).size(), 1u);
+}
+
+TEST_F(Batch, DryRunPrintsThePlanAndWritesNothing) {
+  const fs::path in = dir_ / "in", ex(TEXCV_EXAMPLE_IMAGES), out = dir_ / "out";
+  fs::create_directories(in / "s");
+  fs::copy_file(ex / "coffee.png", in / "coffee.png");
+  fs::copy_file(ex / "rocket.jpg", in / "s" / "rocket.jpg");
+  const Proc r = texcv({"batch", "-i", in.string(), "-o", out.string(), "-p", kPipe, "--format",
+                        "png", "--dry-run", "--report", (dir_ / "r.jsonl").string()});
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(has(r.out, "process " + (in / "coffee.png").string() + " -> " +
+                             (out / "coffee.png").string() + "\n"))
+      << r.out;
+  EXPECT_TRUE(has(r.out, "process " + (in / "s" / "rocket.jpg").string() + " -> " +
+                             (out / "s" / "rocket.png").string() + "\n"))
+      << r.out;
+  EXPECT_TRUE(has(r.out, "2 to process, 0 to skip, 0 failing")) << r.out;
+  EXPECT_FALSE(fs::exists(out));
+  EXPECT_FALSE(fs::exists(dir_ / "r.jsonl"));
+}
+
+TEST_F(Batch, GlobAndListSelectInputs) {
+  const fs::path in = dir_ / "in", ex(TEXCV_EXAMPLE_IMAGES);
+  fs::create_directories(in / "s");
+  fs::copy_file(ex / "coffee.png", in / "coffee.png");
+  fs::copy_file(ex / "camera.png", in / "s" / "camera.png");
+  fs::copy_file(ex / "rocket.jpg", in / "s" / "rocket.jpg");
+  Proc r = texcv({"batch", "-i", in.string(), "-o", (dir_ / "g").string(), "-p", "flip", "--glob",
+                  "*.png", "--quiet"});
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(tree(dir_ / "g").size(), 2u);
+  EXPECT_TRUE(fs::exists(dir_ / "g" / "s" / "camera.png"));
+  r = texcv({"batch", "-i", in.string(), "-o", (dir_ / "g2").string(), "-p", "flip", "--glob",
+             "s/*", "--quiet"});
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(tree(dir_ / "g2").size(), 2u);
+  EXPECT_TRUE(fs::exists(dir_ / "g2" / "s" / "rocket.jpg"));
+
+  // A list: paths relative to -i, comments and blank lines ignored; a listed file that does not
+  // exist fails on its own, an unsupported extension too.
+  std::ofstream(dir_ / "list.txt") << "# inputs\ns/rocket.jpg\n\nmissing.png\nnotes.bmp\n";
+  const fs::path report = dir_ / "r.jsonl";
+  r = texcv({"batch", "--list", (dir_ / "list.txt").string(), "-i", in.string(), "-o",
+             (dir_ / "l").string(), "-p", "flip", "--report", report.string()});
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_EQ(tree(dir_ / "l").size(), 1u);
+  EXPECT_TRUE(fs::exists(dir_ / "l" / "s" / "rocket.jpg"));
+  const auto lines = lines_of(read_all(report));
+  EXPECT_EQ(lines.size(), 3u);
+  EXPECT_TRUE(has(report_for(lines, (in / "missing.png").string()), "cannot stat")) << r.err;
+  EXPECT_TRUE(has(report_for(lines, (in / "notes.bmp").string()), "unsupported file extension"))
+      << r.err;
+}
+
+TEST_F(Batch, ExistingOutputsFailUnlessResumeOrOverwrite) {
+  const fs::path in = dir_ / "in", ex(TEXCV_EXAMPLE_IMAGES), out = dir_ / "out";
+  fs::create_directories(in);
+  fs::copy_file(ex / "coffee.png", in / "coffee.png");
+  fs::copy_file(ex / "camera.png", in / "camera.png");
+  fs::create_directories(out);
+  std::ofstream(out / "camera.png") << "old";
+  Proc r = texcv({"batch", "-i", in.string(), "-o", out.string(), "-p", "flip", "--quiet"});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_TRUE(has(r.err, "the output exists (--resume skips existing outputs")) << r.err;
+  EXPECT_EQ(read_all(out / "camera.png"), "old");
+  fs::remove(out / "coffee.png");
+  const fs::path report = dir_ / "r.jsonl";
+  r = texcv({"batch", "-i", in.string(), "-o", out.string(), "-p", "flip", "--resume", "--report",
+             report.string()});
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(read_all(out / "camera.png"), "old");  // resume trusts any final-named file
+  EXPECT_TRUE(has(report_for(lines_of(read_all(report)), (in / "camera.png").string()),
+                  "\"status\":\"skipped\""));
+  EXPECT_TRUE(has(r.err, "1 ok, 0 failed, 1 skipped (outputs exist)")) << r.err;
+  r = texcv(
+      {"batch", "-i", in.string(), "-o", out.string(), "-p", "flip", "--overwrite", "--quiet"});
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(read_all(out / "camera.png"), "old");
+}
+
+TEST_F(Batch, FailFastStopsStartingFiles) {
+  const fs::path in = dir_ / "in", ex(TEXCV_EXAMPLE_IMAGES), out = dir_ / "out";
+  fs::create_directories(in);
+  std::ofstream(in / "a_bad.png") << "not a png";  // sorted first
+  for (int i = 0; i < 6; ++i) fs::copy_file(ex / "camera.png", in / numbered("b", i, ".png"));
+  const fs::path report = dir_ / "r.jsonl";
+  const Proc r = texcv({"batch", "-i", in.string(), "-o", out.string(), "-p", "flip", "--fail-fast",
+                        "--decode-threads", "1", "--report", report.string()});
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_TRUE(has(r.err, "stopped at the first failure (--fail-fast)")) << r.err;
+  // One decode thread checks the stop flag before each file: nothing after the failure starts.
+  EXPECT_EQ(count_files(out), 0u);
+  const auto lines = lines_of(read_all(report));
+  ASSERT_EQ(lines.size(), 7u);
+  EXPECT_TRUE(has(lines[0], "\"status\":\"failed\""));
+  for (std::size_t i = 1; i < lines.size(); ++i)
+    EXPECT_TRUE(has(lines[i], "\"status\":\"cancelled\"")) << lines[i];
+}
+
+TEST_F(Batch, MaxBytesAndMaxPixelsSkipLargeFiles) {
+  const fs::path in = dir_ / "in", ex(TEXCV_EXAMPLE_IMAGES), out = dir_ / "out";
+  fs::create_directories(in);
+  fs::copy_file(ex / "coffee.png", in / "coffee.png");  // 600x400, about 466 kB
+  fs::copy_file(ex / "rocket.jpg", in / "rocket.jpg");  // 640x427, about 112 kB
+  Proc r = texcv({"batch", "-i", in.string(), "-o", out.string(), "-p", "flip", "--max-bytes",
+                  "200000", "--quiet"});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_TRUE(has(r.err, "coffee.png: file too large (--max-bytes); got")) << r.err;
+  EXPECT_TRUE(fs::exists(out / "rocket.jpg"));
+  EXPECT_FALSE(fs::exists(out / "coffee.png"));
+  r = texcv({"batch", "-i", in.string(), "-o", (dir_ / "o2").string(), "-p", "flip", "--max-pixels",
+             "250000", "--quiet"});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_TRUE(has(r.err, "rocket.jpg: the header claims 640x427 pixels, more than --max-pixels"))
+      << r.err;
+  EXPECT_TRUE(fs::exists(dir_ / "o2" / "coffee.png"));
+}
+
+// Many small synthetic files in a few nested folders.
+fs::path make_many(const fs::path& dir, int n, int size, std::uint32_t seed) {
+  fs::create_directories(dir);
+  for (int i = 0; i < n; ++i) {
+    const fs::path sub = dir / numbered("d", i % 7) / numbered("e", i % 3);
+    fs::create_directories(sub);
+    const fs::path p = sub / numbered("img", i, ".png");
+    if (i < 16) {
+      texcv::imwrite(p.string(), texcv::test::random_image(size, size, 3, texcv::ElemType::u8,
+                                                           seed + static_cast<std::uint32_t>(i)));
+    } else {  // copies of the first 16 (fast to create)
+      const fs::path src = dir / numbered("d", (i % 16) % 7) / numbered("e", (i % 16) % 3) /
+                           numbered("img", i % 16, ".png");
+      fs::copy_file(src, p);
+    }
+  }
+  return dir;
+}
+
+TEST_F(Batch, KilledRunResumesToIdenticalOutputsWithoutTemporaryFiles) {
+  const fs::path in = make_many(dir_ / "in", 240, 96, 11);
+  const std::string pipe = "gaussian_blur:sigma=1.5;resize:scale=0.75";
+  const std::vector<std::string> common{"-p",       pipe,
+                                        "--device", "cpu",
+                                        "--quiet",  "--png-compression",
+                                        "9",        "--decode-threads",
+                                        "1",        "--encode-threads",
+                                        "1"};
+  auto args = [&](const fs::path& out, std::vector<std::string> extra) {
+    std::vector<std::string> a{"batch", "-i", in.string(), "-o", out.string()};
+    a.insert(a.end(), common.begin(), common.end());
+    a.insert(a.end(), extra.begin(), extra.end());
+    return a;
+  };
+  const fs::path whole = dir_ / "whole", part = dir_ / "part";
+  Proc r = texcv(args(whole, {}));
+  ASSERT_EQ(r.code, 0) << r.err;
+  ASSERT_EQ(count_files(whole), 240u);
+
+  // Kill a second run once some outputs exist.
+  const fs::path so = dir_ / "k.out", se = dir_ / "k.err";
+  const pid_t pid = spawn(args(part, {}), so, se);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (count_files(part) < 40 && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  ::kill(pid, SIGKILL);
+  const Proc killed = wait_for(pid, so, se);
+  EXPECT_EQ(killed.code, -1) << "the run ended before it could be killed";
+  const std::size_t done = count_files(part);
+  EXPECT_GE(done, 40u);
+  EXPECT_LT(done, 240u) << "the run ended before it could be killed";
+  // Plant a temporary file as an interrupted write leaves it (whether or not the kill did).
+  const fs::path planted = part / "d0" / "e0" / ".img0.png.tmp-0123456789abcdef";
+  fs::create_directories(planted.parent_path());
+  std::ofstream(planted) << "half an image";
+
+  r = texcv(args(part, {"--resume"}));
+  EXPECT_EQ(r.code, 0) << r.err;
+  // Byte-identical trees: the same files (nothing missing, nothing extra such as a temporary
+  // file), the same bytes.
+  const auto a = tree(whole), b = tree(part);
+  EXPECT_EQ(a.size(), b.size());
+  for (const auto& [name, bytes] : a) {
+    auto it = b.find(name);
+    ASSERT_NE(it, b.end()) << name;
+    EXPECT_TRUE(it->second == bytes) << name << " differs";
+  }
+  for (const auto& [name, bytes] : b) EXPECT_FALSE(has(name, ".tmp-")) << name;
+}
+
+TEST_F(Batch, PeakMemoryStaysFlatOverThousandsOfFiles) {
+  const fs::path small = make_many(dir_ / "small", 200, 48, 3);
+  const fs::path large = make_many(dir_ / "large", 3000, 48, 3);
+  auto run = [&](const fs::path& in, const fs::path& out) {
+    return texcv({"batch", "-i", in.string(), "-o", out.string(), "-p", "resize:scale=0.5",
+                  "--device", "cpu", "--quiet", "--png-compression", "1"});
+  };
+  const Proc a = run(small, dir_ / "o1");
+  ASSERT_EQ(a.code, 0) << a.err;
+  const Proc b = run(large, dir_ / "o2");
+  ASSERT_EQ(b.code, 0) << b.err;
+  EXPECT_EQ(count_files(dir_ / "o2"), 3000u);
+  // 15x the files; the plan (paths) grows by well under 4 MB, images in flight stay bounded.
+  std::cout << "[ info ] peak RSS: 200 files " << a.max_rss_kb << " kB, 3000 files " << b.max_rss_kb
+            << " kB\n";
+  EXPECT_LT(b.max_rss_kb, a.max_rss_kb + 4096) << "peak RSS grows with the number of files";
+}
+
+}  // namespace

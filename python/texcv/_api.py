@@ -398,8 +398,12 @@ def separable_filter_into(dst: Any, src: Any, row: Any, column: Any, *, anchor_x
 def _gaussian(dst, src, ksize, sigma, ksize_y, sigma_y, border, border_value, path, device,
               stream):
     s, d = _same("gaussian_blur", dst, src)
+    # As the registry (texcv run): ksize_y defaults to ksize, or is derived from sigma_y when
+    # that is given.
+    if ksize_y is None:
+        ksize_y = 0 if sigma_y > 0 else ksize
     _go("gaussian_blur", _n.gaussian_blur, s, d, device, stream, int(ksize), float(sigma),
-        0 if ksize_y is None else int(ksize_y), float(sigma_y), border, _bv(border_value), path)
+        int(ksize_y), float(sigma_y), border, _bv(border_value), path)
     return _ret(d)
 
 

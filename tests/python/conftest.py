@@ -1,0 +1,84 @@
+"""Shared fixtures of the Python tests: sample images, random data, the GPU switches."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import texcv
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = ROOT / "examples" / "images"
+SHARED = ROOT.parent / "shared" / "data" / "images"
+
+DTYPES = ("uint8", "uint16", "float32")
+CHANNELS = (1, 3, 4)
+FULL = {"uint8": 255.0, "uint16": 65535.0, "float32": 1.0}
+
+
+def in_type(u8: np.ndarray, dtype: str) -> np.ndarray:
+    """u8 data in dtype as the C++ tests do: u16 = u8 * 257, f32 = u8 / 255."""
+    if dtype == "uint8":
+        return np.ascontiguousarray(u8)
+    if dtype == "uint16":
+        return np.ascontiguousarray(u8.astype(np.uint16) * 257)
+    return np.ascontiguousarray(u8.astype(np.float32) / 255.0)
+
+
+def with_channels(rgb: np.ndarray, ch: int) -> np.ndarray:
+    """1, 3 or 4 channels from an RGB (or gray) u8 image: gray as cv2's RGB2GRAY, alpha 255
+    (opaque), as the C++ reference tests build their photographs."""
+    if ch == 1:
+        if rgb.ndim == 2:
+            return rgb.copy()
+        w = np.array([0.299, 0.587, 0.114])
+        return np.clip(np.rint(rgb[..., :3] @ w), 0, 255).astype(np.uint8)
+    if rgb.ndim == 2:
+        rgb = np.repeat(rgb[:, :, None], 3, axis=2)
+    if ch == 3:
+        return rgb.copy()
+    return np.dstack([rgb, np.full(rgb.shape[:2], 255, np.uint8)])
+
+
+def photo_path(name: str) -> Path:
+    for d in (EXAMPLES, SHARED):
+        if (d / name).exists():
+            return d / name
+    pytest.skip(f"sample image {name} not found in {EXAMPLES} or {SHARED}")
+
+
+def photo(name: str, dtype: str, ch: int, w: int = 160, h: int = 120) -> np.ndarray:
+    """A w x h region at (180, 60) of a sample image, in dtype with ch channels."""
+    img = texcv.imread(photo_path(name))
+    region = img[60:60 + h, 180:180 + w]
+    return in_type(with_channels(region, ch), dtype)
+
+
+def random_image(w: int, h: int, ch: int, dtype: str, seed: int) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    shape = (h, w) if ch == 1 else (h, w, ch)
+    if dtype == "float32":
+        return rng.random(shape, dtype=np.float32)
+    return rng.integers(0, int(FULL[dtype]) + 1, shape, dtype=dtype)
+
+
+# The photographs used by the conformance tests: coffee.png ships with the repository; the
+# shared images (astronaut, camera) are used as well where the shared data folder is present.
+PHOTOS = ["coffee.png", "camera.png", "astronaut.png"]
+
+
+def source(kind: str, dtype: str, ch: int) -> np.ndarray:
+    if kind == "random":
+        return random_image(61, 47, ch, dtype, seed=1 + ch)
+    return photo(kind, dtype, ch)
+
+
+def max_diff(a: np.ndarray, b: np.ndarray) -> float:
+    assert a.shape == b.shape, (a.shape, b.shape)
+    return float(np.max(np.abs(a.astype(np.float64) - b.astype(np.float64)))) if a.size else 0.0
+
+
+def has_cuda() -> bool:
+    return texcv.cuda_available()

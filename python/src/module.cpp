@@ -297,8 +297,9 @@ NB_MODULE(_texcv, m) {
   });
   m.def("_view", [](InArray a, const std::string& op) {
     const ImageView v = view_of(a, op.c_str(), "src");
+    // What the native side sees of an array (tests use it to prove zero copies).
     return nb::make_tuple(v.width, v.height, v.channels, texcv::to_string(v.type), v.pitch,
-                          texcv::to_string(v.location));
+                          texcv::to_string(v.location), reinterpret_cast<std::uintptr_t>(v.data));
   });
 
   // ---- Runtime and registry --------------------------------------------------------------

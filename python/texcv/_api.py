@@ -17,7 +17,7 @@ import numpy as np
 
 from . import _texcv as _n
 from ._arrays import Array, as_input, as_output, host_floats, kind_of, out_shape
-from ._errors import invalid
+from ._errors import invalid, unsupported
 
 _FILTER_DST = ("float32",)
 
@@ -72,7 +72,7 @@ def _ret(dst: Array) -> Any:
 def _out_dtype(op: str, src: Array, dtype: Any) -> str:
     if dtype is None:
         return src.dtype
-    name = np.dtype(dtype).name if not isinstance(dtype, str) else dtype
+    name = np.dtype(dtype).name
     if name == src.dtype or name in _FILTER_DST:
         return name
     raise invalid(op, "dtype must be the source type or float32", name,
@@ -741,8 +741,9 @@ def convert(src: Any, dtype: Any = None, *, scale: float = 1.0, offset: float = 
     """saturate(src * scale + offset) in dtype ("uint8", "uint16", "float32"; default src's),
     as cv2.Mat.convertTo."""
     s = as_input(src, "convert")
-    name = s.dtype if dtype is None else (dtype if isinstance(dtype, str)
-                                          else np.dtype(dtype).name)
+    name = s.dtype if dtype is None else np.dtype(dtype).name
+    if name not in ("uint8", "uint16", "float32"):
+        raise unsupported("convert", "dtype is not supported", name, "uint8, uint16 or float32")
     d = s.empty(s.shape, name)
     _go("convert", _n.convert, s, d, device, stream, float(scale), float(offset))
     return _ret(d)

@@ -591,6 +591,16 @@ int batch_command(const BatchOptions& opt) {
       return kExitUsage;
     }
   }
+  // JPEG codec: nvJPEG needs CUDA workers and a build with nvJPEG.
+  if (opt.jpeg_codec == "nvjpeg" && !(use_cuda && nvjpeg_compiled())) {
+    say(std::string("--jpeg-codec nvjpeg: ") +
+        (!nvjpeg_compiled() ? "this build has no nvJPEG (it needs the CUDA toolkit's nvjpeg.h "
+                              "and libnvjpeg at configure time)"
+                            : "nvJPEG runs on the CUDA workers; the device is cpu") +
+        " (use --jpeg-codec auto or cpu)");
+    return kExitUsage;
+  }
+  const bool nvjpeg = use_cuda && nvjpeg_compiled() && opt.jpeg_codec != "cpu";
   const int hw = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
   EngineConfig cfg;
   cfg.steps = steps;
@@ -602,6 +612,8 @@ int batch_command(const BatchOptions& opt) {
   cfg.max_pixels = opt.max_pixels;
   cfg.max_bytes = opt.max_bytes;
   cfg.fail_fast = opt.fail_fast;
+  cfg.gpu_jpeg_decode = nvjpeg;
+  cfg.gpu_jpeg_encode = nvjpeg;
 
   // 3. The plan.
   Plan plan;
@@ -628,7 +640,10 @@ int batch_command(const BatchOptions& opt) {
       devices_text += (i ? "," : " ") + std::to_string(devices[i]);
     devices_text += ", " + std::to_string(std::max(1, opt.streams)) + " streams each)";
   }
-  const std::string codec_line = "JPEG codec: " + jpeg_codec_name();
+  const std::string codec_line =
+      std::string("JPEG codec: ") +
+      (nvjpeg ? "nvJPEG on the GPU (decode and encode; libjpeg-turbo for files it cannot decode)"
+              : "libjpeg-turbo on the CPU (decode and encode)");
 
   if (opt.dry_run) {
     std::cout << "texcv batch (dry run, nothing is written): " << plan.jobs.size()
@@ -667,7 +682,7 @@ int batch_command(const BatchOptions& opt) {
   std::vector<std::unique_ptr<Worker>> workers;
   try {
     if (use_cuda) {
-      workers = make_cuda_workers(cfg.steps, devices, opt.streams);
+      workers = make_cuda_workers(cfg.steps, devices, opt.streams, nvjpeg);
     } else {
       for (std::size_t i = 0; i < nworkers; ++i) workers.push_back(make_cpu_worker(cfg.steps));
     }

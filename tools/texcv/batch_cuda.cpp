@@ -3,6 +3,10 @@
 // image; all three are kept between images and reallocated only when an image does not fit. With
 // several workers per GPU (two by default), one worker's copies overlap another's kernels.
 //
+// With nvJPEG (TEXCV_HAS_NVJPEG, found by tools/texcv/CMakeLists.txt in the CUDA toolkit), a
+// worker also decodes JPEG inputs straight into its device buffer and encodes JPEG outputs on
+// the GPU; a file nvJPEG cannot decode is decoded on the CPU (libjpeg-turbo) instead.
+//
 // A CUDA out-of-memory error (or an operation without a CUDA backend) on one image does not
 // stop the run: the worker drops its buffers, runs that image on the CPU backend and says so in
 // the file's record.
@@ -19,11 +23,18 @@
 
 #include "src/cuda/runtime/runtime.hpp"
 #endif
+#if defined(TEXCV_HAS_CUDA) && defined(TEXCV_HAS_NVJPEG)
+#include <nvjpeg.h>
+#endif
 
 namespace texcv::cli {
 
-std::string jpeg_codec_name() {
-  return "libjpeg-turbo (CPU decode and encode)";
+bool nvjpeg_compiled() {
+#if defined(TEXCV_HAS_CUDA) && defined(TEXCV_HAS_NVJPEG)
+  return true;
+#else
+  return false;
+#endif
 }
 
 #if defined(TEXCV_HAS_CUDA)
@@ -42,25 +53,46 @@ void copy_rows(void* dst, std::size_t dst_pitch, const void* src, std::size_t sr
                 s + src_pitch * static_cast<std::size_t>(y), row_bytes);
 }
 
+#if defined(TEXCV_HAS_NVJPEG)
+// Throws Error(OutOfMemory) for an allocation failure (so the worker falls back to the CPU),
+// Error(Cuda) for any other failure.
+void check_nvjpeg(nvjpegStatus_t st, const char* call) {
+  if (st == NVJPEG_STATUS_SUCCESS) return;
+  const std::string what =
+      std::string(call) + " failed: nvJPEG status " + std::to_string(static_cast<int>(st));
+  (void)cudaGetLastError();
+  if (st == NVJPEG_STATUS_ALLOCATOR_FAILURE) fail(ErrorCode::OutOfMemory, kOp, what);
+  fail(ErrorCode::Cuda, kOp, what);
+}
+#define TEXCV_NVJPEG_CHECK(call) check_nvjpeg((call), #call)
+#endif
+
 class CudaWorker final : public Worker {
  public:
-  CudaWorker(const std::vector<PipelineStep>& steps, int device, int slot)
-      : steps_(steps), device_(device), slot_(slot) {}
+  CudaWorker(const std::vector<PipelineStep>& steps, int device, int slot, bool nvjpeg)
+      : steps_(steps), device_(device), slot_(slot), use_nvjpeg_(nvjpeg) {}
 
   ~CudaWorker() override {
     // The buffers and the stream belong to device_; make it current for their release (the
     // destructors never throw; a failure is counted by the runtime layer).
     if (stream_) (void)cudaSetDevice(device_);
+#if defined(TEXCV_HAS_NVJPEG)
+    if (enc_params_) (void)nvjpegEncoderParamsDestroy(enc_params_);
+    if (enc_state_) (void)nvjpegEncoderStateDestroy(enc_state_);
+    if (dec_state_) (void)nvjpegJpegStateDestroy(dec_state_);
+    if (nvjpeg_) (void)nvjpegDestroy(nvjpeg_);
+#endif
   }
 
   std::string name() const override {
     return "cuda:" + std::to_string(device_) + "/" + std::to_string(slot_);
   }
 
-  Image process(const Image& src, JobResult& r) override {
+  void process(WorkItem& item) override {
+    JobResult& r = item.result;
     r.device = "cuda:" + std::to_string(device_);
     try {
-      return process_on_device(src);
+      process_on_device(item);
     } catch (const Error& e) {
       if (e.code() != ErrorCode::OutOfMemory && e.code() != ErrorCode::NotCompiled) throw;
       // Give the memory back (the next image reallocates what it needs), then the CPU.
@@ -70,7 +102,9 @@ class CudaWorker final : public Worker {
                                                               : "no CUDA backend for a step") +
                " (" + e.what() + "); retried on the CPU backend";
       r.device = "cpu";
-      return run_steps_on_host(src.view(), steps_);
+      item.encoded_output.clear();
+      Image out = run_steps_on_host(host_input(item).view(), steps_);
+      item.image = std::move(out);
     }
   }
 
@@ -79,6 +113,14 @@ class CudaWorker final : public Worker {
     if (stream_) return;
     TEXCV_CUDA_CHECK(kOp, cudaSetDevice(device_));
     stream_ = std::make_unique<cuda::Stream>(kOp);
+#if defined(TEXCV_HAS_NVJPEG)
+    if (use_nvjpeg_) {
+      TEXCV_NVJPEG_CHECK(nvjpegCreateSimple(&nvjpeg_));
+      TEXCV_NVJPEG_CHECK(nvjpegJpegStateCreate(nvjpeg_, &dec_state_));
+      TEXCV_NVJPEG_CHECK(nvjpegEncoderStateCreate(nvjpeg_, &enc_state_, stream_->get()));
+      TEXCV_NVJPEG_CHECK(nvjpegEncoderParamsCreate(nvjpeg_, &enc_params_, stream_->get()));
+    }
+#endif
   }
 
   void release_buffers() noexcept {
@@ -89,32 +131,106 @@ class CudaWorker final : public Worker {
     device_in_ = cuda::DeviceBuffer();
   }
 
-  Image process_on_device(const Image& host) {
-    init();
-    const ImageView& v = host.view();
+  // The device input buffer, reallocated only when row x rows does not fit.
+  void fit_device_in(std::size_t row, int rows) {
+    if (device_in_.width_bytes() < row || device_in_.height() < static_cast<std::size_t>(rows)) {
+      device_in_ = cuda::DeviceBuffer();
+      device_in_ = cuda::DeviceBuffer(row, static_cast<std::size_t>(rows), kOp);
+    }
+  }
+
+  // Pageable host image -> pinned staging -> device input buffer, on this worker's stream.
+  ImageView upload(const ImageView& v) {
     const std::size_t row = v.row_bytes();
     const std::size_t bytes = row * static_cast<std::size_t>(v.height);
-    const cudaStream_t s = stream_->get();
-
-    // 1. Pageable decoded image -> pinned staging (reused while it is large enough).
     if (pinned_in_.size() < bytes) {
       pinned_in_ = cuda::PinnedBuffer();
       pinned_in_ = cuda::PinnedBuffer(bytes, kOp);
     }
+    // The previous upload from pinned_in_ finished: every image ends with a stream sync.
     copy_rows(pinned_in_.data(), row, v.data, v.pitch, row, v.height);
-
-    // 2. Pinned -> device input buffer (reused while the image fits), on this worker's stream.
-    if (device_in_.width_bytes() < row ||
-        device_in_.height() < static_cast<std::size_t>(v.height)) {
-      device_in_ = cuda::DeviceBuffer();
-      device_in_ = cuda::DeviceBuffer(row, static_cast<std::size_t>(v.height), kOp);
-    }
+    fit_device_in(row, v.height);
     TEXCV_CUDA_CHECK(
         kOp, cudaMemcpy2DAsync(device_in_.data(), device_in_.pitch(), pinned_in_.data(), row, row,
-                               static_cast<std::size_t>(v.height), cudaMemcpyHostToDevice, s));
-    const ImageView dsrc = device_in_.view(v.width, v.height, v.channels, v.type);
+                               static_cast<std::size_t>(v.height), cudaMemcpyHostToDevice,
+                               stream_->get()));
+    return device_in_.view(v.width, v.height, v.channels, v.type);
+  }
 
-    // 3. The steps, each on the stream.
+#if defined(TEXCV_HAS_NVJPEG)
+  // Decodes item.encoded into the device input buffer. Returns false when nvJPEG cannot (the
+  // caller decodes on the CPU, which also gives the precise reason for a corrupt file).
+  bool decode_jpeg(WorkItem& item, ImageView& out) {
+    const auto* data = item.encoded.data();
+    const std::size_t len = item.encoded.size();
+    int ncomp = 0;
+    nvjpegChromaSubsampling_t css = NVJPEG_CSS_UNKNOWN;
+    int widths[NVJPEG_MAX_COMPONENT] = {}, heights[NVJPEG_MAX_COMPONENT] = {};
+    if (nvjpegGetImageInfo(nvjpeg_, data, len, &ncomp, &css, widths, heights) !=
+        NVJPEG_STATUS_SUCCESS)
+      return false;
+    const int channels = (ncomp == 1 || css == NVJPEG_CSS_GRAY) ? 1 : 3;
+    // Must agree with what imread (libjpeg-turbo) gives, which the header check reported.
+    if (ncomp != 1 && ncomp != 3) return false;
+    if (channels != item.result.channels || widths[0] != item.result.width ||
+        heights[0] != item.result.height)
+      return false;
+    const int w = widths[0], h = heights[0];
+    fit_device_in(static_cast<std::size_t>(w) * static_cast<std::size_t>(channels), h);
+    nvjpegImage_t dst{};
+    dst.channel[0] = static_cast<unsigned char*>(device_in_.data());
+    dst.pitch[0] = device_in_.pitch();
+    const nvjpegStatus_t st =
+        nvjpegDecode(nvjpeg_, dec_state_, data, len,
+                     channels == 1 ? NVJPEG_OUTPUT_Y : NVJPEG_OUTPUT_RGBI, &dst, stream_->get());
+    if (st == NVJPEG_STATUS_ALLOCATOR_FAILURE) check_nvjpeg(st, "nvjpegDecode");
+    if (st != NVJPEG_STATUS_SUCCESS) {
+      (void)cudaGetLastError();
+      return false;
+    }
+    out = device_in_.view(w, h, channels, ElemType::u8);
+    return true;
+  }
+
+  // Encodes a device u8 image (1 or 3 channels) as JPEG into `out`.
+  void encode_jpeg(const ImageView& v, int quality, std::vector<unsigned char>& out) {
+    const cudaStream_t s = stream_->get();
+    TEXCV_NVJPEG_CHECK(nvjpegEncoderParamsSetQuality(enc_params_, quality, s));
+    TEXCV_NVJPEG_CHECK(nvjpegEncoderParamsSetSamplingFactors(
+        enc_params_, v.channels == 1 ? NVJPEG_CSS_GRAY : NVJPEG_CSS_420, s));
+    nvjpegImage_t src{};
+    src.channel[0] = static_cast<unsigned char*>(v.data);
+    src.pitch[0] = v.pitch;
+    if (v.channels == 3) {
+      TEXCV_NVJPEG_CHECK(nvjpegEncodeImage(nvjpeg_, enc_state_, enc_params_, &src,
+                                           NVJPEG_INPUT_RGBI, v.width, v.height, s));
+    } else {
+      TEXCV_NVJPEG_CHECK(nvjpegEncodeYUV(nvjpeg_, enc_state_, enc_params_, &src, NVJPEG_CSS_GRAY,
+                                         v.width, v.height, s));
+    }
+    std::size_t len = 0;
+    TEXCV_NVJPEG_CHECK(nvjpegEncodeRetrieveBitstream(nvjpeg_, enc_state_, nullptr, &len, s));
+    TEXCV_CUDA_CHECK(kOp, cudaStreamSynchronize(s));
+    out.resize(len);
+    TEXCV_NVJPEG_CHECK(nvjpegEncodeRetrieveBitstream(nvjpeg_, enc_state_, out.data(), &len, s));
+    TEXCV_CUDA_CHECK(kOp, cudaStreamSynchronize(s));
+    out.resize(len);
+  }
+#endif
+
+  void process_on_device(WorkItem& item) {
+    init();
+    const cudaStream_t s = stream_->get();
+
+    // 1. The input on the device: decoded there by nvJPEG, or uploaded from the host image.
+    ImageView dsrc;
+#if defined(TEXCV_HAS_NVJPEG)
+    if (!item.encoded.empty() && use_nvjpeg_ && !decode_jpeg(item, dsrc))
+      item.result.note = "nvJPEG could not decode it; decoded on the CPU";
+#endif
+    if (dsrc.empty()) dsrc = upload(host_input(item).view());
+
+    // 2. The steps, each on the stream.
     Image cur;
     for (const auto& step : steps_) {
       try {
@@ -124,9 +240,24 @@ class CudaWorker final : public Worker {
                     "step " + std::to_string(step.index) + " (" + step.name + "): " + e.what());
       }
     }
-
-    // 4. Device result -> pinned -> a host image for the encoders.
     const ImageView& o = cur.view();
+
+#if defined(TEXCV_HAS_NVJPEG)
+    // 3a. JPEG output encoded on the GPU.
+    if (use_nvjpeg_ && item.encode_jpeg_quality > 0 && o.type == ElemType::u8 &&
+        (o.channels == 1 || o.channels == 3)) {
+      encode_jpeg(o, item.encode_jpeg_quality, item.encoded_output);
+      JobResult& r = item.result;
+      r.out_width = o.width;
+      r.out_height = o.height;
+      r.out_channels = o.channels;
+      r.out_type = o.type;
+      item.image = Image();
+      return;
+    }
+#endif
+
+    // 3b. Device result -> pinned -> a host image for the encoders.
     const std::size_t orow = o.row_bytes();
     const std::size_t obytes = orow * static_cast<std::size_t>(o.height);
     if (pinned_out_.size() < obytes) {
@@ -139,32 +270,39 @@ class CudaWorker final : public Worker {
     TEXCV_CUDA_CHECK(kOp, cudaStreamSynchronize(s));
     Image out(o.width, o.height, o.channels, o.type, Location::host);
     copy_rows(out.data(), out.pitch(), pinned_out_.data(), orow, orow, o.height);
-    return out;
+    item.image = std::move(out);
   }
 
   const std::vector<PipelineStep>& steps_;
   int device_ = 0, slot_ = 0;
+  bool use_nvjpeg_ = false;
   std::unique_ptr<cuda::Stream> stream_;
   cuda::PinnedBuffer pinned_in_, pinned_out_;
   cuda::DeviceBuffer device_in_;
+#if defined(TEXCV_HAS_NVJPEG)
+  nvjpegHandle_t nvjpeg_ = nullptr;
+  nvjpegJpegState_t dec_state_ = nullptr;
+  nvjpegEncoderState_t enc_state_ = nullptr;
+  nvjpegEncoderParams_t enc_params_ = nullptr;
+#endif
 };
 
 }  // namespace
 
 std::vector<std::unique_ptr<Worker>> make_cuda_workers(const std::vector<PipelineStep>& steps,
-                                                       const std::vector<int>& devices,
-                                                       int streams) {
+                                                       const std::vector<int>& devices, int streams,
+                                                       bool nvjpeg) {
   std::vector<std::unique_ptr<Worker>> out;
   for (int d : devices)
     for (int k = 0; k < (streams > 0 ? streams : 1); ++k)
-      out.push_back(std::make_unique<CudaWorker>(steps, d, k));
+      out.push_back(std::make_unique<CudaWorker>(steps, d, k, nvjpeg && nvjpeg_compiled()));
   return out;
 }
 
 #else
 
 std::vector<std::unique_ptr<Worker>> make_cuda_workers(const std::vector<PipelineStep>&,
-                                                       const std::vector<int>&, int) {
+                                                       const std::vector<int>&, int, bool) {
   fail(ErrorCode::NotCompiled, "batch",
        "this build has no CUDA backend; use --device cpu (or rebuild with -DTEXCV_CUDA=ON)");
 }

@@ -2,10 +2,13 @@
 // (see batch_engine.hpp), and the CPU worker.
 #include "tools/texcv/batch_engine.hpp"
 
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <exception>
 #include <mutex>
@@ -30,20 +33,78 @@ double ms_since(Clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
 }
 
-// An image travelling between the stages with its record.
+// A work item with its start time.
 struct Item {
-  Image image;
-  JobResult result;
+  WorkItem work;
   Clock::time_point start;
 };
+
+// Reads a whole file (the caller has checked its size).
+std::vector<unsigned char> read_bytes(const std::string& path, std::uint64_t size) {
+  std::vector<unsigned char> data(static_cast<std::size_t>(size));
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) fail(ErrorCode::Io, "batch", path + ": cannot open: " + std::strerror(errno));
+  const std::size_t n = std::fread(data.data(), 1, data.size(), f);
+  const bool err = std::ferror(f) != 0;
+  std::fclose(f);
+  if (err || n != data.size())
+    fail(ErrorCode::Io, "batch", path + ": read error or file changed while reading");
+  return data;
+}
+
+// Writes bytes as imwrite writes images: a temporary file ".<name>.tmp-<16 hex>" beside the
+// target, then a rename (so --resume's rule and the stale-file clean-up hold for it too).
+void write_bytes_atomic(const std::string& path, const std::vector<unsigned char>& data) {
+  const fs::path p(path);
+  const fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
+  static std::atomic<std::uint64_t> counter{0};
+  std::string tmp;
+  int fd = -1;
+  for (int attempt = 0; attempt < 100 && fd < 0; ++attempt) {
+    char suffix[32];
+    const std::uint64_t r = (static_cast<std::uint64_t>(::getpid()) << 40) ^
+                            static_cast<std::uint64_t>(Clock::now().time_since_epoch().count()) ^
+                            (counter.fetch_add(1) * 0x9E3779B97F4A7C15ull);
+    std::snprintf(suffix, sizeof suffix, "%016llx", static_cast<unsigned long long>(r));
+    std::string name(".");  // appended piecewise: GCC 12 warns (-Wrestrict) on "." + string
+    name += p.filename().string();
+    name += ".tmp-";
+    name += suffix;
+    tmp = (dir / name).string();
+    fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd < 0 && errno != EEXIST)
+      fail(ErrorCode::Io, "batch",
+           path + ": cannot create a temporary file: " + std::strerror(errno));
+  }
+  if (fd < 0) fail(ErrorCode::Io, "batch", path + ": cannot find a free temporary file name");
+  std::size_t done = 0;
+  while (done < data.size()) {
+    const ssize_t w = ::write(fd, data.data() + done, data.size() - done);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) {
+      const int e = errno;
+      ::close(fd);
+      ::unlink(tmp.c_str());
+      fail(ErrorCode::Io, "batch", path + ": write error: " + std::strerror(e));
+    }
+    done += static_cast<std::size_t>(w);
+  }
+  if (::close(fd) != 0 || std::rename(tmp.c_str(), path.c_str()) != 0) {
+    const int e = errno;
+    ::unlink(tmp.c_str());
+    fail(ErrorCode::Io, "batch",
+         path + ": cannot move the written file into place: " + std::strerror(e));
+  }
+}
 
 class CpuWorker final : public Worker {
  public:
   explicit CpuWorker(const std::vector<PipelineStep>& steps) : steps_(steps) {}
   std::string name() const override { return "cpu"; }
-  Image process(const Image& src, JobResult& r) override {
-    r.device = "cpu";
-    return run_steps_on_host(src.view(), steps_);
+  void process(WorkItem& item) override {
+    item.result.device = "cpu";
+    Image out = run_steps_on_host(host_input(item).view(), steps_);
+    item.image = std::move(out);
   }
 
  private:
@@ -67,9 +128,9 @@ Image convert_depth(const Image& img, int bit_depth) {
   return apply("convert", img.view(), p);
 }
 
-// Reads one file with the engine's limits: the byte cap from stat, the pixel cap from the
-// header, both before the image is allocated.
-Image read_checked(const std::string& p, const EngineConfig& cfg, JobResult& r) {
+// Checks one file with the engine's limits: the byte cap from stat, the pixel cap from the
+// header, both before any pixel buffer is allocated. Fills r's input fields.
+ImageInfo check_file(const std::string& p, const EngineConfig& cfg, JobResult& r) {
   struct stat st {};
   if (::stat(p.c_str(), &st) != 0)
     fail(ErrorCode::Io, "batch", p + ": cannot stat: " + std::strerror(errno));
@@ -89,6 +150,11 @@ Image read_checked(const std::string& p, const EngineConfig& cfg, JobResult& r) 
          p + ": the header claims " + std::to_string(info.width) + "x" +
              std::to_string(info.height) + " pixels, more than --max-pixels",
          std::to_string(info.pixels()) + " pixels", "at most " + std::to_string(cfg.max_pixels));
+  return info;
+}
+
+Image read_checked(const std::string& p, const EngineConfig& cfg, JobResult& r) {
+  check_file(p, cfg, r);
   return imread(p);
 }
 
@@ -118,6 +184,14 @@ Image run_steps_on_host(const ImageView& src, const std::vector<PipelineStep>& s
     }
   }
   return cur;
+}
+
+const Image& host_input(WorkItem& item) {
+  if (item.image.empty() && !item.encoded.empty()) {
+    std::vector<unsigned char>().swap(item.encoded);
+    item.image = imread(item.input);
+  }
+  return item.image;
 }
 
 std::unique_ptr<Worker> make_cpu_worker(const std::vector<PipelineStep>& steps) {
@@ -150,40 +224,54 @@ void run_engine(const std::vector<BatchJob>& jobs, const std::vector<std::size_t
       if (k >= todo.size()) return;
       Item item;
       item.start = Clock::now();
-      item.result.index = todo[k];
+      WorkItem& w = item.work;
+      w.result.index = todo[k];
+      const BatchJob& job = jobs[todo[k]];
+      w.input = job.input;
+      w.output = job.output;
       try {
-        item.image = read_checked(jobs[todo[k]].input, cfg, item.result);
-        const ImageView& v = item.image.view();
-        item.result.width = v.width;
-        item.result.height = v.height;
-        item.result.channels = v.channels;
-        item.result.type = v.type;
+        const ImageFormat fin = format_from_path(job.input);
+        if (cfg.gpu_jpeg_decode && fin == ImageFormat::jpeg) {
+          check_file(job.input, cfg, w.result);  // caps and header, no decode
+          w.encoded = read_bytes(job.input, w.result.bytes_in);
+        } else {
+          w.image = read_checked(job.input, cfg, w.result);
+          const ImageView& v = w.image.view();
+          w.result.width = v.width;
+          w.result.height = v.height;
+          w.result.channels = v.channels;
+          w.result.type = v.type;
+        }
+        if (cfg.gpu_jpeg_encode && format_from_path(job.output) == ImageFormat::jpeg &&
+            (cfg.bit_depth == 0 || cfg.bit_depth == 8))
+          w.encode_jpeg_quality = cfg.write.jpeg_quality;
       } catch (const std::exception& e) {
-        failed(item.result, "read", e);
+        failed(w.result, "read", e);
       }
-      item.result.read_ms = ms_since(item.start);
-      if (item.result.status == JobStatus::failed) {
-        finish(item.result, item.start);
+      w.result.read_ms = ms_since(item.start);
+      if (w.result.status == JobStatus::failed) {
+        finish(w.result, item.start);
         continue;
       }
       decoded.push(std::move(item));
     }
   };
 
-  auto worker_loop = [&](Worker& w) {
+  auto worker_loop = [&](Worker& wk) {
     while (auto item = decoded.pop()) {
       const auto t0 = Clock::now();
+      WorkItem& w = item->work;
       try {
-        Image out = w.process(item->image, item->result);
-        item->image = std::move(out);
+        wk.process(w);
       } catch (const std::exception& e) {
-        failed(item->result, "process", e);
-        if (item->result.device.empty()) item->result.device = w.name();
+        failed(w.result, "process", e);
+        if (w.result.device.empty()) w.result.device = wk.name();
       }
-      item->result.process_ms = ms_since(t0);
-      if (item->result.status == JobStatus::failed) {
-        item->image = Image();
-        finish(item->result, item->start);
+      std::vector<unsigned char>().swap(w.encoded);
+      w.result.process_ms = ms_since(t0);
+      if (w.result.status == JobStatus::failed) {
+        w.image = Image();
+        finish(w.result, item->start);
         continue;
       }
       processed.push(std::move(*item));
@@ -193,19 +281,10 @@ void run_engine(const std::vector<BatchJob>& jobs, const std::vector<std::size_t
   auto encoder = [&] {
     while (auto item = processed.pop()) {
       const auto t0 = Clock::now();
-      JobResult& r = item->result;
-      const BatchJob& job = jobs[r.index];
+      WorkItem& w = item->work;
+      JobResult& r = w.result;
       try {
-        if (cfg.bit_depth != 0) {
-          Image converted = convert_depth(item->image, cfg.bit_depth);
-          if (!converted.empty()) item->image = std::move(converted);
-        }
-        const ImageView& v = item->image.view();
-        r.out_width = v.width;
-        r.out_height = v.height;
-        r.out_channels = v.channels;
-        r.out_type = v.type;
-        const fs::path parent = fs::path(job.output).parent_path();
+        const fs::path parent = fs::path(w.output).parent_path();
         if (!parent.empty()) {
           std::error_code ec;
           fs::create_directories(parent, ec);
@@ -213,14 +292,28 @@ void run_engine(const std::vector<BatchJob>& jobs, const std::vector<std::size_t
             fail(ErrorCode::Io, "batch",
                  "cannot create the output folder '" + parent.string() + "': " + ec.message());
         }
-        imwrite(job.output, v, cfg.write);
+        if (!w.encoded_output.empty()) {
+          write_bytes_atomic(w.output, w.encoded_output);  // encoded on the GPU (nvJPEG)
+        } else {
+          if (cfg.bit_depth != 0) {
+            Image converted = convert_depth(w.image, cfg.bit_depth);
+            if (!converted.empty()) w.image = std::move(converted);
+          }
+          const ImageView& v = w.image.view();
+          r.out_width = v.width;
+          r.out_height = v.height;
+          r.out_channels = v.channels;
+          r.out_type = v.type;
+          imwrite(w.output, v, cfg.write);
+        }
         std::error_code ec;
-        const auto size = fs::file_size(job.output, ec);
+        const auto size = fs::file_size(w.output, ec);
         if (!ec) r.bytes_out = size;
       } catch (const std::exception& e) {
         failed(r, "write", e);
       }
-      item->image = Image();
+      w.image = Image();
+      std::vector<unsigned char>().swap(w.encoded_output);
       r.write_ms = ms_since(t0);
       finish(r, item->start);
     }

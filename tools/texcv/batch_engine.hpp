@@ -48,27 +48,44 @@ struct JobResult {
   double read_ms = 0, process_ms = 0, write_ms = 0, total_ms = 0;
 };
 
+// One file between the stages.
+struct WorkItem {
+  std::string input, output;  // the job's paths
+  Image image;                // decoded host image (empty while `encoded` holds the input)
+  // The input file's bytes, when the decoder left JPEG decoding to a GPU worker (nvJPEG).
+  std::vector<unsigned char> encoded;
+  // GPU JPEG encoding: the quality to encode the result with (0: the encoder threads write
+  // `image` through imwrite), and the encoded file the worker made (written as is).
+  int encode_jpeg_quality = 0;
+  std::vector<unsigned char> encoded_output;
+  JobResult result;
+};
+
 // Runs the pipeline on one image. One object per worker thread; process is called from that
 // thread only.
 class Worker {
  public:
   virtual ~Worker() = default;
   virtual std::string name() const = 0;
-  // Returns the result as a host image; fills r.device (and r.cpu_fallback, r.note).
-  virtual Image process(const Image& src, JobResult& r) = 0;
+  // Replaces item.image by the result (host), or fills item.encoded_output; fills
+  // item.result.device (and cpu_fallback, note).
+  virtual void process(WorkItem& item) = 0;
 };
 
 // Runs the steps on the CPU backend.
 Image run_steps_on_host(const ImageView& src, const std::vector<PipelineStep>& steps);
 std::unique_ptr<Worker> make_cpu_worker(const std::vector<PipelineStep>& steps);
+// The decoded input of an item: item.image, or the file decoded on the CPU when the item holds
+// the encoded bytes (a fallback from GPU decoding).
+const Image& host_input(WorkItem& item);
 // `streams` workers per GPU in `devices`, each with its own CUDA stream, pinned staging buffers
 // and a device input buffer reused while the image sizes fit. Throws Error(NotCompiled) in a build
 // without CUDA.
 std::vector<std::unique_ptr<Worker>> make_cuda_workers(const std::vector<PipelineStep>& steps,
-                                                       const std::vector<int>& devices,
-                                                       int streams);
-// Which JPEG codec the engine uses, for the start line ("libjpeg-turbo (CPU)").
-std::string jpeg_codec_name();
+                                                       const std::vector<int>& devices, int streams,
+                                                       bool nvjpeg);
+// Whether the CUDA workers can decode and encode JPEG with nvJPEG (a build with nvJPEG).
+bool nvjpeg_compiled();
 
 struct EngineConfig {
   int decode_threads = 2;
@@ -80,6 +97,9 @@ struct EngineConfig {
   std::uint64_t max_pixels = 256'000'000;
   std::uint64_t max_bytes = 0;  // 0: no limit
   bool fail_fast = false;
+  // nvJPEG on the CUDA workers: decode JPEG inputs / encode JPEG outputs on the GPU.
+  bool gpu_jpeg_decode = false;
+  bool gpu_jpeg_encode = false;
 };
 
 // Processes jobs[i] for every i in `todo` (indices into jobs). Calls on_done once for each of

@@ -67,6 +67,11 @@ CLI::App* add_batch_subcommand(CLI::App& app, BatchOptions& opt) {
   cmd->add_option("--streams", opt.streams, "CUDA workers (one stream each) per GPU")
       ->check(CLI::Range(1, 16))
       ->capture_default_str();
+  cmd->add_option("--jpeg-codec", opt.jpeg_codec,
+                  "JPEG decode/encode: auto (nvJPEG on the GPU workers when built with it), cpu "
+                  "(libjpeg-turbo), nvjpeg")
+      ->check(CLI::IsMember({"auto", "cpu", "nvjpeg"}))
+      ->capture_default_str();
   cmd->add_option("--decode-threads", opt.decode_threads, "decode threads (default: cores)")
       ->check(CLI::Range(1, 256));
   cmd->add_option("--encode-threads", opt.encode_threads, "encode threads (default: cores)")

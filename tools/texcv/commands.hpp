@@ -44,6 +44,7 @@ struct BatchOptions {
   std::string device = "auto";
   std::string devices = "all";
   int streams = 2;
+  std::string jpeg_codec = "auto";  // auto, cpu (libjpeg-turbo), nvjpeg (CUDA workers)
   int decode_threads = 0, encode_threads = 0, workers = 0, queue = 0;  // 0: automatic
   std::uint64_t max_pixels = 256'000'000;
   std::uint64_t max_bytes = std::uint64_t{2} << 30;

@@ -246,14 +246,26 @@ class CudaWorker final : public Worker {
     // 3a. JPEG output encoded on the GPU.
     if (use_nvjpeg_ && item.encode_jpeg_quality > 0 && o.type == ElemType::u8 &&
         (o.channels == 1 || o.channels == 3)) {
-      encode_jpeg(o, item.encode_jpeg_quality, item.encoded_output);
-      JobResult& r = item.result;
-      r.out_width = o.width;
-      r.out_height = o.height;
-      r.out_channels = o.channels;
-      r.out_type = o.type;
-      item.image = Image();
-      return;
+      bool encoded = false;
+      try {
+        encode_jpeg(o, item.encode_jpeg_quality, item.encoded_output);
+        encoded = true;
+      } catch (const Error& e) {
+        if (e.code() != ErrorCode::Cuda) throw;  // out of memory: the CPU fallback
+        // Another nvJPEG failure: libjpeg-turbo writes this file (the download below).
+        item.encoded_output.clear();
+        item.result.note =
+            std::string("nvJPEG could not encode it (") + e.what() + "); encoded on the CPU";
+      }
+      if (encoded) {
+        JobResult& r = item.result;
+        r.out_width = o.width;
+        r.out_height = o.height;
+        r.out_channels = o.channels;
+        r.out_type = o.type;
+        item.image = Image();
+        return;
+      }
     }
 #endif
 

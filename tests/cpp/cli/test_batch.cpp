@@ -351,6 +351,12 @@ TEST_F(Batch, UsageErrorsExitTwoAndWriteNothing) {
   EXPECT_EQ(r.code, 2);
   EXPECT_TRUE(has(r.err, "--device cuda: no usable GPU; this build has no CUDA backend")) << r.err;
 #endif
+  if (!texcv::build_info().cuda_compiled) {
+    r = texcv({"batch", "-i", in.string(), "-o", out.string(), "-p", "flip", "--device", "cpu",
+               "--jpeg-codec", "nvjpeg"});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_TRUE(has(r.err, "--jpeg-codec nvjpeg: this build has no nvJPEG")) << r.err;
+  }
   EXPECT_FALSE(fs::exists(out));
   EXPECT_EQ(tree(in).size(), 1u);
 }
@@ -539,6 +545,83 @@ TEST_F(Batch, KilledRunResumesToIdenticalOutputsWithoutTemporaryFiles) {
     EXPECT_TRUE(it->second == bytes) << name << " differs";
   }
   for (const auto& [name, bytes] : b) EXPECT_FALSE(has(name, ".tmp-")) << name;
+}
+
+TEST_F(Batch, InterruptFinishesFilesInFlightAndReportsTheRestCancelled) {
+  const fs::path in = make_many(dir_ / "in", 240, 96, 5), out = dir_ / "out";
+  const fs::path report = dir_ / "r.jsonl", so = dir_ / "i.out", se = dir_ / "i.err";
+  const pid_t pid = spawn(
+      {"batch", "-i", in.string(), "-o", out.string(), "-p", "gaussian_blur:sigma=1.5", "--device",
+       "cpu", "--decode-threads", "1", "--encode-threads", "1", "--report", report.string()},
+      so, se);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (count_files(out) < 20 && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  ::kill(pid, SIGINT);
+  const Proc r = wait_for(pid, so, se);
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_TRUE(has(r.err, "interrupted: the files not started are listed as cancelled")) << r.err;
+  // Every file has one report line; each ok file is written and decodes; nothing else is.
+  const auto lines = lines_of(read_all(report));
+  EXPECT_EQ(lines.size(), 240u);
+  std::size_t ok = 0, cancelled = 0;
+  for (const auto& l : lines) {
+    if (has(l, "\"status\":\"ok\"")) {
+      ++ok;
+      const std::size_t b = l.find("\"output\":\"") + 10, e = l.find('"', b);
+      const std::string o = l.substr(b, e - b);
+      EXPECT_EQ(texcv::read_info(o).width, 96) << o;
+    } else {
+      EXPECT_TRUE(has(l, "\"status\":\"cancelled\"")) << l;
+      ++cancelled;
+    }
+  }
+  EXPECT_GE(ok, 20u);
+  EXPECT_GT(cancelled, 0u) << "the run ended before the interrupt";
+  EXPECT_EQ(count_files(out), ok);
+  for (const auto& [name, bytes] : tree(out)) EXPECT_FALSE(has(name, ".tmp-")) << name;
+}
+
+TEST_F(Batch, GpuWorkersMatchTheCpuBackend) {
+  TEXCV_REQUIRE_GPU();
+  // flip and crop are integer-only: CUDA and CPU results are identical, so are the PNG files.
+  const fs::path in = make_many(dir_ / "in", 40, 97, 21), ex(TEXCV_EXAMPLE_IMAGES);
+  fs::copy_file(ex / "camera.png", in / "camera.png");
+#if defined(TEXCV_HAS_TIFF)
+  fs::copy_file(ex / "chessboard_GRAY_U16.tif", in / "board.tif");
+#endif
+  const std::string pipe = "flip:code=both;crop:x=3,y=5,width=80,height=60";
+  Proc r = texcv({"batch", "-i", in.string(), "-o", (dir_ / "cpu").string(), "-p", pipe, "--device",
+                  "cpu", "--quiet"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const fs::path report = dir_ / "r.jsonl";
+  r = texcv({"batch", "-i", in.string(), "-o", (dir_ / "gpu").string(), "-p", pipe, "--device",
+             "cuda", "--devices", "0", "--streams", "3", "--report", report.string()});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(has(r.err, "device cuda (GPU 0")) << r.err;
+  EXPECT_EQ(tree(dir_ / "cpu"), tree(dir_ / "gpu"));
+  for (const auto& l : lines_of(read_all(report)))
+    EXPECT_TRUE(has(l, "\"device\":\"cuda:0\",\"cpu_fallback\":false")) << l;
+
+  // JPEG in and out (nvJPEG when the build has it): right sizes, decodable, reported on cuda.
+  const fs::path jin = dir_ / "jin";
+  fs::create_directories(jin);
+  for (int i = 0; i < 6; ++i) fs::copy_file(ex / "rocket.jpg", jin / numbered("r", i, ".jpg"));
+  fs::copy_file(ex / "camera.png", jin / "camera.png");
+  r = texcv({"batch", "-i", jin.string(), "-o", (dir_ / "jout").string(), "-p",
+             "resize:scale=0.5;sharpen", "--device", "cuda", "--devices", "0", "--format", "jpeg",
+             "--quality", "90", "--report", report.string()});
+  ASSERT_EQ(r.code, 0) << r.err;
+  std::cout << "[ info ] " << r.err.substr(0, r.err.find('\n')) << "\n";
+  for (int i = 0; i < 6; ++i) {
+    const texcv::Image img = texcv::imread((dir_ / "jout" / numbered("r", i, ".jpg")).string());
+    EXPECT_EQ(img.width(), 320);
+    EXPECT_EQ(img.height(), 214);
+    EXPECT_EQ(img.channels(), 3);
+  }
+  const texcv::Image cam = texcv::imread((dir_ / "jout" / "camera.jpg").string());
+  EXPECT_EQ(cam.width(), 256);
+  EXPECT_EQ(cam.channels(), 1);
 }
 
 TEST_F(Batch, PeakMemoryStaysFlatOverThousandsOfFiles) {

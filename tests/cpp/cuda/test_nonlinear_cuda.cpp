@@ -1,6 +1,6 @@
 // The non-linear filters on the CUDA backend against the CPU backend: IDENTICAL bits.
 // median_blur: every element type (u8, u16, f32) x channel count (1, 3, 4) x ksize 1, 3, 5, 7, 9,
-// 15, 31 (the selection network for 3 and 5, the bitwise selection above, a copy for 1), large
+// 15, 31 (the selection networks up to 7, the bitwise selection above, a copy for 1), large
 // windows (101 for every type, 255 for u8) on small images, an image several network tiles wide
 // and tall, and f32 signed zeros, infinities and NaNs (both backends order f32 by
 // detail::float_key, so even these pick the same element). bilateral_filter: u8 and f32 x 1 and
@@ -151,14 +151,14 @@ TEST(NonlinearCuda, MedianTiesIdenticalToCpu) {
 }
 
 TEST(NonlinearCuda, MedianManyTilesIdenticalToCpu) {
-  // Wider and taller than several tiles of the network kernel (128 u8 elements x 32 rows), with
+  // Wider and taller than several tiles of the network kernels (64 or 128 elements x 32 rows), with
   // a row length that is not a multiple of 4 bytes.
   TEXCV_REQUIRE_GPU();
   std::uint32_t seed = 700;
   for (ElemType t : kTypes)
     for (int c : kChannels) {
       const Image src = source(301, 77, t, c, ++seed);
-      for (int k : {3, 5})
+      for (int k : {3, 5, 7})
         expect_same("median " + std::to_string(k) + " " + name_of(t, c) + " 301x77", src,
                     median_op(k));
     }

@@ -2,14 +2,14 @@
 // u8/u16, detail::float_key of the bits for f32 (a total order shared with the CPU backend), so
 // the selected element is the CPU's bit for bit. Two methods:
 //
-// - ksize 3 and 5 ("network"): each block copies its tile of keys, halo included and the border
+// - ksize 3, 5 and 7 ("network"): each block copies its tile of keys, halo included and the border
 //   already replicated, to shared memory (interior tiles a word per thread, unclamped); each
 //   thread then computes one 32-bit word of outputs (two for 3x3; a word holds 2 u8 or u16
 //   elements in 16-bit lanes, or 1 f32 key, of any channel) in kRowsPerThread rows. The window of
 //   a word is ksize^2 words built from the tile (byte shifts with __byte_perm: a neighbour pixel
 //   lies C elements away). 3x3: the three rows are sorted lane by lane once per tile word (shared
 //   by the shifts and the thread's two outputs) and the median is med3(max of column minima,
-//   med3 of column medians, min of column maxima). 5x5: a forgetful selection network: keep
+//   med3 of column medians, min of column maxima). 5x5 and 7x7: a forgetful selection network: keep
 //   n / 2 + 2 words, drop the minimum and the
 //   maximum, add the next word, and so on until one remains. The min/max work on both 16-bit
 //   lanes of a word at once (__vminu2/__vmaxu2: one instruction on sm_90).
@@ -365,7 +365,7 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
 template <typename T, int C>
 void launch_median_c(const MedianSrc& s, const DstArgs& d, int ksize, cudaStream_t st) {
   const dim3 block(kBlockX, kBlockY);
-  if (ksize == 3 || ksize == 5) {
+  if (ksize == 3 || ksize == 5 || ksize == 7) {
     const auto net = [&]<int K>() {
       using G = median::NetGeom<T, C, K>;
       const dim3 grid(static_cast<unsigned>((s.width * C + G::kTileW - 1) / G::kTileW),
@@ -374,8 +374,10 @@ void launch_median_c(const MedianSrc& s, const DstArgs& d, int ksize, cudaStream
     };
     if (ksize == 3)
       net.template operator()<3>();
-    else
+    else if (ksize == 5)
       net.template operator()<5>();
+    else
+      net.template operator()<7>();
   } else {
     median::median_bitwise_kernel<T, C>
         <<<grid_for(s.width, s.height, 1), block, 0, st>>>(s, d, ksize);

@@ -20,7 +20,7 @@ struct MedianSrc {
 };
 
 // dst (same size and type as s) = the median of each ksize x ksize window (odd ksize >= 3),
-// replicated border. ksize 3 and 5 run the shared-tile selection network; larger windows the
+// replicated border. ksize 3, 5 and 7 run the shared-tile selection networks; larger windows the
 // bitwise (radix) selection.
 template <typename T>
 void launch_median(const MedianSrc& s, const DstArgs& d, int channels, int ksize, cudaStream_t st);

@@ -243,8 +243,11 @@ bool make_plan(const BatchOptions& opt, const std::string& out_format, Plan& pla
   std::vector<In> inputs;
   fs::path root;
   bool single_file = false;
-  const std::string in_prefix =
-      have_input ? (fs::path(opt.input) / "").string() : std::string();  // "in/"
+  // Relative list entries are spelled from the folder they are relative to ("in/a.png").
+  const fs::path list_dir = fs::path(opt.list).parent_path();
+  const std::string in_prefix = have_input         ? (fs::path(opt.input) / "").string()
+                                : list_dir.empty() ? std::string()
+                                                   : (list_dir / "").string();
   if (!opt.list.empty()) {
     std::ifstream lf(opt.list);
     if (!lf) {
@@ -267,7 +270,7 @@ bool make_plan(const BatchOptions& opt, const std::string& out_format, Plan& pla
       const fs::path given(line);
       const fs::path abs = (given.is_relative() ? root / given : given).lexically_normal();
       const bool under = is_under(abs, root);
-      inputs.push_back({given.is_relative() && have_input ? in_prefix + line : line,
+      inputs.push_back({given.is_relative() ? in_prefix + line : line,
                         under ? abs.lexically_relative(root).generic_string() : std::string()});
     }
   } else if (input_is_dir) {

@@ -413,6 +413,29 @@ TEST_F(Batch, GlobAndListSelectInputs) {
       << r.err;
 }
 
+TEST_F(Batch, OutputInsideTheInputIsNeverReadAndListsWithoutInputAreRelativeToTheList) {
+  const fs::path in = dir_ / "in", ex(TEXCV_EXAMPLE_IMAGES);
+  fs::create_directories(in / "s");
+  fs::copy_file(ex / "camera.png", in / "camera.png");
+  fs::copy_file(ex / "rocket.jpg", in / "s" / "rocket.jpg");
+  const fs::path out = in / "out";
+  Proc r = texcv({"batch", "-i", in.string(), "-o", out.string(), "-p", "flip", "--quiet"});
+  EXPECT_EQ(r.code, 0) << r.err;
+  r = texcv({"batch", "-i", in.string(), "-o", out.string(), "-p", "flip", "--resume"});
+  EXPECT_EQ(r.code, 0) << r.err;
+  // The second run sees the same two inputs (not out/camera.png), both skipped.
+  EXPECT_TRUE(has(r.err, "2 file(s): 0 to process, 2 skipped")) << r.err;
+  EXPECT_EQ(tree(out).size(), 2u);
+
+  // --list without -i: entries relative to the list's folder, outputs mirror them.
+  std::ofstream(in / "list.txt") << "s/rocket.jpg\n";
+  r = texcv({"batch", "--list", (in / "list.txt").string(), "-o", (dir_ / "l").string(), "-p",
+             "flip", "--quiet"});
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(fs::exists(dir_ / "l" / "s" / "rocket.jpg"));
+  EXPECT_EQ(tree(dir_ / "l").size(), 1u);
+}
+
 TEST_F(Batch, ExistingOutputsFailUnlessResumeOrOverwrite) {
   const fs::path in = dir_ / "in", ex(TEXCV_EXAMPLE_IMAGES), out = dir_ / "out";
   fs::create_directories(in);

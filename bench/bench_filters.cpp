@@ -75,8 +75,10 @@
 
 // Which path path=automatic takes for a linear filter, when the CUDA backend exposes its rule
 // (choose_stencil_path in src/cuda/ops/common/path_rule.hpp).
-#if __has_include("src/cuda/ops/common/path_rule.hpp")
+#if __has_include("src/cuda/ops/common/path_rule.hpp") && \
+                  __has_include("src/cuda/ops/filter/filter_launch.hpp")
 #include "src/cuda/ops/common/path_rule.hpp"
+#include "src/cuda/ops/filter/filter_launch.hpp"
 #define TEXCV_BENCH_HAS_FILTER_RULE 1
 #endif
 
@@ -108,23 +110,28 @@ struct OpSpec {
 };
 
 // What path=automatic picks for this op: the backend's rule for 2-D kernels (convolve,
-// sharpen) or separable pairs (gaussian_blur, box_filter, sobel, unsharp_mask's blur), assuming
-// the shared-memory tile fits (it does for these kernels of at most 17x17 on the H200); "" for
-// ops outside the rule (bilateral_filter).
+// sharpen) or separable pairs (gaussian_blur, box_filter, sobel, unsharp_mask's blur), with the
+// benchmark's centred anchors, assuming the shared-memory tile fits (it does for these kernels
+// of at most 17x17 on the H200); "" for ops outside the rule (bilateral_filter).
 std::string filter_auto_choice(const OpSpec& spec, const ImageView& src) {
 #if defined(TEXCV_BENCH_HAS_FILTER_RULE)
   using texcv::cuda::ops::StencilKind;
+  namespace ops = texcv::cuda::ops;
   StencilKind kind;
-  if (spec.op == "convolve" || spec.op == "sharpen")
+  bool reg = false;
+  const int kw = spec.kernel_w, kh = spec.kernel_h;
+  if (spec.op == "convolve" || spec.op == "sharpen") {
     kind = StencilKind::filter_2d;
-  else if (spec.op == "gaussian_blur" || spec.op == "box_filter" || spec.op == "sobel" ||
-           spec.op == "unsharp_mask")
+    reg = ops::filter_2d_vec_applies(kw, kh, kw / 2, kh / 2);
+  } else if (spec.op == "gaussian_blur" || spec.op == "box_filter" || spec.op == "sobel" ||
+             spec.op == "unsharp_mask") {
     kind = StencilKind::separable;
-  else
+    reg = ops::sep_vec_applies(kw, kh, kw / 2, kh / 2);
+  } else {
     return "";
+  }
   try {
-    return path_name(texcv::cuda::ops::choose_stencil_path(kind, src.type, src.channels,
-                                                           spec.kernel_w, spec.kernel_h, true));
+    return path_name(ops::choose_stencil_path(kind, src.type, src.channels, reg, true));
   } catch (const std::exception& e) {
     return std::string("? (") + shorten(e.what(), 30) + ")";
   }

@@ -123,8 +123,9 @@ TEST(FiltersCuda, SeparableFilterIdenticalToCpu) {
     double delta;
   };
   // Centred, off-centre anchors, a 1-tap axis, and long kernels (31 taps).
-  const Case cases[] = {
-      {3, 3, -1, -1, 0.0}, {5, 1, 0, 0, 0.5}, {31, 5, 3, 4, -2.25}, {1, 31, 0, 30, 1.0}};
+  const Case cases[] = {{3, 3, -1, -1, 0.0},   {5, 1, 0, 0, 0.5},    {31, 5, 3, 4, -2.25},
+                        {1, 31, 0, 30, 1.0},   {5, 5, -1, -1, 0.25}, {9, 9, -1, -1, 0.0},
+                        {13, 13, -1, -1, 0.0}, {17, 17, -1, -1, 1.5}};
   for_all([&](ElemType t, int c, Border b, std::uint32_t seed) {
     const Image src = source(t, c, seed);
     for (const Case& k : cases) {
@@ -152,8 +153,9 @@ TEST(FiltersCuda, SeparableFilterIdenticalToCpu) {
 TEST(FiltersCuda, GaussianBlurIdenticalToCpu) {
   TEXCV_REQUIRE_GPU();
   // Fixed-table sizes (3, 5), a derived-sigma 31, and sizes derived from two sigmas.
-  const GaussianParams cases[] = {
-      {3, 3, 0.0, 0.0, {}}, {5, 3, 0.0, 0.0, {}}, {31, 31, 0.0, 0.0, {}}, {0, 0, 1.3, 2.1, {}}};
+  const GaussianParams cases[] = {{3, 3, 0.0, 0.0, {}},   {5, 3, 0.0, 0.0, {}},
+                                  {31, 31, 0.0, 0.0, {}}, {0, 0, 1.3, 2.1, {}},
+                                  {0, 0, 2.0, 2.0, {}},   {7, 7, 0.0, 0.0, {}}};
   for_all([&](ElemType t, int c, Border b, std::uint32_t seed) {
     const Image src = source(t, c, seed);
     for (GaussianParams p : cases) {
@@ -172,8 +174,11 @@ TEST(FiltersCuda, GaussianBlurIdenticalToCpu) {
 TEST(FiltersCuda, BoxFilterIdenticalToCpu) {
   TEXCV_REQUIRE_GPU();
   // Normalized, an unnormalized sum (saturates u8 and u16), and a long box with an anchor.
-  const BoxParams cases[] = {
-      {3, 3, true, -1, -1, {}}, {5, 1, false, -1, -1, {}}, {31, 5, true, 2, 1, {}}};
+  const BoxParams cases[] = {{3, 3, true, -1, -1, {}},
+                             {5, 1, false, -1, -1, {}},
+                             {31, 5, true, 2, 1, {}},
+                             {5, 5, true, -1, -1, {}},
+                             {9, 9, false, -1, -1, {}}};
   for_all([&](ElemType t, int c, Border b, std::uint32_t seed) {
     const Image src = source(t, c, seed);
     for (BoxParams p : cases) {
@@ -195,8 +200,11 @@ TEST(FiltersCuda, ConvolveIdenticalToCpu) {
     int w, h, ax, ay;
     double scale, delta;
   };
-  const Case cases[] = {
-      {3, 3, -1, -1, 1.0, 0.0}, {5, 5, 1, 3, 0.5, 1.25}, {31, 31, -1, -1, 1.0, -3.5}};
+  const Case cases[] = {{3, 3, -1, -1, 1.0, 0.0},
+                        {5, 5, 1, 3, 0.5, 1.25},
+                        {31, 31, -1, -1, 1.0, -3.5},
+                        {5, 5, -1, -1, 0.75, 2.0},
+                        {3, 3, 0, 2, 1.0, 0.0}};
   for_all([&](ElemType t, int c, Border b, std::uint32_t seed) {
     const Image src = source(t, c, seed);
     for (const Case& k : cases) {

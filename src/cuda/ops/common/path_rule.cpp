@@ -42,15 +42,15 @@ Path choose_path(GeomOp op, Interp interp, ElemType type, int channels, Precisio
   return Path::global;
 }
 
-Path choose_stencil_path(StencilKind kind, ElemType type, int channels, int kw, int kh,
+Path choose_stencil_path(StencilKind kind, ElemType type, int channels, bool register_kernel,
                          bool tile_fits) {
+  (void)kind;
   (void)type;
   (void)channels;
-  (void)kw;
-  (void)kh;
-  // Provisional until measured: the fused one-pass tile for separable filters saves the float
-  // temporary's round trip; 2-D kernels read through L1 with several rows per thread.
-  if (kind == StencilKind::separable && tile_fits) return Path::shared;
+  // Measured on the H200 (docs/performance.md): the register-blocked kernels with plain 16-byte
+  // loads beat the shared-memory tiles wherever they exist; other sizes run faster from a tile.
+  if (register_kernel) return Path::global;
+  if (tile_fits) return Path::shared;
   return Path::global;
 }
 

@@ -33,9 +33,11 @@ Path resolved_path(GeomOp op, const ImageView& src, const detail::SamplingDesc& 
 enum class StencilKind : std::uint8_t { filter_2d, separable };
 
 // The path Path::automatic takes for a linear filter with a kw x kh kernel (docs/performance.md,
-// "path=auto rule for the filters"). tile_fits: the shared-memory tile of Path::shared fits the
-// device's per-block limit. Never returns Path::automatic or Path::texture_filter.
-Path choose_stencil_path(StencilKind kind, ElemType type, int channels, int kw, int kh,
+// "path=auto rule for the filters"). register_kernel: a register-blocked kernel exists for this
+// size and anchor (filter_launch.hpp: 3x3 / 5x5 centred 2-D kernels, sep_vec_applies()).
+// tile_fits: the shared-memory tile of Path::shared fits the device's per-block limit. Never
+// returns Path::automatic or Path::texture_filter.
+Path choose_stencil_path(StencilKind kind, ElemType type, int channels, bool register_kernel,
                          bool tile_fits);
 
 // Throws Error when the explicit path s.path cannot run op with s on a source of `channels`

@@ -134,7 +134,7 @@ __device__ __forceinline__ void store_acc(const DstArgs& d, int x0, int y0,
     if (y >= d.height) break;
     Tout e[PX * C];
 #pragma unroll
-    for (int k = 0; k < PX * C; ++k) e[k] = detail::saturate<Tout>(acc[p][k] * scale + delta);
+    for (int k = 0; k < PX * C; ++k) e[k] = saturate_nobranch<Tout>(acc[p][k] * scale + delta);
     store_elems<Tout, PX * C>(out_row<Tout>(d, y) + static_cast<std::size_t>(x0) * C, e, n * C);
   }
 }
@@ -203,6 +203,33 @@ __device__ __forceinline__ void load_run(const TextureSource<T, C>& s, int x, in
   for (int i = 0; i < N / C; ++i) s.load(x + i, y, v + i * C);
 }
 
+// Window row r of a thread's PX pixels (SPAN = PX + K - 1 pixels from xs), borders applied.
+template <typename T, int C, int PX, int K, class Src>
+__device__ __forceinline__ void load_window_row(const Src& src, const FilterBorderArgs& b, int iy,
+                                                int x0, bool inside_x, float (&v)[PX + K - 1][C]) {
+  constexpr int R = K / 2, SPAN = PX + K - 1;
+  const int xs = x0 - R;
+  if (iy >= 0 && inside_x) {
+    load_run<T, C, PX * C>(src, x0, iy, &v[R][0]);
+#pragma unroll
+    for (int t = 0; t < R; ++t) {
+      src.load(xs + t, iy, v[t]);
+      src.load(x0 + PX + t, iy, v[R + PX + t]);
+    }
+  } else {
+#pragma unroll
+    for (int t = 0; t < SPAN; ++t) {
+      const int ix = iy < 0 ? -1 : detail::border_index(xs + t, src.width, b.border);
+      if (ix < 0) {
+#pragma unroll
+        for (int c = 0; c < C; ++c) v[t][c] = b.value[c];
+      } else {
+        src.load(ix, iy, v[t]);
+      }
+    }
+  }
+}
+
 // global / texture, a K x K kernel with its anchor at the centre (compile-time K): each thread
 // computes PX pixels x S rows; a window row is one vector load of the PX pixels above the
 // outputs plus K / 2 pixels each side, reused by every output row and tap that needs it.
@@ -219,32 +246,77 @@ __global__ void __launch_bounds__(kFilterThreads)
   if (x0 >= d.width || y0 >= d.height) return;
   float acc[S][PX * C];
   zero_acc<S, PX, C>(acc);
-  const int xs = x0 - R;
-  const bool inside_x = xs >= 0 && xs + SPAN <= src.width;
+  const bool inside_x = x0 - R >= 0 && x0 - R + SPAN <= src.width;
 #pragma unroll
   for (int r = 0; r < S + K - 1; ++r) {
     const int iy = detail::border_index(y0 - R + r, src.height, b.border);
     float v[SPAN][C];
-    if (iy >= 0 && inside_x) {
-      load_run<T, C, PX * C>(src, x0, iy, &v[R][0]);
-#pragma unroll
-      for (int t = 0; t < R; ++t) {
-        src.load(xs + t, iy, v[t]);
-        src.load(x0 + PX + t, iy, v[R + PX + t]);
-      }
-    } else {
-#pragma unroll
-      for (int t = 0; t < SPAN; ++t) {
-        const int ix = iy < 0 ? -1 : detail::border_index(xs + t, src.width, b.border);
-        if (ix < 0) {
-#pragma unroll
-          for (int c = 0; c < C; ++c) v[t][c] = b.value[c];
-        } else {
-          src.load(ix, iy, v[t]);
-        }
-      }
-    }
+    load_window_row<T, C, PX, K>(src, b, iy, x0, inside_x, v);
     fixed_row<S, PX, C, K, K>(kv, r, v, acc);
+  }
+  store_acc<Tout, S, PX, C>(d, x0, y0, acc, a.scale, a.delta);
+}
+
+// Rows a thread and pixels a thread of the separable vector kernel for NB taps: enough rows to
+// amortize the row pass (recomputed for the S + NB - 1 window rows of S outputs), at most 64
+// accumulators a thread.
+template <int NB>
+constexpr int kSepRows = NB <= 3   ? 2
+                         : NB <= 9 ? 4
+                                   : 8;
+template <typename T, int C, int NB>
+constexpr int kSepPx = kVecPx<T, C>* kSepRows<NB>* C <= 64
+                           ? kVecPx<T, C>
+                           : (64 / (kSepRows<NB> * C) > 0 ? 64 / (kSepRows<NB> * C) : 1);
+
+// global / texture, separable kernels of NB taps each with centred anchors (compile-time NB):
+// each thread computes PX pixels x S rows; for each of the S + NB - 1 window rows it runs the
+// row pass of its PX pixels in registers (the CPU's row-pass arithmetic; a constant-border row
+// outside the image is crow) and adds it to the column sums of the output rows it belongs to.
+// No temporary image; the row pass is recomputed (S + NB - 1) / S times.
+template <typename T, typename Tout, int C, int PX, int S, int NB, class Src>
+__global__ void __launch_bounds__(kFilterThreads)
+    sep_vec_kernel(const Src src, const DstArgs d, const Kernel1DArgs kx, const Kernel1DArgs ky,
+                   const FilterBorderArgs b, const ColumnArgs a) {
+  constexpr int R = NB / 2;
+  float kxr[NB], kyr[NB];
+#pragma unroll
+  for (int i = 0; i < NB; ++i) {
+    kxr[i] = kx.k[i];
+    kyr[i] = ky.k[i];
+  }
+  const int x0 = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x) * PX;
+  const int y0 = static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y) * S;
+  if (x0 >= d.width || y0 >= d.height) return;
+  float acc[S][PX * C];
+  zero_acc<S, PX, C>(acc);
+  const bool inside_x = x0 - R >= 0 && x0 - R + PX + NB - 1 <= src.width;
+#pragma unroll
+  for (int r = 0; r < S + NB - 1; ++r) {
+    const int iy = detail::border_index(y0 - R + r, src.height, b.border);
+    float rowv[PX][C];
+    if (iy < 0) {
+#pragma unroll
+      for (int q = 0; q < PX; ++q)
+#pragma unroll
+        for (int c = 0; c < C; ++c) rowv[q][c] = a.crow[c];
+    } else {
+      float v[PX + NB - 1][C];
+      load_window_row<T, C, PX, NB>(src, b, iy, x0, inside_x, v);
+#pragma unroll
+      for (int q = 0; q < PX; ++q)
+#pragma unroll
+        for (int c = 0; c < C; ++c) {
+          float t = 0.0f;
+#pragma unroll
+          for (int i = 0; i < NB; ++i) {
+            if (kxr[i] == 0.0f) continue;
+            t += kxr[i] * v[q + i][c];
+          }
+          rowv[q][c] = t;
+        }
+    }
+    fixed_row<S, PX, C, NB, 1>(kyr, r, rowv, acc);
   }
   store_acc<Tout, S, PX, C>(d, x0, y0, acc, a.scale, a.delta);
 }
@@ -623,13 +695,13 @@ void launch_filter_2d(const SourceArgs& s, const DstArgs& d, int channels, ElemT
     constexpr int PX = filter_px(sizeof(T), C);
     const dim3 grid = strip_grid(d.width, d.height, PX);
     by_dst<T>(dst_type, [&]<typename Tout>() {
-      const bool centred = k.ax == k.kw / 2 && k.ay == k.kh / 2;
+      const bool vec = filter_2d_vec_applies(k.kw, k.kh, k.ax, k.ay);
       by_square_size(k.kw, k.kh, [&]<int K>() {
         if (s.path == Path::shared) {
           const std::size_t bytes = filter_2d_tile_bytes(k.kw, k.kh, C, PX);
           allow_smem(kOp, filter_2d_tile_kernel<T, Tout, C, PX, K>, bytes);
           filter_2d_tile_kernel<T, Tout, C, PX, K><<<grid, block, bytes, st>>>(s, d, k, b);
-        } else if (K > 0 && centred) {
+        } else if (K > 0 && vec) {
           constexpr int VPX = kVecPx<T, C>;
           const dim3 vgrid(
               static_cast<unsigned>(((d.width + VPX - 1) / VPX + kBlockX - 1) / kBlockX),
@@ -695,6 +767,32 @@ void launch_sep_fused(const SourceArgs& s, const DstArgs& d, int channels, ElemT
 }
 
 template <typename T>
+void launch_sep_vec(const SourceArgs& s, const DstArgs& d, int channels, ElemType dst_type,
+                    const Kernel1DArgs& kx, const Kernel1DArgs& ky, const FilterBorderArgs& b,
+                    const ColumnArgs& c, cudaStream_t st) {
+  constexpr const char* kOp = "separable_filter";
+  by_channels(kOp, channels, [&]<int C>() {
+    by_dst<T>(dst_type, [&]<typename Tout>() {
+      by_tap_count(kx.n, ky.n, [&]<int NB>() {
+        if constexpr (NB == 0) {
+          fail(ErrorCode::Internal, kOp, "no vector kernel for this tap count",
+               std::to_string(kx.n) + "x" + std::to_string(ky.n), "3, 5, 7, 9, 13 or 17 taps");
+        } else {
+          constexpr int PX = kSepPx<T, C, NB>, S = kSepRows<NB>;
+          const dim3 grid(static_cast<unsigned>(((d.width + PX - 1) / PX + kBlockX - 1) / kBlockX),
+                          static_cast<unsigned>((d.height + kBlockY * S - 1) / (kBlockY * S)));
+          by_source<T, C>(kOp, s, [&](const auto& src) {
+            sep_vec_kernel<T, Tout, C, PX, S, NB>
+                <<<grid, dim3(kBlockX, kBlockY), 0, st>>>(src, d, kx, ky, b, c);
+          });
+          TEXCV_CUDA_CHECK_LAUNCH(kOp);
+        }
+      });
+    });
+  });
+}
+
+template <typename T>
 void launch_unsharp(const FilterSrc& s, const FilterSrc& blur, const DstArgs& d, float amount,
                     float threshold, cudaStream_t st) {
   unsharp_kernel<T><<<grid_for(d.width, d.height, 1), dim3(kBlockX, kBlockY), 0, st>>>(
@@ -712,6 +810,9 @@ void launch_unsharp(const FilterSrc& s, const FilterSrc& blur, const DstArgs& d,
   template void launch_sep_fused<T>(const SourceArgs&, const DstArgs&, int, ElemType,            \
                                     const Kernel1DArgs&, const Kernel1DArgs&,                    \
                                     const FilterBorderArgs&, const ColumnArgs&, cudaStream_t);   \
+  template void launch_sep_vec<T>(const SourceArgs&, const DstArgs&, int, ElemType,              \
+                                  const Kernel1DArgs&, const Kernel1DArgs&,                      \
+                                  const FilterBorderArgs&, const ColumnArgs&, cudaStream_t);     \
   template void launch_unsharp<T>(const FilterSrc&, const FilterSrc&, const DstArgs&, float,     \
                                   float, cudaStream_t);
 

@@ -8,6 +8,6 @@ bash scripts/configure.sh -DTEXCV_BUILD_TESTS=OFF -DTEXCV_BUILD_BENCH=OFF
 cmake --build "${TEXCV_BUILD_DIR:-build}" --target texcv_cli
 bin="${TEXCV_BUILD_DIR:-build}/bin/texcv"
 "$bin" info
-"$bin" run -i examples/images -o out/demo --device auto \
-  -p "rotate:angle=30,expand=true;resize:scale=0.5,interp=area"
-echo "texcv: results in out/demo/"
+"$bin" batch -i examples/images -o out/demo --device auto --overwrite \
+  -p "rotate:angle=30,expand=true;resize:scale=0.5,interp=area;sharpen" --report out/demo.jsonl
+echo "texcv: results in out/demo/, one report line per file in out/demo.jsonl"

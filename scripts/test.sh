@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Newcomer command 2: installs dependencies, builds the library, the command and all tests
-# (warnings are errors), and runs every test with ctest. CUDA tests skip with a message when no
+# (warnings are errors), runs every C++ test with ctest, then builds the Python package in
+# .venv-ci and runs its tests (scripts/test_python.sh). CUDA tests skip with a message when no
 # GPU is present.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,3 +14,5 @@ if ! "$build/bin/texcv" info | grep -qE '^ +\[0\]'; then
   echo "texcv: no GPU on this machine: the CUDA tests (ctest label 'cuda') were skipped, each" \
     "with its reason; they run on a GPU machine (see docs/performance.md for the last run)"
 fi
+echo "== Python package (scripts/test_python.sh)"
+bash scripts/test_python.sh

@@ -148,7 +148,7 @@ void separable(const char* op, const ImageView& src, const ops::DstArgs& d, Elem
     plan.finish();
     return;
   }
-  if (ops::sep_vec_applies(kx.n, ky.n, kx.anchor, ky.anchor)) {
+  if (plan.path() == Path::global && ops::sep_vec_applies(kx.n, ky.n, kx.anchor, ky.anchor)) {
     by_type(op, src.type, [&]<typename T>() {
       ops::launch_sep_vec<T>(plan.args(), d, channels, dst_type, kx, ky, b, ca, st);
     });

@@ -359,7 +359,7 @@ __device__ __forceinline__ void load_tile(const SourceArgs& s, const FilterBorde
 }
 
 // shared: the block's window ((kFilterTileH + kh - 1) x (32 PX + kw - 1)) staged first.
-template <typename T, typename Tout, int C, int PX, int K>
+template <typename T, typename Tout, int C, int PX>
 __global__ void __launch_bounds__(kFilterThreads)
     filter_2d_tile_kernel(const SourceArgs s, const DstArgs d, const Kernel2DArgs a,
                           const FilterBorderArgs b) {
@@ -375,34 +375,14 @@ __global__ void __launch_bounds__(kFilterThreads)
   const int ty = static_cast<int>(threadIdx.y) * kFilterStrip;
   const int x0 = bx + tx, y0 = by + ty;
   if (x0 >= d.width || y0 >= d.height) return;
-  if constexpr (K > 0) {
-    float kv[K * K];
-#pragma unroll
-    for (int e = 0; e < K * K; ++e) kv[e] = ks[e];
-    float acc[kFilterStrip][PX * C];
-    zero_acc<kFilterStrip, PX, C>(acc);
-#pragma unroll
-    for (int r = 0; r < kFilterStrip + K - 1; ++r) {
-      const float* t = tile + (static_cast<std::size_t>(ty + r) * cols + tx) * C;
-      float v[PX + K - 1][C];
-#pragma unroll
-      for (int k = 0; k < PX + K - 1; ++k)
-#pragma unroll
-        for (int c = 0; c < C; ++c) v[k][c] = t[k * C + c];
-      fixed_row<kFilterStrip, PX, C, K, K>(kv, r, v, acc);
-    }
-    store_acc<Tout, kFilterStrip, PX, C>(d, x0, y0, acc, a.scale, a.delta);
-
-  } else {
-    StripAcc<PX, C> acc;
-    acc.zero();
-    const int span = PX + a.kw - 1;
-    for (int r = 0; r < kFilterStrip + a.kh - 1; ++r) {
-      const float* t = tile + (static_cast<std::size_t>(ty + r) * cols + tx) * C;
-      for (int k = 0; k < span; ++k) acc.add(ks, a.kw, a.kh, r, k, t + k * C);
-    }
-    acc.template store<Tout>(d, x0, y0, min(PX, d.width - x0), a.scale, a.delta);
+  StripAcc<PX, C> acc;
+  acc.zero();
+  const int span = PX + a.kw - 1;
+  for (int r = 0; r < kFilterStrip + a.kh - 1; ++r) {
+    const float* t = tile + (static_cast<std::size_t>(ty + r) * cols + tx) * C;
+    for (int k = 0; k < span; ++k) acc.add(ks, a.kw, a.kh, r, k, t + k * C);
   }
+  acc.template store<Tout>(d, x0, y0, min(PX, d.width - x0), a.scale, a.delta);
 }
 
 // ---- Separable filters ----------------------------------------------------------------------
@@ -478,8 +458,7 @@ __global__ void __launch_bounds__(kFilterThreads)
 // ((kFilterTileH + ny - 1) rows x (32 PX + nx - 1) columns), runs the row pass over it into a
 // second tile (the same rows x 32 PX columns; a constant-border row outside the image is crow),
 // then the column pass from that tile.
-// NB > 0: both kernels have exactly NB taps (compile-time); NB == 0: any sizes.
-template <typename T, typename Tout, int C, int PX, int NB>
+template <typename T, typename Tout, int C, int PX>
 __global__ void __launch_bounds__(kFilterThreads)
     sep_fused_kernel(const SourceArgs s, const DstArgs d, const Kernel1DArgs kx,
                      const Kernel1DArgs ky, const FilterBorderArgs b, const ColumnArgs a) {
@@ -496,93 +475,40 @@ __global__ void __launch_bounds__(kFilterThreads)
   const int by = static_cast<int>(blockIdx.y) * kFilterTileH;
   load_tile<T, C>(s, b, bx - kx.anchor, by - ky.anchor, rows, cols, raw);
   __syncthreads();
-  if constexpr (NB > 0) {
-    float kxr[NB], kyr[NB];
+  for (int idx = filter_tid(); idx < rows * W; idx += kFilterThreads) {
+    const int r = idx / W, cx = idx - r * W;
+    float acc[C];
+    if (detail::border_index(by - ky.anchor + r, s.height, b.border) < 0) {
 #pragma unroll
-    for (int i = 0; i < NB; ++i) {
-      kxr[i] = ksx[i];
-      kyr[i] = ksy[i];
-    }
-    for (int r = static_cast<int>(threadIdx.y); r < rows; r += kBlockY) {
-      const bool outside = detail::border_index(by - ky.anchor + r, s.height, b.border) < 0;
-      const float* trow = raw + static_cast<std::size_t>(r) * cols * C;
-      float* orow = rowp + static_cast<std::size_t>(r) * W * C;
+      for (int c = 0; c < C; ++c) acc[c] = a.crow[c];
+    } else {
 #pragma unroll
-      for (int cx = static_cast<int>(threadIdx.x); cx < W; cx += kBlockX) {
-        float acc[C];
-        if (outside) {
+      for (int c = 0; c < C; ++c) acc[c] = 0.0f;
+      const float* t = raw + (static_cast<std::size_t>(r) * cols + cx) * C;
+      for (int i = 0; i < kx.n; ++i) {
+        const float kv = ksx[i];
+        if (kv == 0.0f) continue;
 #pragma unroll
-          for (int c = 0; c < C; ++c) acc[c] = a.crow[c];
-        } else {
-#pragma unroll
-          for (int c = 0; c < C; ++c) acc[c] = 0.0f;
-          const float* t = trow + static_cast<std::size_t>(cx) * C;
-#pragma unroll
-          for (int i = 0; i < NB; ++i) {
-            if (kxr[i] == 0.0f) continue;
-#pragma unroll
-            for (int c = 0; c < C; ++c) acc[c] += kxr[i] * t[i * C + c];
-          }
-        }
-#pragma unroll
-        for (int c = 0; c < C; ++c) orow[cx * C + c] = acc[c];
+        for (int c = 0; c < C; ++c) acc[c] += kv * t[i * C + c];
       }
     }
-    __syncthreads();
-    const int tx = static_cast<int>(threadIdx.x) * PX;
-    const int ty = static_cast<int>(threadIdx.y) * kFilterStrip;
-    const int x0 = bx + tx, y0 = by + ty;
-    if (x0 >= d.width || y0 >= d.height) return;
-    float acc[kFilterStrip][PX * C];
-    zero_acc<kFilterStrip, PX, C>(acc);
+    float* o = rowp + static_cast<std::size_t>(idx) * C;
 #pragma unroll
-    for (int r = 0; r < kFilterStrip + NB - 1; ++r) {
-      const float* t = rowp + (static_cast<std::size_t>(ty + r) * W + tx) * C;
-      float v[PX][C];
-#pragma unroll
-      for (int q = 0; q < PX; ++q)
-#pragma unroll
-        for (int c = 0; c < C; ++c) v[q][c] = t[q * C + c];
-      fixed_row<kFilterStrip, PX, C, NB, 1>(kyr, r, v, acc);
-    }
-    store_acc<Tout, kFilterStrip, PX, C>(d, x0, y0, acc, a.scale, a.delta);
-
-  } else {
-    for (int idx = filter_tid(); idx < rows * W; idx += kFilterThreads) {
-      const int r = idx / W, cx = idx - r * W;
-      float acc[C];
-      if (detail::border_index(by - ky.anchor + r, s.height, b.border) < 0) {
-#pragma unroll
-        for (int c = 0; c < C; ++c) acc[c] = a.crow[c];
-      } else {
-#pragma unroll
-        for (int c = 0; c < C; ++c) acc[c] = 0.0f;
-        const float* t = raw + (static_cast<std::size_t>(r) * cols + cx) * C;
-        for (int i = 0; i < kx.n; ++i) {
-          const float kv = ksx[i];
-          if (kv == 0.0f) continue;
-#pragma unroll
-          for (int c = 0; c < C; ++c) acc[c] += kv * t[i * C + c];
-        }
-      }
-      float* o = rowp + static_cast<std::size_t>(idx) * C;
-#pragma unroll
-      for (int c = 0; c < C; ++c) o[c] = acc[c];
-    }
-    __syncthreads();
-    const int tx = static_cast<int>(threadIdx.x) * PX;
-    const int ty = static_cast<int>(threadIdx.y) * kFilterStrip;
-    const int x0 = bx + tx, y0 = by + ty;
-    if (x0 >= d.width || y0 >= d.height) return;
-    StripAcc<PX, C> acc;
-    acc.zero();
-    for (int r = 0; r < kFilterStrip + ky.n - 1; ++r) {
-      const float* t = rowp + (static_cast<std::size_t>(ty + r) * W + tx) * C;
-#pragma unroll
-      for (int q = 0; q < PX; ++q) acc.add(ksy, 1, ky.n, r, q, t + q * C);
-    }
-    acc.template store<Tout>(d, x0, y0, min(PX, d.width - x0), a.scale, a.delta);
+    for (int c = 0; c < C; ++c) o[c] = acc[c];
   }
+  __syncthreads();
+  const int tx = static_cast<int>(threadIdx.x) * PX;
+  const int ty = static_cast<int>(threadIdx.y) * kFilterStrip;
+  const int x0 = bx + tx, y0 = by + ty;
+  if (x0 >= d.width || y0 >= d.height) return;
+  StripAcc<PX, C> acc;
+  acc.zero();
+  for (int r = 0; r < kFilterStrip + ky.n - 1; ++r) {
+    const float* t = rowp + (static_cast<std::size_t>(ty + r) * W + tx) * C;
+#pragma unroll
+    for (int q = 0; q < PX; ++q) acc.add(ksy, 1, ky.n, r, q, t + q * C);
+  }
+  acc.template store<Tout>(d, x0, y0, min(PX, d.width - x0), a.scale, a.delta);
 }
 
 // Per element (widths in elements): out = src + amount * (src - blur) where |src - blur| >=
@@ -639,10 +565,11 @@ void by_source(const char* op, const SourceArgs& s, F&& on_source) {
   on_source(make_global_source<T, C>(s));
 }
 
-// Lets kernel use `bytes` of dynamic shared memory (opt-in above 48 KB).
+// Lets kernel use `bytes` of dynamic shared memory: an opt-in is needed once dynamic plus static
+// shared memory (the kernels' coefficient arrays, up to 3.8 KB) exceeds 48 KB.
 template <class K>
 void allow_smem(const char* op, K kernel, std::size_t bytes) {
-  if (bytes <= kDefaultSmem) return;
+  if (bytes + kMaxKernel2D * kMaxKernel2D * sizeof(float) <= kDefaultSmem) return;
   TEXCV_CUDA_CHECK(op, cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                             static_cast<int>(bytes)));
 }
@@ -651,14 +578,6 @@ inline dim3 strip_grid(int width, int height, int px) {
   const int threads_x = (width + px - 1) / px;
   return dim3(static_cast<unsigned>((threads_x + kBlockX - 1) / kBlockX),
               static_cast<unsigned>((height + kFilterTileH - 1) / kFilterTileH));
-}
-
-// Calls f.template operator()<K>() with K = 3 or 5 for those square kernels, else K = 0.
-template <class F>
-void by_square_size(int kw, int kh, F&& f) {
-  if (kw == 3 && kh == 3) return f.template operator()<3>();
-  if (kw == 5 && kh == 5) return f.template operator()<5>();
-  f.template operator()<0>();
 }
 
 // Calls f.template operator()<NB>() with NB = the tap count when both kernels have the same
@@ -695,27 +614,25 @@ void launch_filter_2d(const SourceArgs& s, const DstArgs& d, int channels, ElemT
     constexpr int PX = filter_px(sizeof(T), C);
     const dim3 grid = strip_grid(d.width, d.height, PX);
     by_dst<T>(dst_type, [&]<typename Tout>() {
-      const bool vec = filter_2d_vec_applies(k.kw, k.kh, k.ax, k.ay);
-      by_square_size(k.kw, k.kh, [&]<int K>() {
-        if (s.path == Path::shared) {
-          const std::size_t bytes = filter_2d_tile_bytes(k.kw, k.kh, C, PX);
-          allow_smem(kOp, filter_2d_tile_kernel<T, Tout, C, PX, K>, bytes);
-          filter_2d_tile_kernel<T, Tout, C, PX, K><<<grid, block, bytes, st>>>(s, d, k, b);
-        } else if (K > 0 && vec) {
-          constexpr int VPX = kVecPx<T, C>;
-          const dim3 vgrid(
-              static_cast<unsigned>(((d.width + VPX - 1) / VPX + kBlockX - 1) / kBlockX),
-              static_cast<unsigned>((d.height + kBlockY * kVecRows - 1) / (kBlockY * kVecRows)));
-          by_source<T, C>(kOp, s, [&](const auto& src) {
-            filter_2d_vec_kernel<T, Tout, C, VPX, kVecRows, (K > 0 ? K : 3)>
-                <<<vgrid, block, 0, st>>>(src, d, k, b);
-          });
-        } else {
-          by_source<T, C>(kOp, s, [&](const auto& src) {
-            filter_2d_strip_kernel<T, Tout, C, PX><<<grid, block, 0, st>>>(src, d, k, b);
-          });
-        }
-      });
+      if (s.path == Path::shared) {
+        const std::size_t bytes = filter_2d_tile_bytes(k.kw, k.kh, C, PX);
+        allow_smem(kOp, filter_2d_tile_kernel<T, Tout, C, PX>, bytes);
+        filter_2d_tile_kernel<T, Tout, C, PX><<<grid, block, bytes, st>>>(s, d, k, b);
+      } else if (s.path == Path::global && filter_2d_vec_applies(k.kw, k.kh, k.ax, k.ay)) {
+        constexpr int VPX = kVecPx<T, C>;
+        const dim3 vgrid(
+            static_cast<unsigned>(((d.width + VPX - 1) / VPX + kBlockX - 1) / kBlockX),
+            static_cast<unsigned>((d.height + kBlockY * kVecRows - 1) / (kBlockY * kVecRows)));
+        const GlobalSource<T, C> src = make_global_source<T, C>(s);
+        if (k.kw == 3)
+          filter_2d_vec_kernel<T, Tout, C, VPX, kVecRows, 3><<<vgrid, block, 0, st>>>(src, d, k, b);
+        else
+          filter_2d_vec_kernel<T, Tout, C, VPX, kVecRows, 5><<<vgrid, block, 0, st>>>(src, d, k, b);
+      } else {
+        by_source<T, C>(kOp, s, [&](const auto& src) {
+          filter_2d_strip_kernel<T, Tout, C, PX><<<grid, block, 0, st>>>(src, d, k, b);
+        });
+      }
       TEXCV_CUDA_CHECK_LAUNCH(kOp);
     });
   });
@@ -754,13 +671,11 @@ void launch_sep_fused(const SourceArgs& s, const DstArgs& d, int channels, ElemT
   by_channels(kOp, channels, [&]<int C>() {
     constexpr int PX = filter_px(sizeof(T), C);
     by_dst<T>(dst_type, [&]<typename Tout>() {
-      by_tap_count(kx.n, ky.n, [&]<int NB>() {
-        const std::size_t bytes = sep_tile_bytes(kx.n, ky.n, C, PX);
-        allow_smem(kOp, sep_fused_kernel<T, Tout, C, PX, NB>, bytes);
-        sep_fused_kernel<T, Tout, C, PX, NB>
-            <<<strip_grid(d.width, d.height, PX), dim3(kBlockX, kBlockY), bytes, st>>>(s, d, kx, ky,
-                                                                                       b, c);
-      });
+      const std::size_t bytes = sep_tile_bytes(kx.n, ky.n, C, PX);
+      allow_smem(kOp, sep_fused_kernel<T, Tout, C, PX>, bytes);
+      sep_fused_kernel<T, Tout, C, PX>
+          <<<strip_grid(d.width, d.height, PX), dim3(kBlockX, kBlockY), bytes, st>>>(s, d, kx, ky,
+                                                                                     b, c);
       TEXCV_CUDA_CHECK_LAUNCH(kOp);
     });
   });
@@ -775,16 +690,14 @@ void launch_sep_vec(const SourceArgs& s, const DstArgs& d, int channels, ElemTyp
     by_dst<T>(dst_type, [&]<typename Tout>() {
       by_tap_count(kx.n, ky.n, [&]<int NB>() {
         if constexpr (NB == 0) {
-          fail(ErrorCode::Internal, kOp, "no vector kernel for this tap count",
+          fail(ErrorCode::Internal, kOp, "no register kernel for this tap count",
                std::to_string(kx.n) + "x" + std::to_string(ky.n), "3, 5, 7, 9, 13 or 17 taps");
         } else {
           constexpr int PX = kSepPx<T, C, NB>, S = kSepRows<NB>;
           const dim3 grid(static_cast<unsigned>(((d.width + PX - 1) / PX + kBlockX - 1) / kBlockX),
                           static_cast<unsigned>((d.height + kBlockY * S - 1) / (kBlockY * S)));
-          by_source<T, C>(kOp, s, [&](const auto& src) {
-            sep_vec_kernel<T, Tout, C, PX, S, NB>
-                <<<grid, dim3(kBlockX, kBlockY), 0, st>>>(src, d, kx, ky, b, c);
-          });
+          sep_vec_kernel<T, Tout, C, PX, S, NB><<<grid, dim3(kBlockX, kBlockY), 0, st>>>(
+              make_global_source<T, C>(s), d, kx, ky, b, c);
           TEXCV_CUDA_CHECK_LAUNCH(kOp);
         }
       });
@@ -800,20 +713,24 @@ void launch_unsharp(const FilterSrc& s, const FilterSrc& blur, const DstArgs& d,
   TEXCV_CUDA_CHECK_LAUNCH("unsharp_mask");
 }
 
-#define TEXCV_INSTANTIATE_FILTER(T)                                                              \
-  template void launch_filter_2d<T>(const SourceArgs&, const DstArgs&, int, ElemType,            \
-                                    const Kernel2DArgs&, const FilterBorderArgs&, cudaStream_t); \
-  template void launch_sep_rows<T>(const SourceArgs&, const DstArgs&, int, const Kernel1DArgs&,  \
-                                   const FilterBorderArgs&, cudaStream_t);                       \
-  template void launch_sep_cols<T>(const FilterSrc&, const DstArgs&, int, const Kernel1DArgs&,   \
-                                   const ColumnArgs&, cudaStream_t);                             \
-  template void launch_sep_fused<T>(const SourceArgs&, const DstArgs&, int, ElemType,            \
-                                    const Kernel1DArgs&, const Kernel1DArgs&,                    \
-                                    const FilterBorderArgs&, const ColumnArgs&, cudaStream_t);   \
-  template void launch_sep_vec<T>(const SourceArgs&, const DstArgs&, int, ElemType,              \
-                                  const Kernel1DArgs&, const Kernel1DArgs&,                      \
-                                  const FilterBorderArgs&, const ColumnArgs&, cudaStream_t);     \
-  template void launch_unsharp<T>(const FilterSrc&, const FilterSrc&, const DstArgs&, float,     \
+// One explicit instantiation per source type, split in two translation units per type so that
+// the (large) kernel sets compile in parallel.
+#define TEXCV_INSTANTIATE_FILTER_2D(T)                                                \
+  template void launch_filter_2d<T>(const SourceArgs&, const DstArgs&, int, ElemType, \
+                                    const Kernel2DArgs&, const FilterBorderArgs&, cudaStream_t);
+
+#define TEXCV_INSTANTIATE_FILTER_SEP(T)                                                         \
+  template void launch_sep_rows<T>(const SourceArgs&, const DstArgs&, int, const Kernel1DArgs&, \
+                                   const FilterBorderArgs&, cudaStream_t);                      \
+  template void launch_sep_cols<T>(const FilterSrc&, const DstArgs&, int, const Kernel1DArgs&,  \
+                                   const ColumnArgs&, cudaStream_t);                            \
+  template void launch_sep_fused<T>(const SourceArgs&, const DstArgs&, int, ElemType,           \
+                                    const Kernel1DArgs&, const Kernel1DArgs&,                   \
+                                    const FilterBorderArgs&, const ColumnArgs&, cudaStream_t);  \
+  template void launch_sep_vec<T>(const SourceArgs&, const DstArgs&, int, ElemType,             \
+                                  const Kernel1DArgs&, const Kernel1DArgs&,                     \
+                                  const FilterBorderArgs&, const ColumnArgs&, cudaStream_t);    \
+  template void launch_unsharp<T>(const FilterSrc&, const FilterSrc&, const DstArgs&, float,    \
                                   float, cudaStream_t);
 
 }  // namespace texcv::cuda::ops

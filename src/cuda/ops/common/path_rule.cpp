@@ -44,12 +44,15 @@ Path choose_path(GeomOp op, Interp interp, ElemType type, int channels, Precisio
 
 Path choose_stencil_path(StencilKind kind, ElemType type, int channels, bool register_kernel,
                          bool tile_fits) {
-  (void)kind;
   (void)type;
   (void)channels;
-  // Measured on the H200 (docs/performance.md): the register-blocked kernels with plain 16-byte
-  // loads beat the shared-memory tiles wherever they exist; other sizes run faster from a tile.
-  if (register_kernel) return Path::global;
+  // Measured on the H200 (docs/performance.md, "path=auto rule for the filters"): for 3x3 and
+  // 5x5 2-D kernels the register-blocked kernel with 16-byte loads (global) beats the shared tile
+  // (f32 3x3 0.164 against 0.280 ms, u8 0.175 against 0.320 ms); other 2-D sizes and the
+  // separable filters run faster from the shared tile (gaussian sigma 2 f32 0.72 against 1.54
+  // ms for the two-pass global path). The separable register kernel (global path) is not chosen
+  // until it has been measured on the GPU.
+  if (kind == StencilKind::filter_2d && register_kernel) return Path::global;
   if (tile_fits) return Path::shared;
   return Path::global;
 }

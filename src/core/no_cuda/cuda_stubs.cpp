@@ -3,17 +3,10 @@
 #include <string>
 
 #include "src/core/backends.hpp"
+#include "src/core/no_cuda/not_compiled.hpp"
 #include "texcv/error.hpp"
 
 namespace texcv::cuda {
-
-namespace {
-[[noreturn]] void not_compiled(const char* op) {
-  fail(ErrorCode::NotCompiled, op,
-       "this build has no CUDA backend; rebuild with -DTEXCV_CUDA=ON (nvcc required) to use device "
-       "images");
-}
-}  // namespace
 
 void resize(const ImageView&, const ImageView&, const ResizeDesc&, void*) {
   not_compiled("resize");

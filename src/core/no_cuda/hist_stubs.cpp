@@ -1,17 +1,10 @@
 // The CUDA backend of the reductions, histograms and clahe in a build without CUDA: every entry
 // point throws Error(NotCompiled).
 #include "src/core/color_desc.hpp"
+#include "src/core/no_cuda/not_compiled.hpp"
 #include "texcv/error.hpp"
 
 namespace texcv::cuda {
-
-namespace {
-[[noreturn]] void not_compiled(const char* op) {
-  fail(ErrorCode::NotCompiled, op,
-       "this build has no CUDA backend; rebuild with -DTEXCV_CUDA=ON (nvcc required) to use device "
-       "images");
-}
-}  // namespace
 
 void min_max(const ImageView&, double&, double&, void*) {
   not_compiled("normalize");

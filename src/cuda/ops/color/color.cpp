@@ -27,38 +27,20 @@ ops::DstArgs elem_dst(const ImageView& d) {
   return a;
 }
 
-void check_views(const char* op, const ImageView& src, const ImageView& dst) {
-  ops::check_device_view(op, src, "src");
-  ops::check_device_view(op, dst, "dst");
-}
-
-template <class F>
-void by_type(const char* op, ElemType t, F&& f) {
-  switch (t) {
-    case ElemType::u8:
-      return f.template operator()<std::uint8_t>();
-    case ElemType::u16:
-      return f.template operator()<std::uint16_t>();
-    case ElemType::f32:
-      return f.template operator()<float>();
-  }
-  fail(ErrorCode::InvalidArgument, op, "unsupported element type", to_string(t), "u8, u16 or f32");
-}
-
 }  // namespace
 
 void cvt_color(const ImageView& src, const ImageView& dst, ColorCode code, void* stream) {
   constexpr const char* kOp = "cvt_color";
-  check_views(kOp, src, dst);
+  ops::check_views(kOp, src, dst);
   const auto st = static_cast<cudaStream_t>(stream);
-  by_type(kOp, src.type, [&]<typename T>() {
+  ops::by_type(kOp, src.type, [&]<typename T>() {
     ops::launch_cvt_color<T>(point_src(src), ops::dst_args(dst), code, st);
   });
 }
 
 void gamma(const ImageView& src, const ImageView& dst, double g, void* stream) {
   constexpr const char* kOp = "gamma";
-  check_views(kOp, src, dst);
+  ops::check_views(kOp, src, dst);
   const auto st = static_cast<cudaStream_t>(stream);
   const ops::PointSrc s = point_src(src);
   const ops::DstArgs d = elem_dst(dst);
@@ -99,9 +81,9 @@ void gamma(const ImageView& src, const ImageView& dst, double g, void* stream) {
 void convert(const ImageView& src, const ImageView& dst, const detail::ScaleDesc& sd,
              void* stream) {
   constexpr const char* kOp = "convert";
-  check_views(kOp, src, dst);
+  ops::check_views(kOp, src, dst);
   const auto st = static_cast<cudaStream_t>(stream);
-  by_type(kOp, src.type, [&]<typename S>() {
+  ops::by_type(kOp, src.type, [&]<typename S>() {
     ops::launch_convert<S>(point_src(src), elem_dst(dst), dst.type, sd, st);
   });
 }
@@ -109,10 +91,11 @@ void convert(const ImageView& src, const ImageView& dst, const detail::ScaleDesc
 void threshold(const ImageView& src, const ImageView& dst, const detail::ThresholdDesc& td,
                void* stream) {
   constexpr const char* kOp = "threshold";
-  check_views(kOp, src, dst);
+  ops::check_views(kOp, src, dst);
   const auto st = static_cast<cudaStream_t>(stream);
-  by_type(kOp, src.type,
-          [&]<typename T>() { ops::launch_threshold<T>(point_src(src), elem_dst(dst), td, st); });
+  ops::by_type(kOp, src.type, [&]<typename T>() {
+    ops::launch_threshold<T>(point_src(src), elem_dst(dst), td, st);
+  });
 }
 
 }  // namespace texcv::cuda

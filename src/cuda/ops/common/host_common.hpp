@@ -1,8 +1,12 @@
-// Small host helpers of the geometric operations.
+// Small host helpers of the CUDA operations.
 #pragma once
+
+#include <cstdint>
 
 #include "src/core/backends.hpp"
 #include "src/cuda/ops/common/kernel_args.hpp"
+#include "src/cuda/ops/common/source_access.hpp"
+#include "texcv/error.hpp"
 
 namespace texcv::cuda::ops {
 
@@ -16,6 +20,26 @@ inline SampleArgs sample_args(const detail::SamplingDesc& s) {
   a.border = s.border;
   for (int c = 0; c < 4; ++c) a.bv[c] = s.border_value[c];
   return a;
+}
+
+// Both views are device views the kernels can address (check_device_view).
+inline void check_views(const char* op, const ImageView& src, const ImageView& dst) {
+  check_device_view(op, src, "src");
+  check_device_view(op, dst, "dst");
+}
+
+// Calls f.template operator()<T>() with the element type of t (u8, u16 or f32).
+template <class F>
+void by_type(const char* op, ElemType t, F&& f) {
+  switch (t) {
+    case ElemType::u8:
+      return f.template operator()<std::uint8_t>();
+    case ElemType::u16:
+      return f.template operator()<std::uint16_t>();
+    case ElemType::f32:
+      return f.template operator()<float>();
+  }
+  fail(ErrorCode::InvalidArgument, op, "unsupported element type", to_string(t), "u8, u16 or f32");
 }
 
 }  // namespace texcv::cuda::ops

@@ -20,11 +20,6 @@ namespace texcv::cuda {
 
 namespace {
 
-void check_views(const char* op, const ImageView& src, const ImageView& dst) {
-  ops::check_device_view(op, src, "src");
-  ops::check_device_view(op, dst, "dst");
-}
-
 // The largest dynamic shared memory one block of the current device may use.
 std::size_t max_block_smem(const char* op) {
   int dev = 0, bytes = 0;
@@ -66,19 +61,6 @@ ops::FilterBorderArgs border_args(const detail::FilterBorderDesc& b) {
   a.border = b.border;
   for (int c = 0; c < 4; ++c) a.value[c] = b.value[c];
   return a;
-}
-
-template <class F>
-void by_type(const char* op, ElemType t, F&& f) {
-  switch (t) {
-    case ElemType::u8:
-      return f.template operator()<std::uint8_t>();
-    case ElemType::u16:
-      return f.template operator()<std::uint16_t>();
-    case ElemType::f32:
-      return f.template operator()<float>();
-  }
-  fail(ErrorCode::InvalidArgument, op, "unsupported element type", to_string(t), "u8, u16 or f32");
 }
 
 // A pitched block of stream-ordered device memory, freed on the stream (release() reports a
@@ -142,14 +124,14 @@ void separable(const char* op, const ImageView& src, const ops::DstArgs& d, Elem
   ca.scale = desc.scale;
   ca.delta = desc.delta;
   if (plan.path() == Path::shared) {
-    by_type(op, src.type, [&]<typename T>() {
+    ops::by_type(op, src.type, [&]<typename T>() {
       ops::launch_sep_fused<T>(plan.args(), d, channels, dst_type, kx, ky, b, ca, st);
     });
     plan.finish();
     return;
   }
   if (plan.path() == Path::global && ops::sep_vec_applies(kx.n, ky.n, kx.anchor, ky.anchor)) {
-    by_type(op, src.type, [&]<typename T>() {
+    ops::by_type(op, src.type, [&]<typename T>() {
       ops::launch_sep_vec<T>(plan.args(), d, channels, dst_type, kx, ky, b, ca, st);
     });
     plan.finish();
@@ -158,11 +140,11 @@ void separable(const char* op, const ImageView& src, const ops::DstArgs& d, Elem
   const std::size_t row_bytes = static_cast<std::size_t>(src.width) * channels * sizeof(float);
   StreamTemp tmp(row_bytes, src.height, st, op);
   const ops::DstArgs t{tmp.data(), tmp.pitch(), src.width, src.height};
-  by_type(op, src.type,
-          [&]<typename T>() { ops::launch_sep_rows<T>(plan.args(), t, channels, kx, b, st); });
+  ops::by_type(op, src.type,
+               [&]<typename T>() { ops::launch_sep_rows<T>(plan.args(), t, channels, kx, b, st); });
   const ops::FilterSrc ts{tmp.data(), tmp.pitch(), src.width, src.height};
-  by_type(op, dst_type,
-          [&]<typename T>() { ops::launch_sep_cols<T>(ts, d, channels, ky, ca, st); });
+  ops::by_type(op, dst_type,
+               [&]<typename T>() { ops::launch_sep_cols<T>(ts, d, channels, ky, ca, st); });
   tmp.release(op);
   plan.finish();
 }
@@ -171,7 +153,7 @@ void separable(const char* op, const ImageView& src, const ops::DstArgs& d, Elem
 
 void filter_2d(const char* op, const ImageView& src, const ImageView& dst,
                const detail::Filter2DDesc& d, void* stream) {
-  check_views(op, src, dst);
+  ops::check_views(op, src, dst);
   const auto st = static_cast<cudaStream_t>(stream);
   ops::Kernel2DArgs k;
   k.kw = d.kw;
@@ -187,7 +169,7 @@ void filter_2d(const char* op, const ImageView& src, const ImageView& dst,
       ops::filter_2d_vec_applies(d.kw, d.kh, d.ax, d.ay),
       ops::filter_2d_tile_bytes(d.kw, d.kh, src.channels, ops::filter_px(src.type, src.channels)),
       st);
-  by_type(op, src.type, [&]<typename T>() {
+  ops::by_type(op, src.type, [&]<typename T>() {
     ops::launch_filter_2d<T>(plan.args(), ops::dst_args(dst), src.channels, dst.type, k, b, st);
   });
   plan.finish();
@@ -195,14 +177,14 @@ void filter_2d(const char* op, const ImageView& src, const ImageView& dst,
 
 void filter_separable(const char* op, const ImageView& src, const ImageView& dst,
                       const detail::SepFilterDesc& d, void* stream) {
-  check_views(op, src, dst);
+  ops::check_views(op, src, dst);
   separable(op, src, ops::dst_args(dst), dst.type, d, static_cast<cudaStream_t>(stream));
 }
 
 void unsharp_mask(const ImageView& src, const ImageView& dst, const detail::UnsharpDesc& d,
                   void* stream) {
   constexpr const char* kOp = "unsharp_mask";
-  check_views(kOp, src, dst);
+  ops::check_views(kOp, src, dst);
   const auto st = static_cast<cudaStream_t>(stream);
   // The blur in src's element type, as the CPU backend.
   StreamTemp blur(src.row_bytes(), src.height, st, kOp);
@@ -213,8 +195,8 @@ void unsharp_mask(const ImageView& src, const ImageView& dst, const detail::Unsh
   const ops::FilterSrc bs{blur.data(), blur.pitch(), n, src.height};
   ops::DstArgs o = ops::dst_args(dst);
   o.width = n;
-  by_type(kOp, src.type,
-          [&]<typename T>() { ops::launch_unsharp<T>(s, bs, o, d.amount, d.threshold, st); });
+  ops::by_type(kOp, src.type,
+               [&]<typename T>() { ops::launch_unsharp<T>(s, bs, o, d.amount, d.threshold, st); });
   blur.release(kOp);
 }
 

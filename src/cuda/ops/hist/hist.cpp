@@ -77,19 +77,6 @@ void sync(const char* op, cudaStream_t st) {
   TEXCV_CUDA_CHECK(op, cudaStreamSynchronize(st));
 }
 
-template <class F>
-void by_type(const char* op, ElemType t, F&& f) {
-  switch (t) {
-    case ElemType::u8:
-      return f.template operator()<std::uint8_t>();
-    case ElemType::u16:
-      return f.template operator()<std::uint16_t>();
-    case ElemType::f32:
-      return f.template operator()<float>();
-  }
-  fail(ErrorCode::InvalidArgument, op, "unsupported element type", to_string(t), "u8, u16 or f32");
-}
-
 }  // namespace
 
 void min_max(const ImageView& src, double& lo, double& hi, void* stream) {
@@ -98,7 +85,7 @@ void min_max(const ImageView& src, double& lo, double& hi, void* stream) {
   const auto st = static_cast<cudaStream_t>(stream);
   const int blocks = reduce_blocks(src);
   StreamTemp part(sizeof(double) * 2 * blocks, st, kOp);
-  by_type(kOp, src.type, [&]<typename T>() {
+  ops::by_type(kOp, src.type, [&]<typename T>() {
     ops::launch_min_max<T>(reduce_src(src), blocks, part.as<double>(), st);
   });
   const std::vector<double> p = read_back(kOp, part.as<double>(), 2 * blocks, st);
@@ -169,7 +156,7 @@ void affine_channels(const ImageView& src, const ImageView& dst, const detail::A
   ops::check_device_view(kOp, src, "src");
   ops::check_device_view(kOp, dst, "dst");
   const auto st = static_cast<cudaStream_t>(stream);
-  by_type(kOp, src.type, [&]<typename T>() {
+  ops::by_type(kOp, src.type, [&]<typename T>() {
     ops::launch_affine_channels<T>(point_src(src), ops::dst_args(dst), src.channels, d, st);
   });
 }
@@ -193,7 +180,7 @@ std::vector<std::vector<std::uint64_t>> histogram(const char* kOp, const ImageVi
   StreamTemp counts(total * sizeof(unsigned long long), st, kOp);
   TEXCV_CUDA_CHECK(kOp,
                    cudaMemsetAsync(counts.as<void>(), 0, total * sizeof(unsigned long long), st));
-  by_type(kOp, src.type, [&]<typename T>() {
+  ops::by_type(kOp, src.type, [&]<typename T>() {
     ops::launch_histogram<T>(kOp, reduce_src(src), blocks, h, counts.as<unsigned long long>(), st);
   });
   const std::vector<unsigned long long> p =

@@ -25,19 +25,6 @@ ops::MorphSrc morph_src(const ImageView& v) {
   return ops::MorphSrc{static_cast<const unsigned char*>(v.data), v.pitch, v.width, v.height};
 }
 
-template <class F>
-void by_type(const char* op, ElemType t, F&& f) {
-  switch (t) {
-    case ElemType::u8:
-      return f.template operator()<std::uint8_t>();
-    case ElemType::u16:
-      return f.template operator()<std::uint16_t>();
-    case ElemType::f32:
-      return f.template operator()<float>();
-  }
-  fail(ErrorCode::InvalidArgument, op, "unsupported element type", to_string(t), "u8, u16 or f32");
-}
-
 // The constant border's values in T: the given value, or the one that never wins (the type's
 // largest for erode, lowest for dilate), as the CPU backend.
 template <typename T>
@@ -101,7 +88,7 @@ void morph(const ImageView& src, const ImageView& dst, const detail::MorphDesc& 
     ay.n = d.kh;
     ay.anchor = d.ay;
     ax.border = ay.border = d.border;
-    by_type(op, src.type, [&]<typename T>() {
+    ops::by_type(op, src.type, [&]<typename T>() {
       border_values<T>(d, ax.bv);
       border_values<T>(d, ay.bv);
       // One fused kernel for 1-channel f32 up to 15x15: measured on the H200 (8192^2, erode)
@@ -149,7 +136,7 @@ void morph(const ImageView& src, const ImageView& dst, const detail::MorphDesc& 
     m.start[j] = static_cast<std::uint8_t>(i);
     m.end[j] = static_cast<std::uint8_t>(e);
   }
-  by_type(op, src.type, [&]<typename T>() {
+  ops::by_type(op, src.type, [&]<typename T>() {
     border_values<T>(d, m.bv);
     ops::launch_morph_mask<T>(s, o, ch, d.dilate, m, st);
   });
@@ -166,7 +153,7 @@ void morph_subtract(const ImageView& a, const ImageView& b, const ImageView& dst
   sa.width = sb.width = n;
   ops::DstArgs o = ops::dst_args(dst);
   o.width = n;
-  by_type(kOp, a.type, [&]<typename T>() {
+  ops::by_type(kOp, a.type, [&]<typename T>() {
     ops::launch_morph_subtract<T>(sa, sb, o, static_cast<cudaStream_t>(stream));
   });
 }

@@ -56,27 +56,6 @@ extern "C" void on_signal(int sig) {
 
 // ---- Pipeline ---------------------------------------------------------------------------------
 
-bool parse_all(const std::string& text, std::vector<PipelineStep>& steps) {
-  steps = split_pipeline(text);
-  if (steps.empty()) {
-    say("the pipeline is empty; got \"" + text +
-        "\", expected steps such as \"resize:scale=0.5;sharpen\" (see texcv ops)");
-    return false;
-  }
-  bool ok = true;
-  for (auto& s : steps) {
-    try {
-      parse_step(s);
-    } catch (const Error& e) {
-      ok = false;
-      say(describe_step(s) + ": " + e.what());
-      std::cerr << "  " << text << "\n  " << std::string(s.offset, ' ') << '^'
-                << std::string(s.text.size() > 1 ? s.text.size() - 1 : 0, '~') << "\n";
-    }
-  }
-  return ok;
-}
-
 // ---- Formats ----------------------------------------------------------------------------------
 
 std::string canonical_format(const std::string& f) {
@@ -524,7 +503,8 @@ std::string thread_plan(const std::string& device, std::size_t workers, int nd, 
 int batch_command(const BatchOptions& opt) {
   // 1. Options that do not depend on the files.
   std::vector<PipelineStep> steps;
-  if (!parse_all(opt.pipeline, steps)) return kExitUsage;
+  if (!parse_pipeline_checked(opt.pipeline, steps, "texcv batch", "resize:scale=0.5;sharpen"))
+    return kExitUsage;
   if (opt.resume && opt.overwrite) {
     say("--resume and --overwrite exclude each other (resume skips existing outputs)");
     return kExitUsage;

@@ -6,11 +6,20 @@
 #include <string>
 #include <vector>
 
+#include "texcv/registry.hpp"
+
 namespace CLI {
 class App;
 }  // namespace CLI
 
 namespace texcv::cli {
+
+// Splits and validates a pipeline (tools/texcv/pipeline_check.cpp). Each bad step is reported on
+// stderr as "<prefix>: <step>: <error>" with the pipeline and a caret line under the step; an
+// empty pipeline as "<prefix>: the pipeline is empty; ..., expected steps such as "<example>"".
+// Returns whether every step is valid.
+bool parse_pipeline_checked(const std::string& text, std::vector<PipelineStep>& steps,
+                            const std::string& prefix, const std::string& example);
 
 // Exit codes of the texcv command.
 constexpr int kExitOk = 0;      // every file processed

@@ -30,28 +30,6 @@ void say(const std::string& msg) {
   std::cerr << "texcv: " << msg << "\n";
 }
 
-// Parses and validates every step; reports each bad one with a caret line under it.
-bool parse_all(const std::string& text, std::vector<PipelineStep>& steps) {
-  steps = split_pipeline(text);
-  if (steps.empty()) {
-    say("the pipeline is empty; got \"" + text +
-        "\", expected steps such as \"rotate:angle=30;resize:scale=0.5\" (see texcv ops)");
-    return false;
-  }
-  bool ok = true;
-  for (auto& s : steps) {
-    try {
-      parse_step(s);
-    } catch (const Error& e) {
-      ok = false;
-      say(describe_step(s) + ": " + e.what());
-      std::cerr << "  " << text << "\n  " << std::string(s.offset, ' ') << '^'
-                << std::string(s.text.size() > 1 ? s.text.size() - 1 : 0, '~') << "\n";
-    }
-  }
-  return ok;
-}
-
 // ".png", ".jpg" or ".tif" for a --format value.
 std::string extension_of_format(const std::string& f) {
   if (f == "jpg" || f == "jpeg") return ".jpg";
@@ -110,7 +88,8 @@ std::string process(const Job& job, const std::vector<PipelineStep>& steps, bool
 int run_command(const RunOptions& opt) {
   // 1. The pipeline, before any file is touched.
   std::vector<PipelineStep> steps;
-  if (!parse_all(opt.pipeline, steps)) return kExitUsage;
+  if (!parse_pipeline_checked(opt.pipeline, steps, "texcv", "rotate:angle=30;resize:scale=0.5"))
+    return kExitUsage;
 
   // 2. Format and device.
   const BuildInfo build = build_info();

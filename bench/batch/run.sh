@@ -1,0 +1,191 @@
+#!/usr/bin/env bash
+# The batch benchmark of issue 5: the same files, the same machine, four tools.
+#
+#   bash bench/batch/run.sh [--tiff N] [--jpeg N] [--sets "tiff jpeg"] [--repeat R]
+#                           [--tools "texcv-cuda texcv-cpu vips opencv"]
+#                           [--data DIR] [--work DIR] [--results DIR]
+#
+# Datasets (bench/batch/make_data.py, made once under --data, default bench/batch/data):
+#   tiff  N RGB 5000x5000 u8 uncompressed TIFFs (default 8; the issue's run: 64): the libvips
+#         benchmark task: crop 100 px from every edge, shrink to 90 % bilinear, sharpen with
+#         [[-1,-1,-1],[-1,16,-1],[-1,-1,-1]]/8, save as TIFF
+#   jpeg  N 1920x1080 JPEGs at quality 90 (default 200; the issue's run: 1000): resize to half
+#         (bilinear), the same 3x3 kernel, save as JPEG quality 90
+# Tools:
+#   texcv-cuda  texcv batch --device cuda (skipped with a message without a usable GPU)
+#   texcv-cpu   texcv batch --device cpu
+#   vips        bench/batch/vips_task.py (pyvips: the pyvips-binary wheel's libvips when
+#               installed, else the system libvips, e.g. Debian's libvips42)
+#   opencv      bench/batch/opencv_pool.py (cv2 in a ThreadPoolExecutor, os.cpu_count() threads)
+# Each run is timed by bench/batch/measure.py (wall time, images/s, peak RSS of the process,
+# CPU time, the load average before it) after the inputs were read once into the page cache;
+# outputs go to a fresh folder under --work (default bench/batch/work). Then compare.py checks
+# every tool's outputs against OpenCV's (sizes, pixel differences).
+#
+# Results (small files) go to --results (default $OUT when set, as on the device machine, else
+# bench/batch/results): machine.txt, results.jsonl, table.md, compare.md, logs/ (each tool's
+# output, texcv's --report files and their per-stage means).
+#
+# Environment: TEXCV (the texcv binary; default the first of build-device, build-bbench,
+# build-lead, build under the repository, then texcv on PATH), PYTHON (an interpreter with
+# numpy, cv2 and pyvips; default: .venv-bbench/bin/python when it imports them, else python3
+# when it does, else .venv-bbench is made with python3 -m venv --system-site-packages and
+# filled from the wheel folders bench/batch/wheels* (fetch_wheels.sh), offline).
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+
+tiff_n=8
+jpeg_n=200
+sets="tiff jpeg"
+tools="texcv-cuda texcv-cpu vips opencv"
+repeat=1
+data=$here/data
+work=$here/work
+results=${OUT:-$here/results}
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --tiff) tiff_n=$2; shift 2 ;;
+    --jpeg) jpeg_n=$2; shift 2 ;;
+    --sets) sets=$2; shift 2 ;;
+    --tools) tools=$2; shift 2 ;;
+    --repeat) repeat=$2; shift 2 ;;
+    --data) data=$2; shift 2 ;;
+    --work) work=$2; shift 2 ;;
+    --results) results=$2; shift 2 ;;
+    -h | --help) sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+    *) echo "run.sh: unknown argument '$1' (--help lists them)" >&2; exit 2 ;;
+  esac
+done
+mkdir -p "$results/logs" "$work"
+res=$results/results.jsonl
+: >"$res"
+: >"$results/compare.md"
+
+# --- the texcv binary
+texcv=${TEXCV:-}
+if [ -z "$texcv" ]; then
+  for b in build-device build-bbench build-lead build; do
+    if [ -x "$root/$b/bin/texcv" ]; then texcv=$root/$b/bin/texcv; break; fi
+  done
+  [ -z "$texcv" ] && texcv=$(command -v texcv || true)
+fi
+if [ -z "$texcv" ] || [ ! -x "$texcv" ]; then
+  echo "run.sh: no texcv binary (set TEXCV=path/to/texcv); texcv rows are skipped" >&2
+  texcv=""
+fi
+
+# --- Python with numpy, cv2, pyvips
+venv=$root/.venv-bbench
+has_mods() { "$1" -c 'import numpy, cv2, pyvips' >/dev/null 2>&1; }
+py=${PYTHON:-}
+if [ -z "$py" ]; then
+  if [ -x "$venv/bin/python" ] && has_mods "$venv/bin/python"; then
+    py=$venv/bin/python
+  elif has_mods python3; then
+    py=python3
+  else
+    [ -x "$venv/bin/python" ] || python3 -m venv --system-site-packages "$venv"
+    for w in "$here"/wheels "$here"/wheels-*; do
+      [ -d "$w" ] || continue
+      echo "run.sh: installing the wheels of $w into $venv (offline)"
+      "$venv/bin/pip" install --quiet --no-index --find-links "$w" "$w"/*.whl ||
+        echo "run.sh: pip install from $w failed" >&2
+    done
+    py=$venv/bin/python
+  fi
+fi
+for m in numpy cv2 pyvips; do
+  "$py" -c "import $m" >/dev/null 2>&1 || echo "run.sh: $py cannot import $m" >&2
+done
+if ! "$py" -c 'import numpy, cv2' >/dev/null 2>&1; then
+  echo "run.sh: make_data.py and the OpenCV rows need numpy and cv2 (fetch_wheels.sh opencv)" >&2
+  exit 2
+fi
+has_vips=1
+"$py" -c 'import pyvips' >/dev/null 2>&1 || has_vips=0
+
+# --- the machine
+{
+  echo "date: $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
+  echo "host: $(uname -n), $(uname -sr)"
+  echo "cores: $(nproc), $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //')"
+  echo "memory: $(awk '/MemTotal/ {printf "%.1f GiB", $2 / 1048576}' /proc/meminfo)"
+  echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+  command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,memory.total --format=csv,noheader | sed 's/^/gpu: /'
+  echo "texcv: ${texcv:-none} ($(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?'))"
+  [ -n "$texcv" ] && "$texcv" info 2>&1 | sed -n 's/^  */  /p' | head -8
+  echo "python: $("$py" -c 'import sys; print(sys.version.split()[0])') ($py)"
+  "$py" -c 'import numpy, cv2; print("numpy", numpy.__version__, "OpenCV", cv2.__version__)'
+  [ "$has_vips" = 1 ] && "$py" -c 'import pyvips; print("pyvips", pyvips.__version__, "libvips", ".".join(str(pyvips.version(i)) for i in range(3)))'
+} | tee "$results/machine.txt"
+
+# --- data
+"$py" "$here/make_data.py" --out "$data" --tiff "$tiff_n" --jpeg "$jpeg_n" || exit 1
+
+kernel="-1|-1|-1|-1|16|-1|-1|-1|-1"
+declare -A pipeline=(
+  [tiff]="crop:x=100,y=100,width=4800,height=4800;resize:scale=0.9;convolve:kernel=$kernel,scale=0.125"
+  [jpeg]="resize:scale=0.5;convolve:kernel=$kernel,scale=0.125"
+)
+declare -A count=([tiff]=$tiff_n [jpeg]=$jpeg_n)
+
+gpu_ok=0
+if [ -n "$texcv" ] && ! "$texcv" info 2>&1 | grep -q 'none usable'; then gpu_ok=1; fi
+tiff_ok=0
+if [ -n "$texcv" ] && "$texcv" info 2>&1 | grep -q 'image formats.*tiff'; then tiff_ok=1; fi
+
+# inputs: the first count[set] files of the set (a larger set made earlier is not all used)
+list_inputs() { find "$data/$1" -maxdepth 1 -type f ! -name '.*' | sort | head -n "${count[$1]}"; }
+
+# one SET TOOL REP: run one tool once on one set
+one() {
+  local set=$1 tool=$2 rep=$3 dst=$work/$1/$2 in=$work/inputs-$1 log=$results/logs/$1-$2-$3
+  rm -rf "$dst"
+  local cmd=()
+  case "$tool" in
+    texcv-cuda | texcv-cpu)
+      if [ -z "$texcv" ]; then echo "skip $set $tool: no texcv binary"; return; fi
+      if [ "$tool" = texcv-cuda ] && [ "$gpu_ok" = 0 ]; then
+        echo "skip $set $tool: no usable GPU ($("$texcv" info 2>&1 | grep -m1 'none usable' | sed 's/^ *//'))"
+        return
+      fi
+      if [ "$set" = tiff ] && [ "$tiff_ok" = 0 ]; then
+        echo "skip $set $tool: this texcv build has no TIFF codec (built without libtiff)"
+        return
+      fi
+      cmd=("$texcv" batch -i "$in" -o "$dst" -p "${pipeline[$set]}" --device "${tool#texcv-}"
+        -q 90 --report "$log.jsonl")
+      ;;
+    vips)
+      if [ "$has_vips" = 0 ]; then echo "skip $set vips: $py cannot import pyvips"; return; fi
+      cmd=("$py" "$here/vips_task.py" --task "$set" -i "$in" -o "$dst")
+      ;;
+    opencv) cmd=("$py" "$here/opencv_pool.py" --task "$set" -i "$in" -o "$dst") ;;
+    *) echo "run.sh: unknown tool '$tool'" >&2; return ;;
+  esac
+  "$py" "$here/measure.py" run --results "$res" --tool "$tool" --dataset "$set" --outdir "$dst" \
+    --log "$log.log" -- "${cmd[@]}"
+  if [ -f "$log.jsonl" ]; then "$py" "$here/measure.py" stages "$log.jsonl" | tee "$log.stages"; fi
+}
+
+for set in $sets; do
+  # the inputs, as symbolic links in one folder, read once into the page cache
+  rm -rf "$work/inputs-$set"
+  mkdir -p "$work/inputs-$set"
+  list_inputs "$set" | while read -r f; do ln -s "$f" "$work/inputs-$set/"; done
+  list_inputs "$set" | xargs cat >/dev/null
+  for rep in $(seq "$repeat"); do
+    for tool in $tools; do one "$set" "$tool" "$rep"; done
+  done
+  others=()
+  for tool in $tools; do
+    [ "$tool" != opencv ] && [ -d "$work/$set/$tool" ] && others+=(--other "$tool=$work/$set/$tool")
+  done
+  if [ -d "$work/$set/opencv" ] && [ ${#others[@]} -gt 0 ]; then
+    echo "## $set: outputs compared with OpenCV's" | tee -a "$results/compare.md"
+    "$py" "$here/compare.py" --ref "$work/$set/opencv" "${others[@]}" | tee -a "$results/compare.md"
+  fi
+done
+
+"$py" "$here/measure.py" table "$res" | tee "$results/table.md"

@@ -4,7 +4,8 @@
   --task tiff  crop 100 px from every edge, cv2.resize to 90 % (INTER_LINEAR), cv2.filter2D with
                [[-1,-1,-1],[-1,16,-1],[-1,-1,-1]] / 8 (u8 output, BORDER_DEFAULT = reflect101),
                cv2.imwrite TIFF uncompressed (IMWRITE_TIFF_COMPRESSION 1, as vips writes by
-               default; OpenCV's own default would be LZW)
+               default; OpenCV's own default would be LZW; --tiff-deflate: deflate with the
+               horizontal predictor, as texcv batch writes TIFF)
   --task jpeg  cv2.resize to half (INTER_LINEAR), the same filter2D, cv2.imwrite JPEG quality 90
                (OpenCV's default 4:2:0 subsampling)
 
@@ -69,6 +70,8 @@ def main():
     if a.task == "tiff":
         fn = tiff_task
         params = [cv2.IMWRITE_TIFF_COMPRESSION, 8 if a.tiff_deflate else 1]
+        if a.tiff_deflate and hasattr(cv2, "IMWRITE_TIFF_PREDICTOR"):
+            params += [cv2.IMWRITE_TIFF_PREDICTOR, 2]  # horizontal, as texcv and vips-deflate
         ext = ".tif"
     else:
         fn = jpeg_task

@@ -17,6 +17,10 @@
 #   vips        bench/batch/vips_task.py (pyvips: the pyvips-binary wheel's libvips when
 #               installed, else the system libvips, e.g. Debian's libvips42)
 #   opencv      bench/batch/opencv_pool.py (cv2 in a ThreadPoolExecutor, os.cpu_count() threads)
+# and, when named in --tools, for the comparison:
+#   vips-cli        bench/batch/vips_cli.sh: the `vips` command, one step per command, .v files
+#   vips-deflate, opencv-deflate   the TIFF task writing deflate-compressed TIFF (horizontal
+#                   predictor), as texcv batch does (it has no option for uncompressed TIFF)
 # Each run is timed by bench/batch/measure.py (wall time, images/s, peak RSS of the process,
 # CPU time, the load average before it) after the inputs were read once into the page cache;
 # outputs go to a fresh folder under --work (default bench/batch/work). Then compare.py checks
@@ -157,11 +161,20 @@ one() {
       cmd=("$texcv" batch -i "$in" -o "$dst" -p "${pipeline[$set]}" --device "${tool#texcv-}"
         -q 90 --report "$log.jsonl")
       ;;
-    vips)
-      if [ "$has_vips" = 0 ]; then echo "skip $set vips: $py cannot import pyvips"; return; fi
+    vips | vips-deflate)
+      if [ "$has_vips" = 0 ]; then echo "skip $set $tool: $py cannot import pyvips"; return; fi
       cmd=("$py" "$here/vips_task.py" --task "$set" -i "$in" -o "$dst")
+      ;;&
+    opencv | opencv-deflate) cmd=("$py" "$here/opencv_pool.py" --task "$set" -i "$in" -o "$dst") ;;&
+    *-deflate)
+      if [ "$set" != tiff ]; then echo "skip $set $tool: a TIFF-only variant"; return; fi
+      cmd+=(--tiff-deflate)
       ;;
-    opencv) cmd=("$py" "$here/opencv_pool.py" --task "$set" -i "$in" -o "$dst") ;;
+    vips-cli)
+      if ! command -v vips >/dev/null; then echo "skip $set vips-cli: no vips command"; return; fi
+      cmd=(bash "$here/vips_cli.sh" "$set" "$in" "$dst")
+      ;;
+    vips | opencv) ;;
     *) echo "run.sh: unknown tool '$tool'" >&2; return ;;
   esac
   "$py" "$here/measure.py" run --results "$res" --tool "$tool" --dataset "$set" --outdir "$dst" \

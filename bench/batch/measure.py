@@ -5,11 +5,14 @@ measure.py run --results R.jsonl --tool NAME --dataset NAME --outdir DIR -- CMD 
     runs CMD once (its stdout and stderr go to --log, default DIR.log), then records: wall
     seconds (time.perf_counter around the child), user and system CPU seconds and the peak
     resident set of the child (getrusage(RUSAGE_CHILDREN): this script runs exactly one child,
-    so ru_maxrss is that process's peak, in KiB on Linux), the 1-minute load average just before, the number of output files under
-    --outdir and images/s = files / wall. Exit status: the command's.
+    so ru_maxrss is that process's peak, in KiB on Linux), the 1-minute load average just
+    before (it includes the decaying load of the previous run), the CPU seconds the rest of the
+    machine used meanwhile (/proc/stat busy time minus the child's user + sys: about 0 when
+    nothing else runs), the number of output files under --outdir and images/s = files / wall.
+    Exit status: the command's.
 measure.py table R.jsonl
     prints a Markdown table: per dataset and tool the median run (by wall time), the largest
-    peak RSS and every run's load average.
+    peak RSS, every run's other-CPU seconds and load average.
 measure.py stages REPORT.jsonl
     prints the mean read / process / write / total milliseconds per file of a texcv --report.
 """
@@ -31,13 +34,26 @@ def count_files(d):
     return n
 
 
+def busy_seconds():
+    """CPU seconds spent busy by the whole machine so far (/proc/stat; None where absent)."""
+    try:
+        with open("/proc/stat") as f:
+            v = [int(x) for x in f.readline().split()[1:]]
+    except OSError:
+        return None
+    # user nice system idle iowait irq softirq steal ...: busy = all but idle and iowait
+    return (sum(v[:8]) - v[3] - v[4]) / os.sysconf("SC_CLK_TCK")
+
+
 def run(a, cmd):
     log = a.log or a.outdir.rstrip("/") + ".log"
     load1 = os.getloadavg()[0]
+    busy0 = busy_seconds()
     with open(log, "w") as f:
         t0 = time.perf_counter()
         rc = subprocess.call(cmd, stdout=f, stderr=subprocess.STDOUT)
         wall = time.perf_counter() - t0
+    busy1 = busy_seconds()
     ru = resource.getrusage(resource.RUSAGE_CHILDREN)
     n = count_files(a.outdir) if os.path.isdir(a.outdir) else 0
     rec = {
@@ -51,6 +67,11 @@ def run(a, cmd):
         "peak_rss_mb": round(ru.ru_maxrss / 1024, 1),
         "rc": rc,
         "load1_before": round(load1, 2),
+        # CPU seconds the rest of the machine used during the run: machine busy time minus
+        # the child's user + sys (about 0 on an otherwise idle machine)
+        "other_cpu_s": None
+        if busy0 is None
+        else round(busy1 - busy0 - ru.ru_utime - ru.ru_stime, 2),
         "host": platform.node(),
         "cpus": os.cpu_count(),
         "cmd": " ".join(cmd),
@@ -76,17 +97,20 @@ def table(path):
     for r in rows:
         groups.setdefault((r["dataset"], r["tool"]), []).append(r)
     print(
-        "| dataset | tool | files | runs | wall s (median) | images/s | peak RSS MB | CPU s (user+sys) | load before | rc |"
+        "| dataset | tool | files | runs | wall s (median) | images/s | peak RSS MB "
+        "| CPU s (user+sys) | other CPU s during each run | load before each run | rc |"
     )
-    print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |")
+    print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- | --- |")
     for (ds, tool), rs in groups.items():
         rs = sorted(rs, key=lambda r: r["wall_s"])
         m = rs[(len(rs) - 1) // 2]
         loads = ", ".join(str(r["load1_before"]) for r in rs)
+        other = ", ".join(str(r.get("other_cpu_s")) for r in rs)
         rcs = ",".join(sorted({str(r["rc"]) for r in rs}))
         print(
             f"| {ds} | {tool} | {m['files']} | {len(rs)} | {m['wall_s']:.2f} | {m['images_per_s']:.2f} | "
-            f"{max(r['peak_rss_mb'] for r in rs):.0f} | {m['user_s'] + m['sys_s']:.1f} | {loads} | {rcs} |"
+            f"{max(r['peak_rss_mb'] for r in rs):.0f} | {m['user_s'] + m['sys_s']:.1f} | {other} | "
+            f"{loads} | {rcs} |"
         )
 
 

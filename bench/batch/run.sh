@@ -14,6 +14,8 @@
 # Tools:
 #   texcv-cuda  texcv batch --device cuda (skipped with a message without a usable GPU)
 #   texcv-cpu   texcv batch --device cpu
+#               (TIFF output: deflate, the only kind texcv batch writes today; with
+#               --tiff-compression none once its help lists that option)
 #   vips        bench/batch/vips_task.py (pyvips: the pyvips-binary wheel's libvips when
 #               installed, else the system libvips, e.g. Debian's libvips42)
 #   opencv      bench/batch/opencv_pool.py (cv2 in a ThreadPoolExecutor, os.cpu_count() threads)
@@ -160,6 +162,11 @@ one() {
       fi
       cmd=("$texcv" batch -i "$in" -o "$dst" -p "${pipeline[$set]}" --device "${tool#texcv-}"
         -q 90 --report "$log.jsonl")
+      # uncompressed TIFF as the task asks, once texcv batch has the option (it writes deflate
+      # without it)
+      if [ "$set" = tiff ] && "$texcv" batch --help 2>&1 | grep -q -- '--tiff-compression'; then
+        cmd+=(--tiff-compression none)
+      fi
       ;;
     vips | vips-deflate)
       if [ "$has_vips" = 0 ]; then echo "skip $set $tool: $py cannot import pyvips"; return; fi

@@ -591,6 +591,7 @@ int batch_command(const BatchOptions& opt) {
   cfg.encode_threads = opt.encode_threads > 0 ? opt.encode_threads : hw;
   cfg.write.jpeg_quality = opt.quality;
   cfg.write.png_compression = opt.png_compression;
+  cfg.write.tiff_compress = opt.tiff_compression != "none";
   cfg.bit_depth = opt.bit_depth;
   cfg.max_pixels = opt.max_pixels;
   cfg.max_bytes = opt.max_bytes;

@@ -55,6 +55,10 @@ CLI::App* add_batch_subcommand(CLI::App& app, BatchOptions& opt) {
   cmd->add_option("--png-compression", opt.png_compression, "PNG zlib level, 0 to 9")
       ->check(CLI::Range(0, 9))
       ->capture_default_str();
+  cmd->add_option("--tiff-compression", opt.tiff_compression,
+                  "TIFF outputs: deflate (lossless, smaller) or none (faster to write)")
+      ->check(CLI::IsMember({"deflate", "none"}))
+      ->capture_default_str();
   cmd->add_option("--bit-depth", opt.bit_depth,
                   "convert the result to 8, 16 or 32 (float) bits per sample before writing "
                   "(scaled: 255, 65535, 1.0 = full range)")

@@ -49,6 +49,7 @@ struct BatchOptions {
   std::string format = "same";     // same, png, jpeg, jpg, tiff, tif
   int quality = 95;
   int png_compression = 6;
+  std::string tiff_compression = "deflate";  // deflate or none
   int bit_depth = 0;  // 0: keep the pipeline's element type; 8, 16, 32 (float)
   std::string device = "auto";
   std::string devices = "all";

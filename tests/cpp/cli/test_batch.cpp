@@ -325,6 +325,39 @@ TEST_F(Batch, AllGoodExitsZeroAndFormatQualityBitDepthApply) {
   EXPECT_FALSE(fs::exists(dir_ / "o3"));
 }
 
+TEST_F(Batch, TiffCompressionOption) {
+  const fs::path in = dir_ / "in", ex(TEXCV_EXAMPLE_IMAGES);
+  fs::create_directories(in);
+  fs::copy_file(ex / "coffee.png", in / "coffee.png");
+  // A value outside the list is a usage error.
+  Proc r = texcv({"batch", "-i", in.string(), "-o", (dir_ / "bad").string(), "-p", "flip",
+                  "--device", "cpu", "--format", "tiff", "--tiff-compression", "lzw"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(has(r.err, "--tiff-compression")) << r.err;
+  EXPECT_FALSE(fs::exists(dir_ / "bad"));
+#if !defined(TEXCV_HAS_TIFF)
+  GTEST_SKIP() << "this build has no TIFF codec (libtiff not found): TIFF outputs untested here";
+#else
+  for (const bool compress : {true, false}) {
+    const fs::path out = dir_ / (compress ? "deflate" : "none");
+    r = texcv({"batch", "-i", in.string(), "-o", out.string(), "-p", "flip", "--device", "cpu",
+               "--format", "tiff", "--tiff-compression", compress ? "deflate" : "none", "--quiet"});
+    EXPECT_EQ(r.code, 0) << r.err;
+    texcv::WriteOptions w;
+    w.tiff_compress = compress;
+    const fs::path ref = dir_ / "ref" / (compress ? "d.tif" : "n.tif");
+    write_reference(in / "coffee.png", ref, "flip", w);
+    EXPECT_EQ(read_all(out / "coffee.tif"), read_all(ref)) << (compress ? "deflate" : "none");
+    // Uncompressed holds at least the 600x400x3 samples; deflate of the photo is smaller.
+    const auto size = fs::file_size(out / "coffee.tif");
+    if (compress)
+      EXPECT_LT(size, 600u * 400u * 3u);
+    else
+      EXPECT_GE(size, 600u * 400u * 3u);
+  }
+#endif
+}
+
 TEST_F(Batch, UsageErrorsExitTwoAndWriteNothing) {
   const fs::path in = dir_ / "in", ex(TEXCV_EXAMPLE_IMAGES), out = dir_ / "out";
   fs::create_directories(in);

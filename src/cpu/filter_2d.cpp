@@ -14,20 +14,26 @@ void filter_2d(const ImageView& src, const ImageView& dst, const texcv::detail::
     constexpr int C = decltype(ch)::value;
     const int w = src.width, h = src.height, n = w * C;
     const std::vector<int> xi = detail::column_table(w, d.kw, d.ax, d.border.border);
-    constexpr int kBlock = 8;
+    const int kBlock = std::max(8, d.kh);  // output rows a block: its kh - 1 extra rows stay small
     const int blocks = (h + kBlock - 1) / kBlock;
     TEXCV_OMP_PARALLEL_FOR_IF(static_cast<long>(w) * h * d.kw * d.kh / 8)
     for (int b = 0; b < blocks; ++b) {
-      std::vector<float> buf(xi.size() * C), acc(static_cast<std::size_t>(n));
-      const int y1 = std::min(h, (b + 1) * kBlock);
-      for (int y = b * kBlock; y < y1; ++y) {
+      const int y0 = b * kBlock, y1 = std::min(h, y0 + kBlock);
+      // The block's source rows y0 - ay .. y1 - 1 - ay + kh - 1, each padded and converted once.
+      const int rows = y1 - y0 + d.kh - 1;
+      const std::size_t stride = xi.size() * C;
+      std::vector<float> pad(static_cast<std::size_t>(rows) * stride),
+          acc(static_cast<std::size_t>(n));
+      for (int r = 0; r < rows; ++r) {
+        const int iy = texcv::detail::border_index(y0 - d.ay + r, h, d.border.border);
+        detail::padded_row<T, C>(src, iy, xi, d.ax, d.border.value, pad.data() + r * stride);
+      }
+      for (int y = y0; y < y1; ++y) {
         std::fill(acc.begin(), acc.end(), 0.0f);
         for (int j = 0; j < d.kh; ++j) {
           const float* krow = d.k.data() + static_cast<std::size_t>(j) * d.kw;
           if (std::all_of(krow, krow + d.kw, [](float v) { return v == 0.0f; })) continue;
-          const int iy = texcv::detail::border_index(y + j - d.ay, h, d.border.border);
-          detail::padded_row<T, C>(src, iy, xi, d.border.value, buf.data());
-          detail::correlate_row<C>(buf.data(), krow, d.kw, n, acc.data());
+          detail::correlate_row<C>(pad.data() + (y - y0 + j) * stride, krow, d.kw, n, acc.data());
         }
         detail::store_row<Tout>(dst, y, acc.data(), n, d.scale, d.delta);
       }

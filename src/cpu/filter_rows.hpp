@@ -2,6 +2,7 @@
 // border column table and padded float rows.
 #pragma once
 
+#include <algorithm>
 #include <vector>
 
 #include "src/core/filters_desc.hpp"
@@ -31,24 +32,34 @@ inline std::vector<int> column_table(int width, int k, int anchor, Border b) {
 }
 
 // buf[j * C + c] = source row iy at column xi[j] (the constant value where iy or xi[j] is -1).
+// xi is column_table(src.width, k, anchor, ...): its columns [anchor, anchor + width) are the row
+// itself, converted in one straight loop; only the k - 1 border columns go through the table.
 template <typename T, int C>
-void padded_row(const ImageView& src, int iy, const std::vector<int>& xi, const float* bv,
-                float* buf) {
+void padded_row(const ImageView& src, int iy, const std::vector<int>& xi, int anchor,
+                const float* bv, float* buf) {
   const int n = static_cast<int>(xi.size());
+  auto fill = [&](int j) {
+    for (int c = 0; c < C; ++c) buf[j * C + c] = bv[c];
+  };
   if (iy < 0) {
-    for (int j = 0; j < n; ++j)
-      for (int c = 0; c < C; ++c) buf[j * C + c] = bv[c];
+    for (int j = 0; j < n; ++j) fill(j);
     return;
   }
   const T* row = src.row<const T>(iy);
-  for (int j = 0; j < n; ++j) {
+  auto edge = [&](int j) {
     const int ix = xi[j];
     if (ix < 0) {
-      for (int c = 0; c < C; ++c) buf[j * C + c] = bv[c];
+      fill(j);
     } else {
       for (int c = 0; c < C; ++c) buf[j * C + c] = static_cast<float>(row[ix * C + c]);
     }
-  }
+  };
+  const int lo = std::min(anchor, n), hi = std::min(anchor + src.width, n);
+  for (int j = 0; j < lo; ++j) edge(j);
+  float* b = buf + static_cast<std::size_t>(lo) * C;
+  const int m = (hi - lo) * C;
+  for (int i = 0; i < m; ++i) b[i] = static_cast<float>(row[i]);
+  for (int j = hi; j < n; ++j) edge(j);
 }
 
 // acc[i] += sum_k kern[k] * buf[i + k * C] for i in [0, n); zero coefficients are skipped.

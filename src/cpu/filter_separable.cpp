@@ -28,7 +28,7 @@ void filter_separable(const ImageView& src, const ImageView& dst,
       std::vector<float> tmp(static_cast<std::size_t>(rows) * n, 0.0f);
       for (int r = 0; r < rows; ++r) {
         const int iy = texcv::detail::border_index(y0 - d.ay + r, h, d.border.border);
-        detail::padded_row<T, C>(src, iy, xi, d.border.value, buf.data());
+        detail::padded_row<T, C>(src, iy, xi, d.ax, d.border.value, buf.data());
         detail::correlate_row<C>(buf.data(), d.kx.data(), kw, n,
                                  tmp.data() + static_cast<std::size_t>(r) * n);
       }

@@ -657,9 +657,14 @@ int batch_command(const BatchOptions& opt) {
   // 4. Set-up that can still fail as a whole: the report file, the workers, the output folder.
   std::ofstream report;
   if (!opt.report.empty()) {
+    // Its folder is made as the output folder is (a report beside a new output tree).
+    const fs::path parent = fs::path(opt.report).parent_path();
+    std::error_code mkdir_err;
+    if (!parent.empty()) fs::create_directories(parent, mkdir_err);
     report.open(opt.report, std::ios::out | std::ios::trunc);
     if (!report) {
-      say("cannot write the report file '" + opt.report + "'");
+      say("cannot write the report file '" + opt.report + "'" +
+          (mkdir_err ? " (" + mkdir_err.message() + ")" : ""));
       return kExitUsage;
     }
   }

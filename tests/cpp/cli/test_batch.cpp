@@ -358,6 +358,18 @@ TEST_F(Batch, TiffCompressionOption) {
 #endif
 }
 
+TEST_F(Batch, ReportFolderIsCreated) {
+  // As scripts/demo.sh does: the report beside an output tree that does not exist yet.
+  const fs::path in = dir_ / "in", ex(TEXCV_EXAMPLE_IMAGES);
+  fs::create_directories(in);
+  fs::copy_file(ex / "coffee.png", in / "coffee.png");
+  const fs::path report = dir_ / "new" / "deeper" / "run.jsonl";
+  const Proc r = texcv({"batch", "-i", in.string(), "-o", (dir_ / "new" / "out").string(), "-p",
+                        "flip", "--device", "cpu", "--quiet", "--report", report.string()});
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(has(read_all(report), "\"status\":\"ok\"")) << read_all(report);
+}
+
 TEST_F(Batch, UsageErrorsExitTwoAndWriteNothing) {
   const fs::path in = dir_ / "in", ex(TEXCV_EXAMPLE_IMAGES), out = dir_ / "out";
   fs::create_directories(in);

@@ -39,8 +39,8 @@ WANT=()
 for a in "$@"; do
   case "$a" in
     quick) QUICK=1 ;;
-    build | test | bench | filters | peers) WANT+=("$a") ;;
-    *) echo "run_device.sh: unknown stage '$a' (stages: build test bench filters peers; flag: quick)" ;;
+    build | test | python | batch | bench | filters | peers) WANT+=("$a") ;;
+    *) echo "run_device.sh: unknown stage '$a' (stages: build test python batch bench filters peers; flag: quick)" ;;
   esac
 done
 [ ${#WANT[@]} -eq 0 ] && WANT=(build test bench filters peers)
@@ -106,6 +106,11 @@ do_build() {
   local extra=()
   [ -d "$ROOT/.devdeps/googletest" ] && extra+=("-DTEXCV_GTEST_SOURCE=$ROOT/.devdeps/googletest")
   [ -d "$ROOT/.devdeps/include/CLI" ] && extra+=("-DTEXCV_CLI11_INCLUDE=$ROOT/.devdeps/include")
+  # The Python extension module in the same build when the python stage is asked for (nanobind
+  # comes with the machine's Python; no PyPI there, so no pip install: see do_python).
+  if wanted python && python3 -c 'import nanobind' 2>/dev/null; then
+    extra+=("-DTEXCV_BUILD_PYTHON=ON" "-DPython_EXECUTABLE=$(command -v python3)")
+  fi
   # CMake before 3.26 does not know nvcc 13's C++20 flag; naming it is harmless for newer ones.
   cmake -S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release \
     -DCMAKE_CUDA_ARCHITECTURES=90 -DTEXCV_CUDA=ON -DTEXCV_TIFF=OFF \
@@ -276,10 +281,53 @@ do_peers() {
   return $rc
 }
 
+# The Python package's tests on the GPU: the machine has no PyPI, so instead of pip the package
+# folder is assembled from python/texcv and the extension module built by the build stage, and
+# pytest runs from tests/python with it on PYTHONPATH (numpy in -> CUDA backend; CuPy and torch
+# zero-copy tests). The notebook test is left out (nbclient is not on the machine).
+do_python() {
+  local so
+  so=$(find "$BUILD" -name '_texcv*.so' 2>/dev/null | head -1)
+  if [ -z "$so" ]; then
+    echo "no _texcv module under $BUILD (nanobind missing or build failed)"
+    return 1
+  fi
+  local pkg=/tmp/texcv-pypkg
+  rm -rf "$pkg" && mkdir -p "$pkg" && cp -r "$ROOT/python/texcv" "$pkg/" && cp "$so" "$pkg/texcv/"
+  (cd "$ROOT/tests/python" && PYTHONPATH=$pkg timeout "$(cap 150 150)" python3 -m pytest -q -rs \
+    -p no:cacheprovider --ignore=test_notebook.py >"$OUT/pytest.log" 2>&1)
+  local rc=$?
+  tail -25 "$OUT/pytest.log"
+  STAGE_NOTE="$(tail -1 "$OUT/pytest.log")"
+  return $rc
+}
+
+# texcv batch on the GPU: the batch tests (GPU workers vs the CPU backend), the codec line, and
+# the JPEG set of bench/batch (TEXCV_BATCH_JPEG files, default 200) with texcv-cuda, texcv-cpu and
+# OpenCV (results under $OUT/batch).
+do_batch() {
+  local cli="$BUILD/tests/test_cli" rc=0
+  [ -x "$cli" ] || cli=$(find "$BUILD" -name test_cli -type f -perm -u+x | head -1)
+  if [ -n "$cli" ]; then
+    timeout "$(cap 90 150)" "$cli" --gtest_filter='Batch.*' >"$OUT/batch_tests.log" 2>&1 || rc=1
+    grep -E "^\[  (PASSED|FAILED|  SKIPPED) |^\[  FAILED  \]|nvJPEG|codec" "$OUT/batch_tests.log" | head -20
+  fi
+  "$BUILD/bin/texcv" info 2>&1 | head -20
+  local n=${TEXCV_BATCH_JPEG:-200}
+  TEXCV="$BUILD/bin/texcv" OUT="$OUT/batch" timeout "$(cap 200 60)" bash bench/batch/run.sh \
+    --sets jpeg --jpeg "$n" --tools "${TEXCV_BATCH_TOOLS:-texcv-cuda texcv-cpu opencv}" \
+    --data /tmp/texcv-batch-data --work /tmp/texcv-batch-work >"$OUT/batch_run.log" 2>&1 || rc=1
+  tail -30 "$OUT/batch_run.log"
+  [ -f "$OUT/batch/table.md" ] && cat "$OUT/batch/table.md"
+  return $rc
+}
+
 # ---------------------------------------------------------------------------------------------
 stage info do_info
 wanted build && stage build do_build
 wanted test && stage test do_test
+wanted python && stage python do_python
+wanted batch && stage batch do_batch
 wanted bench && stage bench do_bench
 wanted filters && stage filters do_filters
 wanted peers && stage peers do_peers
@@ -295,5 +343,6 @@ wanted peers && stage peers do_peers
 # four files read most.
 (cd "$OUT" && tar czf logs.tgz --exclude=logs.tgz ./* 2>/dev/null &&
   find . -maxdepth 1 -type f ! -name logs.tgz ! -name summary.txt ! -name bench.txt \
-    ! -name filters.txt ! -name ctest_cuda.log -delete)
+    ! -name filters.txt ! -name ctest_cuda.log ! -name pytest.log -delete &&
+  find . -mindepth 1 -maxdepth 1 -type d -exec rm -rf {} +)
 exit 0

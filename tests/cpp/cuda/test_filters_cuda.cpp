@@ -39,7 +39,7 @@ std::vector<Path> paths_for(int channels) {
 // Runs op on the CPU (host images) and on the GPU on every path in two layouts; the results must
 // be identical.
 void expect_same(const std::string& what, const Image& host, ElemType dst_type, const Op& op) {
-  const int ch = host.channels();
+  const int ch = host.channels(), kW = host.width(), kH = host.height();
   Image want(kW, kH, ch, dst_type);
   op(host, want, Path::automatic);
   for (const Path path : paths_for(ch))
@@ -227,6 +227,46 @@ TEST(FiltersCuda, ConvolveIdenticalToCpu) {
       }
     }
   });
+}
+
+// The register kernels (3x3 and 5x5 2-D, separable with 3 to 17 equal taps) run the blocks
+// whose window is inside the image in a launch without border code and the others in a second
+// launch: images wide and tall enough to have interior blocks (a u8 block covers 512 x 16
+// outputs, a 17-tap separable one 256 x 64) with edges on every side, per type and channels.
+TEST(FiltersCuda, RegisterKernelsInteriorAndEdgeBlocksIdenticalToCpu) {
+  TEXCV_REQUIRE_GPU();
+  std::uint32_t seed = 7000;
+  for (ElemType t : kTypes)
+    for (int c : kChannels)
+      for (Border b : {Border::constant, Border::reflect101}) {
+        Image src = test::random_image(1109, 203, c, t, ++seed);
+        if (t == ElemType::f32) {
+          Image f(src.width(), src.height(), c, ElemType::f32);
+          texcv::convert(src, f, 2.0 / 255.0, -0.5);
+          src = std::move(f);
+        }
+        for (int n : {3, 5}) {
+          const Kernel kern{n, n, random_taps(n * n, seed * 3 + static_cast<unsigned>(n))};
+          expect_same("convolve " + std::to_string(n) + " " + name_of(t, c, b, t), src, t,
+                      [&](const ImageView& s, const ImageView& d, Path path) {
+                        ConvolveParams p;
+                        p.border = border_of(b);
+                        p.border.path = path;
+                        convolve(s, d, kern, p);
+                      });
+        }
+        for (int n : {3, 9, 17}) {
+          const std::vector<float> kx = random_taps(n, seed * 7 + 1);
+          const std::vector<float> ky = random_taps(n, seed * 7 + 2);
+          expect_same("separable " + std::to_string(n) + " " + name_of(t, c, b, t), src, t,
+                      [&](const ImageView& s, const ImageView& d, Path path) {
+                        SeparableParams p;
+                        p.border = border_of(b);
+                        p.border.path = path;
+                        separable_filter(s, d, kx, ky, p);
+                      });
+        }
+      }
 }
 
 TEST(FiltersCuda, SharpenIdenticalToCpu) {

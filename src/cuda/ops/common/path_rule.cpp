@@ -46,13 +46,14 @@ Path choose_stencil_path(StencilKind kind, ElemType type, int channels, bool reg
                          bool tile_fits) {
   (void)type;
   (void)channels;
-  // Measured on the H200 (docs/performance.md, "path=auto rule for the filters"): for 3x3 and
-  // 5x5 2-D kernels the register-blocked kernel with 16-byte loads (global) beats the shared tile
-  // (f32 3x3 0.164 against 0.280 ms, u8 0.175 against 0.320 ms); other 2-D sizes and the
-  // separable filters run faster from the shared tile (gaussian sigma 2 f32 0.72 against 1.54
-  // ms for the two-pass global path). The separable register kernel (global path) is not chosen
-  // until it has been measured on the GPU.
-  if (kind == StencilKind::filter_2d && register_kernel) return Path::global;
+  // Measured on the H200 (docs/performance.md, "path=auto rule for the filters", commit
+  // 41d46a1): the register kernels (global path) beat the shared tile wherever they apply: 2-D
+  // 3x3 / 5x5 (f32 3x3 0.165 against 0.559 ms, u8 0.154 against 0.966), and separable kernels of
+  // 3 to 17 equal centred taps (box 5x5 f32 0.202 against 0.633, gaussian sigma 2 f32 (17 taps)
+  // 0.966 against 1.168, u8 (13 taps) 0.876 against 1.860, sobel f32 0.165 against 0.509). Other
+  // sizes and anchors run faster from the shared tile than through the generic strip kernels.
+  (void)kind;
+  if (register_kernel) return Path::global;
   if (tile_fits) return Path::shared;
   return Path::global;
 }

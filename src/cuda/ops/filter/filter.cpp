@@ -132,7 +132,23 @@ void separable(const char* op, const ImageView& src, const ops::DstArgs& d, Elem
   }
   if (plan.path() == Path::global && ops::sep_vec_applies(kx.n, ky.n, kx.anchor, ky.anchor)) {
     ops::by_type(op, src.type, [&]<typename T>() {
-      ops::launch_sep_vec<T>(plan.args(), d, channels, dst_type, kx, ky, b, ca, st);
+      const auto run = [&]<int NB>() {
+        ops::launch_sep_vec_taps<T, NB>(plan.args(), d, channels, dst_type, kx, ky, b, ca, st);
+      };
+      switch (kx.n) {  // sep_vec_applies: 3, 5, 7, 9, 13 or 17
+        case 3:
+          return run.template operator()<3>();
+        case 5:
+          return run.template operator()<5>();
+        case 7:
+          return run.template operator()<7>();
+        case 9:
+          return run.template operator()<9>();
+        case 13:
+          return run.template operator()<13>();
+        default:
+          return run.template operator()<17>();
+      }
     });
     plan.finish();
     return;

@@ -195,7 +195,7 @@ __device__ __forceinline__ void load_run(const GlobalSource<T, C>& s, int x, int
   T e[N];
   load_elems<T, N>(p, e, N);
 #pragma unroll
-  for (int i = 0; i < N; ++i) v[i] = static_cast<float>(e[i]);
+  for (int i = 0; i < N; ++i) v[i] = int_to_float(e[i]);
 }
 template <typename T, int C, int N>
 __device__ __forceinline__ void load_run(const TextureSource<T, C>& s, int x, int y, float* v) {
@@ -230,28 +230,91 @@ __device__ __forceinline__ void load_window_row(const Src& src, const FilterBord
   }
 }
 
+// The blocks (exclusive ranges of blockIdx) whose whole source window lies inside the image: the
+// register kernels run these in one launch without any border code (Interior = true; blockIdx
+// offset by x0, y0), and every other block in a second launch (Interior = false) that skips them.
+// Splitting keeps the border paths (border_index, constant values) out of the hot kernel's code
+// and registers.
+struct BlockRange {
+  int x0 = 0, x1 = 0, y0 = 0, y1 = 0;
+  __host__ __device__ bool empty() const { return x1 <= x0 || y1 <= y0; }
+  __device__ bool contains(int bx, int by) const {
+    return bx >= x0 && bx < x1 && by >= y0 && by < y1;
+  }
+};
+
+// Blocks of bw x bh output pixels whose windows (radius r each side) lie inside width x height.
+inline BlockRange interior_blocks(int width, int height, int bw, int bh, int r) {
+  // first block b with b * bw >= r; last with b * bw + bw + r <= width (exclusive end)
+  auto lo = [](int r_, int bs) { return (r_ + bs - 1) / bs; };
+  auto hi = [](int extent, int bs, int r_) {
+    return extent - r_ - bs >= 0 ? (extent - r_ - bs) / bs + 1 : 0;
+  };
+  BlockRange br;
+  br.x0 = lo(r, bw);
+  br.x1 = hi(width, bw, r);
+  br.y0 = lo(r, bh);
+  br.y1 = hi(height, bh, r);
+  if (br.empty()) br = BlockRange{};
+  return br;
+}
+
+// This thread's block, and whether it runs: an Interior launch covers range's blocks (offset by
+// its origin); the other launch covers the whole grid and leaves range's blocks to it.
+template <bool Interior>
+__device__ __forceinline__ bool block_of(const BlockRange& range, int& bx, int& by) {
+  bx = static_cast<int>(blockIdx.x);
+  by = static_cast<int>(blockIdx.y);
+  if constexpr (Interior) {
+    bx += range.x0;
+    by += range.y0;
+    return true;
+  } else {
+    return !range.contains(bx, by);
+  }
+}
+
+// Window row iy (inside the image) of a thread's PX pixels from x0 - K / 2, no border checks.
+template <typename T, int C, int PX, int K>
+__device__ __forceinline__ void load_window_row_inside(const GlobalSource<T, C>& src, int iy,
+                                                       int x0, float (&v)[PX + K - 1][C]) {
+  constexpr int R = K / 2;
+  load_run<T, C, PX * C>(src, x0, iy, &v[R][0]);
+#pragma unroll
+  for (int t = 0; t < R; ++t) {
+    src.load(x0 - R + t, iy, v[t]);
+    src.load(x0 + PX + t, iy, v[R + PX + t]);
+  }
+}
+
 // global / texture, a K x K kernel with its anchor at the centre (compile-time K): each thread
 // computes PX pixels x S rows; a window row is one vector load of the PX pixels above the
 // outputs plus K / 2 pixels each side, reused by every output row and tap that needs it.
-template <typename T, typename Tout, int C, int PX, int S, int K, class Src>
+template <typename T, typename Tout, int C, int PX, int S, int K, bool Interior, class Src>
 __global__ void __launch_bounds__(kFilterThreads)
     filter_2d_vec_kernel(const Src src, const DstArgs d, const Kernel2DArgs a,
-                         const FilterBorderArgs b) {
+                         const FilterBorderArgs b, const BlockRange range) {
   constexpr int R = K / 2, SPAN = PX + K - 1;
+  int bx, by;
+  if (!block_of<Interior>(range, bx, by)) return;
   float kv[K * K];
 #pragma unroll
   for (int e = 0; e < K * K; ++e) kv[e] = a.k[e];
-  const int x0 = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x) * PX;
-  const int y0 = static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y) * S;
-  if (x0 >= d.width || y0 >= d.height) return;
+  const int x0 = (bx * kBlockX + static_cast<int>(threadIdx.x)) * PX;
+  const int y0 = (by * kBlockY + static_cast<int>(threadIdx.y)) * S;
+  if (!Interior && (x0 >= d.width || y0 >= d.height)) return;
   float acc[S][PX * C];
   zero_acc<S, PX, C>(acc);
   const bool inside_x = x0 - R >= 0 && x0 - R + SPAN <= src.width;
 #pragma unroll
   for (int r = 0; r < S + K - 1; ++r) {
-    const int iy = detail::border_index(y0 - R + r, src.height, b.border);
     float v[SPAN][C];
-    load_window_row<T, C, PX, K>(src, b, iy, x0, inside_x, v);
+    if constexpr (Interior) {
+      load_window_row_inside<T, C, PX, K>(src, y0 - R + r, x0, v);
+    } else {
+      const int iy = detail::border_index(y0 - R + r, src.height, b.border);
+      load_window_row<T, C, PX, K>(src, b, iy, x0, inside_x, v);
+    }
     fixed_row<S, PX, C, K, K>(kv, r, v, acc);
   }
   store_acc<Tout, S, PX, C>(d, x0, y0, acc, a.scale, a.delta);
@@ -274,35 +337,40 @@ constexpr int kSepPx = kVecPx<T, C>* kSepRows<NB>* C <= 64
 // row pass of its PX pixels in registers (the CPU's row-pass arithmetic; a constant-border row
 // outside the image is crow) and adds it to the column sums of the output rows it belongs to.
 // No temporary image; the row pass is recomputed (S + NB - 1) / S times.
-template <typename T, typename Tout, int C, int PX, int S, int NB, class Src>
+template <typename T, typename Tout, int C, int PX, int S, int NB, bool Interior, class Src>
 __global__ void __launch_bounds__(kFilterThreads)
     sep_vec_kernel(const Src src, const DstArgs d, const Kernel1DArgs kx, const Kernel1DArgs ky,
-                   const FilterBorderArgs b, const ColumnArgs a) {
+                   const FilterBorderArgs b, const ColumnArgs a, const BlockRange range) {
   constexpr int R = NB / 2;
+  int bx, by;
+  if (!block_of<Interior>(range, bx, by)) return;
   float kxr[NB], kyr[NB];
 #pragma unroll
   for (int i = 0; i < NB; ++i) {
     kxr[i] = kx.k[i];
     kyr[i] = ky.k[i];
   }
-  const int x0 = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x) * PX;
-  const int y0 = static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y) * S;
-  if (x0 >= d.width || y0 >= d.height) return;
+  const int x0 = (bx * kBlockX + static_cast<int>(threadIdx.x)) * PX;
+  const int y0 = (by * kBlockY + static_cast<int>(threadIdx.y)) * S;
+  if (!Interior && (x0 >= d.width || y0 >= d.height)) return;
   float acc[S][PX * C];
   zero_acc<S, PX, C>(acc);
   const bool inside_x = x0 - R >= 0 && x0 - R + PX + NB - 1 <= src.width;
 #pragma unroll
   for (int r = 0; r < S + NB - 1; ++r) {
-    const int iy = detail::border_index(y0 - R + r, src.height, b.border);
+    const int iy = Interior ? y0 - R + r : detail::border_index(y0 - R + r, src.height, b.border);
     float rowv[PX][C];
-    if (iy < 0) {
+    if (!Interior && iy < 0) {
 #pragma unroll
       for (int q = 0; q < PX; ++q)
 #pragma unroll
         for (int c = 0; c < C; ++c) rowv[q][c] = a.crow[c];
     } else {
       float v[PX + NB - 1][C];
-      load_window_row<T, C, PX, NB>(src, b, iy, x0, inside_x, v);
+      if constexpr (Interior)
+        load_window_row_inside<T, C, PX, NB>(src, iy, x0, v);
+      else
+        load_window_row<T, C, PX, NB>(src, b, iy, x0, inside_x, v);
 #pragma unroll
       for (int q = 0; q < PX; ++q)
 #pragma unroll
@@ -580,31 +648,6 @@ inline dim3 strip_grid(int width, int height, int px) {
               static_cast<unsigned>((height + kFilterTileH - 1) / kFilterTileH));
 }
 
-// Calls f.template operator()<NB>() with NB = the tap count when both kernels have the same
-// common size (3, 5, 7, 9, 13 or 17: Sobel, boxes, Gaussians up to sigma 2), else NB = 0.
-template <class F>
-void by_tap_count(int nx, int ny, F&& f) {
-  if (nx == ny) {
-    switch (nx) {
-      case 3:
-        return f.template operator()<3>();
-      case 5:
-        return f.template operator()<5>();
-      case 7:
-        return f.template operator()<7>();
-      case 9:
-        return f.template operator()<9>();
-      case 13:
-        return f.template operator()<13>();
-      case 17:
-        return f.template operator()<17>();
-      default:
-        break;
-    }
-  }
-  f.template operator()<0>();
-}
-
 template <typename T>
 void launch_filter_2d(const SourceArgs& s, const DstArgs& d, int channels, ElemType dst_type,
                       const Kernel2DArgs& k, const FilterBorderArgs& b, cudaStream_t st) {
@@ -624,10 +667,23 @@ void launch_filter_2d(const SourceArgs& s, const DstArgs& d, int channels, ElemT
             static_cast<unsigned>(((d.width + VPX - 1) / VPX + kBlockX - 1) / kBlockX),
             static_cast<unsigned>((d.height + kBlockY * kVecRows - 1) / (kBlockY * kVecRows)));
         const GlobalSource<T, C> src = make_global_source<T, C>(s);
+        const auto run = [&]<int K>() {
+          const BlockRange in =
+              interior_blocks(s.width, s.height, kBlockX * VPX, kBlockY * kVecRows, K / 2);
+          if (!in.empty()) {
+            const dim3 igrid(static_cast<unsigned>(in.x1 - in.x0),
+                             static_cast<unsigned>(in.y1 - in.y0));
+            filter_2d_vec_kernel<T, Tout, C, VPX, kVecRows, K, true>
+                <<<igrid, block, 0, st>>>(src, d, k, b, in);
+            TEXCV_CUDA_CHECK_LAUNCH(kOp);
+          }
+          filter_2d_vec_kernel<T, Tout, C, VPX, kVecRows, K, false>
+              <<<vgrid, block, 0, st>>>(src, d, k, b, in);
+        };
         if (k.kw == 3)
-          filter_2d_vec_kernel<T, Tout, C, VPX, kVecRows, 3><<<vgrid, block, 0, st>>>(src, d, k, b);
+          run.template operator()<3>();
         else
-          filter_2d_vec_kernel<T, Tout, C, VPX, kVecRows, 5><<<vgrid, block, 0, st>>>(src, d, k, b);
+          run.template operator()<5>();
       } else {
         by_source<T, C>(kOp, s, [&](const auto& src) {
           filter_2d_strip_kernel<T, Tout, C, PX><<<grid, block, 0, st>>>(src, d, k, b);
@@ -681,26 +737,28 @@ void launch_sep_fused(const SourceArgs& s, const DstArgs& d, int channels, ElemT
   });
 }
 
-template <typename T>
-void launch_sep_vec(const SourceArgs& s, const DstArgs& d, int channels, ElemType dst_type,
-                    const Kernel1DArgs& kx, const Kernel1DArgs& ky, const FilterBorderArgs& b,
-                    const ColumnArgs& c, cudaStream_t st) {
+template <typename T, int NB>
+void launch_sep_vec_taps(const SourceArgs& s, const DstArgs& d, int channels, ElemType dst_type,
+                         const Kernel1DArgs& kx, const Kernel1DArgs& ky, const FilterBorderArgs& b,
+                         const ColumnArgs& c, cudaStream_t st) {
   constexpr const char* kOp = "separable_filter";
   by_channels(kOp, channels, [&]<int C>() {
     by_dst<T>(dst_type, [&]<typename Tout>() {
-      by_tap_count(kx.n, ky.n, [&]<int NB>() {
-        if constexpr (NB == 0) {
-          fail(ErrorCode::Internal, kOp, "no register kernel for this tap count",
-               std::to_string(kx.n) + "x" + std::to_string(ky.n), "3, 5, 7, 9, 13 or 17 taps");
-        } else {
-          constexpr int PX = kSepPx<T, C, NB>, S = kSepRows<NB>;
-          const dim3 grid(static_cast<unsigned>(((d.width + PX - 1) / PX + kBlockX - 1) / kBlockX),
-                          static_cast<unsigned>((d.height + kBlockY * S - 1) / (kBlockY * S)));
-          sep_vec_kernel<T, Tout, C, PX, S, NB><<<grid, dim3(kBlockX, kBlockY), 0, st>>>(
-              make_global_source<T, C>(s), d, kx, ky, b, c);
-          TEXCV_CUDA_CHECK_LAUNCH(kOp);
-        }
-      });
+      constexpr int PX = kSepPx<T, C, NB>, S = kSepRows<NB>;
+      const dim3 grid(static_cast<unsigned>(((d.width + PX - 1) / PX + kBlockX - 1) / kBlockX),
+                      static_cast<unsigned>((d.height + kBlockY * S - 1) / (kBlockY * S)));
+      const GlobalSource<T, C> src = make_global_source<T, C>(s);
+      const BlockRange in = interior_blocks(s.width, s.height, kBlockX * PX, kBlockY * S, NB / 2);
+      if (!in.empty()) {
+        const dim3 igrid(static_cast<unsigned>(in.x1 - in.x0),
+                         static_cast<unsigned>(in.y1 - in.y0));
+        sep_vec_kernel<T, Tout, C, PX, S, NB, true>
+            <<<igrid, dim3(kBlockX, kBlockY), 0, st>>>(src, d, kx, ky, b, c, in);
+        TEXCV_CUDA_CHECK_LAUNCH(kOp);
+      }
+      sep_vec_kernel<T, Tout, C, PX, S, NB, false>
+          <<<grid, dim3(kBlockX, kBlockY), 0, st>>>(src, d, kx, ky, b, c, in);
+      TEXCV_CUDA_CHECK_LAUNCH(kOp);
     });
   });
 }
@@ -727,10 +785,14 @@ void launch_unsharp(const FilterSrc& s, const FilterSrc& blur, const DstArgs& d,
   template void launch_sep_fused<T>(const SourceArgs&, const DstArgs&, int, ElemType,           \
                                     const Kernel1DArgs&, const Kernel1DArgs&,                   \
                                     const FilterBorderArgs&, const ColumnArgs&, cudaStream_t);  \
-  template void launch_sep_vec<T>(const SourceArgs&, const DstArgs&, int, ElemType,             \
-                                  const Kernel1DArgs&, const Kernel1DArgs&,                     \
-                                  const FilterBorderArgs&, const ColumnArgs&, cudaStream_t);    \
   template void launch_unsharp<T>(const FilterSrc&, const FilterSrc&, const DstArgs&, float,    \
                                   float, cudaStream_t);
+
+// The separable register kernels (per tap count: channels x output types, the largest kernel
+// set) in translation units of their own, a few tap counts each, so that they compile in parallel.
+#define TEXCV_INSTANTIATE_FILTER_SEP_VEC(T, NB)                                                   \
+  template void launch_sep_vec_taps<T, NB>(                                                       \
+      const SourceArgs&, const DstArgs&, int, ElemType, const Kernel1DArgs&, const Kernel1DArgs&, \
+      const FilterBorderArgs&, const ColumnArgs&, cudaStream_t);
 
 }  // namespace texcv::cuda::ops

@@ -104,17 +104,17 @@ void launch_sep_fused(const SourceArgs& s, const DstArgs& d, int channels, ElemT
 inline bool filter_2d_vec_applies(int kw, int kh, int ax, int ay) {
   return kw == kh && (kw == 3 || kw == 5) && ax == kw / 2 && ay == kh / 2;
 }
-// Whether launch_sep_vec has a kernel for these taps: both kernels of one size among 3, 5, 7, 9,
-// 13, 17 with centred anchors.
+// Whether launch_sep_vec_taps has a kernel for these taps: both kernels of one size among 3, 5, 7,
+// 9, 13, 17 with centred anchors.
 inline bool sep_vec_applies(int nx, int ny, int ax, int ay) {
   return nx == ny && ax == nx / 2 && ay == ny / 2 &&
          (nx == 3 || nx == 5 || nx == 7 || nx == 9 || nx == 13 || nx == 17);
 }
-// Both passes in registers (global or texture path), for sep_vec_applies() kernels.
-template <typename T>
-void launch_sep_vec(const SourceArgs& s, const DstArgs& d, int channels, ElemType dst_type,
-                    const Kernel1DArgs& kx, const Kernel1DArgs& ky, const FilterBorderArgs& b,
-                    const ColumnArgs& c, cudaStream_t st);
+// Both passes in registers (global path), NB taps each (a sep_vec_applies() size), centred.
+template <typename T, int NB>
+void launch_sep_vec_taps(const SourceArgs& s, const DstArgs& d, int channels, ElemType dst_type,
+                         const Kernel1DArgs& kx, const Kernel1DArgs& ky, const FilterBorderArgs& b,
+                         const ColumnArgs& c, cudaStream_t st);
 // unsharp_mask's pointwise step; widths in elements (pixels * channels).
 template <typename T>
 void launch_unsharp(const FilterSrc& s, const FilterSrc& blur, const DstArgs& d, float amount,

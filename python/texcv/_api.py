@@ -860,6 +860,13 @@ def cuda_available() -> bool:
     return bool(_n.cuda_available())
 
 
+def clear_texture_cache() -> None:
+    """Destroys the cached CUDA texture objects of every GPU (texcv keeps one per bound source
+    view so that repeated calls on the same array skip creating it). Call it after freeing many
+    device arrays that were read through textures; a no-op without CUDA."""
+    _n.clear_texture_cache()
+
+
 def info() -> dict:
     """Build options (version, CUDA, architectures, OpenMP, formats), GPUs and which device
     device="auto" picks for numpy arrays."""

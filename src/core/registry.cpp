@@ -1130,7 +1130,7 @@ Rect output_size(std::string_view name, int src_width, int src_height, const Par
 Image apply(std::string_view name, const ImageView& src, const ParamValues& params, void* stream) {
   const OpEntry& e = entry(name);
   const Args a = checked_args(e, params);
-  validate_view(src, e.spec.name.c_str(), "src");
+  validate_view(src, e.spec.name.c_str(), "source");
   const Rect r = e.size(a, src.width, src.height);
   ElemType type = src.type;
   int channels = src.channels;

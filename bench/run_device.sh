@@ -39,8 +39,8 @@ WANT=()
 for a in "$@"; do
   case "$a" in
     quick) QUICK=1 ;;
-    build | test | python | batch | bench | filters | peers) WANT+=("$a") ;;
-    *) echo "run_device.sh: unknown stage '$a' (stages: build test python batch bench filters peers; flag: quick)" ;;
+    build | test | python | batch | bench | filters | peers | profile) WANT+=("$a") ;;
+    *) echo "run_device.sh: unknown stage '$a' (stages: build test python batch bench filters peers profile; flag: quick)" ;;
   esac
 done
 [ ${#WANT[@]} -eq 0 ] && WANT=(build test bench filters peers)
@@ -106,6 +106,20 @@ do_build() {
   local extra=()
   [ -d "$ROOT/.devdeps/googletest" ] && extra+=("-DTEXCV_GTEST_SOURCE=$ROOT/.devdeps/googletest")
   [ -d "$ROOT/.devdeps/include/CLI" ] && extra+=("-DTEXCV_CLI11_INCLUDE=$ROOT/.devdeps/include")
+  # TIFF: the machine has no libtiff; a static one (Debian 12's libtiff.a, its dependencies' .a
+  # and headers) may be carried in .devdeps/tiff (lib/, include/). JPEG-compressed TIFFs then
+  # fail (Debian's libtiff expects libjpeg 6.2, the machine has 8); the benchmark's do not use it.
+  local tiff=(-DTEXCV_TIFF=OFF)
+  local td="$ROOT/.devdeps/tiff"
+  if [ -f "$td/lib/libtiff.a" ]; then
+    local extra_libs="" l
+    for l in webp zstd lzma Lerc jbig; do
+      [ -f "$td/lib/lib$l.a" ] && extra_libs+="$td/lib/lib$l.a;"
+    done
+    extra_libs+="jpeg;$td/lib/libdeflate.a;z;m;stdc++"
+    tiff=(-DTEXCV_TIFF=ON "-DTIFF_INCLUDE_DIR=$td/include" "-DTIFF_LIBRARY=$td/lib/libtiff.a"
+      "-DTEXCV_TIFF_EXTRA_LIBS=$extra_libs")
+  fi
   # The Python extension module in the same build when the python stage is asked for (nanobind
   # comes with the machine's Python; no PyPI there, so no pip install: see do_python).
   if wanted python && python3 -c 'import nanobind' 2>/dev/null; then
@@ -113,7 +127,7 @@ do_build() {
   fi
   # CMake before 3.26 does not know nvcc 13's C++20 flag; naming it is harmless for newer ones.
   cmake -S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-    -DCMAKE_CUDA_ARCHITECTURES=90 -DTEXCV_CUDA=ON -DTEXCV_TIFF=OFF \
+    -DCMAKE_CUDA_ARCHITECTURES=90 -DTEXCV_CUDA=ON "${tiff[@]}" \
     -DCMAKE_CUDA20_STANDARD_COMPILE_OPTION=-std=c++20 \
     -DCMAKE_CUDA20_EXTENSION_COMPILE_OPTION=-std=c++20 \
     ${nvcc:+"$nvcc"} "${extra[@]}" >"$OUT/build.log" 2>&1
@@ -313,12 +327,38 @@ do_batch() {
     grep -E "^\[  (PASSED|FAILED|  SKIPPED) |^\[  FAILED  \]|nvJPEG|codec" "$OUT/batch_tests.log" | head -20
   fi
   "$BUILD/bin/texcv" info 2>&1 | head -20
-  local n=${TEXCV_BATCH_JPEG:-200}
-  TEXCV="$BUILD/bin/texcv" OUT="$OUT/batch" timeout "$(cap 200 60)" bash bench/batch/run.sh \
-    --sets jpeg --jpeg "$n" --tools "${TEXCV_BATCH_TOOLS:-texcv-cuda texcv-cpu opencv}" \
+  TEXCV="$BUILD/bin/texcv" OUT="$OUT/batch" timeout "$(cap 400 30)" bash bench/batch/run.sh \
+    --sets "${TEXCV_BATCH_SETS:-jpeg}" --jpeg "${TEXCV_BATCH_JPEG:-200}" \
+    --tiff "${TEXCV_BATCH_TIFF:-8}" --tools "${TEXCV_BATCH_TOOLS:-texcv-cuda texcv-cpu opencv}" \
     --data /tmp/texcv-batch-data --work /tmp/texcv-batch-work >"$OUT/batch_run.log" 2>&1 || rc=1
   tail -30 "$OUT/batch_run.log"
   [ -f "$OUT/batch/table.md" ] && cat "$OUT/batch/table.md"
+  return $rc
+}
+
+# Nsight Compute on the register kernels of bench_filters (u8 and f32 3x3 convolve, u8 box 5x5):
+# speed of light, occupancy, warp stalls, instruction mix. Profiling needs the GPU's performance
+# counters; where the machine forbids them, ncu says so in profile.txt.
+do_profile() {
+  local ncu=/usr/local/cuda/bin/ncu
+  command -v ncu >/dev/null 2>&1 && ncu=$(command -v ncu)
+  if [ ! -x "$ncu" ]; then
+    echo "no ncu"
+    return 1
+  fi
+  local bin="$BUILD/bin/bench_filters" rc=0 c f
+  : >"$OUT/profile.txt"
+  for c in "u8x1:convolve 3x3" "f32x1:convolve 3x3" "u8x1:box_filter 5x5"; do
+    f=${c#*:}
+    echo "=== ${c%%:*} $f" >>"$OUT/profile.txt"
+    timeout "$(cap 60 20)" "$ncu" --kernel-name regex:'vec_kernel' --launch-skip 2 --launch-count 2 \
+      --section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats \
+      --section InstructionStats --section MemoryWorkloadAnalysis \
+      "$bin" --config "${c%%:*}" --filter "$f" --reps 3 --warmup 1 --no-npp --out /tmp/prof.json \
+      >>"$OUT/profile.txt" 2>&1 || rc=1
+  done
+  grep -E "^=== |Duration|Memory Throughput|Achieved Occupancy|Registers Per|Executed Ipc|Theoretical Occ|ERR|error" \
+    "$OUT/profile.txt" | head -40
   return $rc
 }
 
@@ -331,6 +371,7 @@ wanted batch && stage batch do_batch
 wanted bench && stage bench do_bench
 wanted filters && stage filters do_filters
 wanted peers && stage peers do_peers
+wanted profile && stage profile do_profile
 
 {
   echo
@@ -343,6 +384,6 @@ wanted peers && stage peers do_peers
 # four files read most.
 (cd "$OUT" && tar czf logs.tgz --exclude=logs.tgz ./* 2>/dev/null &&
   find . -maxdepth 1 -type f ! -name logs.tgz ! -name summary.txt ! -name bench.txt \
-    ! -name filters.txt ! -name ctest_cuda.log ! -name pytest.log -delete &&
+    ! -name filters.txt ! -name ctest_cuda.log ! -name pytest.log ! -name profile.txt -delete &&
   find . -mindepth 1 -maxdepth 1 -type d -exec rm -rf {} +)
 exit 0

@@ -90,6 +90,18 @@ if [ -z "$py" ]; then
     py=$venv/bin/python
   elif has_mods python3; then
     py=python3
+  elif python3 -c 'import numpy, cv2' >/dev/null 2>&1 && ls "$here"/wheels*/pyvips-*.whl >/dev/null 2>&1; then
+    # numpy and cv2 come with this python3 (the GPU machine's, which may itself be a virtual
+    # environment, so a --system-site-packages venv would not see them): unpack the carried
+    # pyvips wheels (pure Python, cffi, pyvips-binary's libvips) into a folder on PYTHONPATH.
+    site=$work/pysite
+    if [ ! -d "$site/pyvips" ]; then
+      mkdir -p "$site"
+      for w in "$here"/wheels*/*.whl; do python3 -m zipfile -e "$w" "$site"; done
+      echo "run.sh: unpacked the wheels of $here/wheels* into $site"
+    fi
+    export PYTHONPATH=$site${PYTHONPATH:+:$PYTHONPATH}
+    py=python3
   else
     [ -x "$venv/bin/python" ] || python3 -m venv --system-site-packages "$venv"
     for w in "$here"/wheels "$here"/wheels-*; do

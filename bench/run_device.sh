@@ -120,10 +120,26 @@ do_build() {
     tiff=(-DTEXCV_TIFF=ON "-DTIFF_INCLUDE_DIR=$td/include" "-DTIFF_LIBRARY=$td/lib/libtiff.a"
       "-DTEXCV_TIFF_EXTRA_LIBS=$extra_libs")
   fi
-  # The Python extension module in the same build when the python stage is asked for (nanobind
-  # comes with the machine's Python; no PyPI there, so no pip install: see do_python).
+  # The Python extension module when the python stage is asked for (nanobind comes with the
+  # machine's Python; no PyPI there, so no pip install: see do_python): in the same build, or,
+  # when a static libtiff is linked (not position-independent: no shared module can take it), in
+  # a second build without TIFF ($BUILD-py, only the module), compiled at the same time.
+  local py_build=""
   if wanted python && python3 -c 'import nanobind' 2>/dev/null; then
-    extra+=("-DTEXCV_BUILD_PYTHON=ON" "-DPython_EXECUTABLE=$(command -v python3)")
+    local pyargs=("-DTEXCV_BUILD_PYTHON=ON" "-DPython_EXECUTABLE=$(command -v python3)")
+    if [ "${tiff[0]}" = "-DTEXCV_TIFF=ON" ]; then
+      py_build="$BUILD-py"
+      cmake -S "$ROOT" -B "$py_build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+        -DCMAKE_CUDA_ARCHITECTURES=90 -DTEXCV_CUDA=ON -DTEXCV_TIFF=OFF \
+        -DCMAKE_CUDA20_STANDARD_COMPILE_OPTION=-std=c++20 \
+        -DCMAKE_CUDA20_EXTENSION_COMPILE_OPTION=-std=c++20 -DTEXCV_BUILD_TESTS=OFF \
+        -DTEXCV_BUILD_BENCH=OFF -DTEXCV_BUILD_TOOLS=OFF -DTEXCV_BUILD_EXAMPLES=OFF \
+        ${nvcc:+"$nvcc"} "${pyargs[@]}" >"$OUT/build_py.log" 2>&1 &&
+        (timeout "$(cap 480 20)" cmake --build "$py_build" -j "$JOBS" --target _texcv \
+          >>"$OUT/build_py.log" 2>&1 || echo "python module build FAILED: see build_py.log") &
+    else
+      extra+=("${pyargs[@]}")
+    fi
   fi
   # CMake before 3.26 does not know nvcc 13's C++20 flag; naming it is harmless for newer ones.
   cmake -S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release \
@@ -142,6 +158,7 @@ do_build() {
   # Keep going past failing targets so that whatever compiles (the benchmark) is usable.
   timeout "$(cap 480 20)" cmake --build "$BUILD" -j "$JOBS" -- -k 0 >>"$OUT/build.log" 2>&1
   rc=$?
+  wait  # the Python module's build, when it runs apart
   [ $rc -eq 124 ] && echo "build TIMED OUT (the time limit of the whole run)"
   if [ $rc -ne 0 ]; then
     echo "build FAILED (rc $rc); errors from $OUT/build.log:"
@@ -301,7 +318,7 @@ do_peers() {
 # zero-copy tests). The notebook test is left out (nbclient is not on the machine).
 do_python() {
   local so
-  so=$(find "$BUILD" -name '_texcv*.so' 2>/dev/null | head -1)
+  so=$(find "$BUILD-py" "$BUILD" -name '_texcv*.so' 2>/dev/null | head -1)
   if [ -z "$so" ]; then
     echo "no _texcv module under $BUILD (nanobind missing or build failed)"
     return 1

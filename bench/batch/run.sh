@@ -11,7 +11,7 @@
 #         [[-1,-1,-1],[-1,16,-1],[-1,-1,-1]]/8, save as TIFF
 #   jpeg  N 1920x1080 JPEGs at quality 90 (default 200; the issue's run: 1000): resize to half
 #         (bilinear), the same 3x3 kernel, save as JPEG quality 90
-# Tools:
+# Tools (a texcv tool may carry options after @: texcv-cuda@devices=0,1@streams=4):
 #   texcv-cuda  texcv batch --device cuda (skipped with a message without a usable GPU)
 #   texcv-cpu   texcv batch --device cpu
 #               (TIFF output: deflate, the only kind texcv batch writes today; with
@@ -131,7 +131,8 @@ has_vips=1
   echo "memory: $(awk '/MemTotal/ {printf "%.1f GiB", $2 / 1048576}' /proc/meminfo)"
   echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
   command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,memory.total --format=csv,noheader | sed 's/^/gpu: /'
-  echo "texcv: ${texcv:-none} ($(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?'))"
+  # a device snapshot names its commit in COMMIT (a stale .git may sit above it)
+  echo "texcv: ${texcv:-none} ($(head -c 12 "$root/COMMIT" 2>/dev/null || git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?'))"
   [ -n "$texcv" ] && "$texcv" info 2>&1 | sed -n 's/^  */  /p' | head -8
   echo "python: $("$py" -c 'import sys; print(sys.version.split()[0])') ($py)"
   "$py" -c 'import numpy, cv2; print("numpy", numpy.__version__, "OpenCV", cv2.__version__)'
@@ -158,7 +159,17 @@ list_inputs() { find "$data/$1" -maxdepth 1 -type f ! -name '.*' | sort | head -
 
 # one SET TOOL REP: run one tool once on one set
 one() {
-  local set=$1 tool=$2 rep=$3 dst=$work/$1/$2 in=$work/inputs-$1 log=$results/logs/$1-$2-$3
+  local set=$1 spec=$2 rep=$3 dst=$work/$1/$2 in=$work/inputs-$1 log=$results/logs/$1-$2-$3
+  # A texcv tool may carry options: texcv-cuda@devices=0,1@streams=4 runs texcv batch with
+  # --devices 0,1 --streams 4 (its rows are labelled with the whole spec).
+  local tool=${spec%%@*} opts=() kv rest=${spec#*@}
+  if [ "$rest" != "$spec" ]; then
+    while [ -n "$rest" ]; do
+      kv=${rest%%@*}
+      opts+=("--${kv%%=*}" "${kv#*=}")
+      [ "$kv" = "$rest" ] && rest="" || rest=${rest#*@}
+    done
+  fi
   rm -rf "$dst"
   local cmd=()
   case "$tool" in
@@ -173,7 +184,7 @@ one() {
         return
       fi
       cmd=("$texcv" batch -i "$in" -o "$dst" -p "${pipeline[$set]}" --device "${tool#texcv-}"
-        -q 90 --report "$log.jsonl")
+        -q 90 --report "$log.jsonl" "${opts[@]}")
       # uncompressed TIFF as the task asks, once texcv batch has the option (it writes deflate
       # without it)
       if [ "$set" = tiff ] && "$texcv" batch --help 2>&1 | grep -q -- '--tiff-compression'; then
@@ -196,7 +207,7 @@ one() {
     vips | opencv) ;;
     *) echo "run.sh: unknown tool '$tool'" >&2; return ;;
   esac
-  "$py" "$here/measure.py" run --results "$res" --tool "$tool" --dataset "$set" --outdir "$dst" \
+  "$py" "$here/measure.py" run --results "$res" --tool "$spec" --dataset "$set" --outdir "$dst" \
     --log "$log.log" -- "${cmd[@]}"
   if [ -f "$log.jsonl" ]; then "$py" "$here/measure.py" stages "$log.jsonl" | tee "$log.stages"; fi
 }

@@ -145,12 +145,13 @@ void run(const char* op, const std::vector<ImageView>& ins, const ImageView& out
   std::vector<ImageView> d_views;
   d_ins.reserve(ins.size());
   for (const ImageView& v : ins) {
-    texcv::validate_view(v, op, "src");
+    // The library's own wording ("source", "destination"), as the CPU path reports it.
+    texcv::validate_view(v, op, "source");
     d_ins.emplace_back(v.width, v.height, v.channels, v.type, Location::device);
     texcv::copy(v, d_ins.back(), stream);
     d_views.push_back(d_ins.back().view());
   }
-  texcv::validate_view(out, op, "dst");
+  texcv::validate_view(out, op, "destination");
   texcv::Image d_out(out.width, out.height, out.channels, out.type, Location::device);
   body(d_views, d_out.view(), stream);
   texcv::copy(d_out, out, stream);

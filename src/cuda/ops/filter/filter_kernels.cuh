@@ -230,16 +230,11 @@ __device__ __forceinline__ void load_window_row(const Src& src, const FilterBord
   }
 }
 
-// The register kernels run in two launches. The first covers the blocks whose every thread has
-// its whole source window inside the image (a BlockRange of blockIdx, offset by its origin) with
-// a body without any border code (Interior = true: plain vector loads). The second covers the
-// whole grid, skips those blocks, and lets each thread of the frame's blocks choose: the same
-// interior body when its own window is inside, else the body with borders (only the frame's
-// edge warps diverge). On the H200 (u8 3x3, 8192^2) per-row border checks in one body took
-// 0.154 ms; interior blocks plus a frame launch running the border body for every frame thread
-// 0.126 ms, a third of it in the frame launch (512-pixel-wide edge blocks: 12 % of the image).
-// One kernel choosing per thread everywhere needs the registers of both bodies (80 to 128
-// against 64 for u8), which halves the occupancy of the hot path.
+// The blocks (exclusive ranges of blockIdx) whose whole source window lies inside the image: the
+// register kernels run these in one launch without any border code (Interior = true; blockIdx
+// offset by x0, y0), and every other block in a second launch (Interior = false) that skips them.
+// Splitting keeps the border paths (border_index, constant values) out of the hot kernel's code
+// and registers.
 struct BlockRange {
   int x0 = 0, x1 = 0, y0 = 0, y1 = 0;
   __host__ __device__ bool empty() const { return x1 <= x0 || y1 <= y0; }
@@ -250,7 +245,7 @@ struct BlockRange {
 
 // Blocks of bw x bh output pixels whose windows (radius r each side) lie inside width x height.
 inline BlockRange interior_blocks(int width, int height, int bw, int bh, int r) {
-  // first block b with b * bw >= r; last with b * bw + bw + r <= extent (exclusive end)
+  // first block b with b * bw >= r; last with b * bw + bw + r <= width (exclusive end)
   auto lo = [](int r_, int bs) { return (r_ + bs - 1) / bs; };
   auto hi = [](int extent, int bs, int r_) {
     return extent - r_ - bs >= 0 ? (extent - r_ - bs) / bs + 1 : 0;
@@ -264,27 +259,19 @@ inline BlockRange interior_blocks(int width, int height, int bw, int bh, int r) 
   return br;
 }
 
-// Whether a thread's window (px pixels x rows from (x0, y0), radius r) lies inside the image.
-__device__ __forceinline__ bool window_inside(int x0, int y0, int px, int rows, int r, int width,
-                                              int height) {
-  return x0 - r >= 0 && x0 + px + r <= width && y0 - r >= 0 && y0 + rows + r <= height;
-}
-
-// This thread's first output (x0, y0) in a launch of the register kernels (Frame: the second
-// launch, which skips range's blocks), or false when it has nothing to do.
-template <bool Frame>
-__device__ __forceinline__ bool register_kernel_origin(const BlockRange& range, int px, int rows,
-                                                       const DstArgs& d, int& x0, int& y0) {
-  int bx = static_cast<int>(blockIdx.x), by = static_cast<int>(blockIdx.y);
-  if constexpr (Frame) {
-    if (range.contains(bx, by)) return false;
-  } else {
+// This thread's block, and whether it runs: an Interior launch covers range's blocks (offset by
+// its origin); the other launch covers the whole grid and leaves range's blocks to it.
+template <bool Interior>
+__device__ __forceinline__ bool block_of(const BlockRange& range, int& bx, int& by) {
+  bx = static_cast<int>(blockIdx.x);
+  by = static_cast<int>(blockIdx.y);
+  if constexpr (Interior) {
     bx += range.x0;
     by += range.y0;
+    return true;
+  } else {
+    return !range.contains(bx, by);
   }
-  x0 = (bx * kBlockX + static_cast<int>(threadIdx.x)) * px;
-  y0 = (by * kBlockY + static_cast<int>(threadIdx.y)) * rows;
-  return x0 < d.width && y0 < d.height;
 }
 
 // Window row iy (inside the image) of a thread's PX pixels from x0 - K / 2, no border checks.
@@ -303,14 +290,19 @@ __device__ __forceinline__ void load_window_row_inside(const GlobalSource<T, C>&
 // global / texture, a K x K kernel with its anchor at the centre (compile-time K): each thread
 // computes PX pixels x S rows; a window row is one vector load of the PX pixels above the
 // outputs plus K / 2 pixels each side, reused by every output row and tap that needs it.
-template <typename T, typename Tout, int C, int PX, int S, int K, bool Interior>
-__device__ __forceinline__ void filter_2d_vec_body(const GlobalSource<T, C>& src, const DstArgs& d,
-                                                   const Kernel2DArgs& a, const FilterBorderArgs& b,
-                                                   int x0, int y0) {
+template <typename T, typename Tout, int C, int PX, int S, int K, bool Interior, class Src>
+__global__ void __launch_bounds__(kFilterThreads)
+    filter_2d_vec_kernel(const Src src, const DstArgs d, const Kernel2DArgs a,
+                         const FilterBorderArgs b, const BlockRange range) {
   constexpr int R = K / 2, SPAN = PX + K - 1;
+  int bx, by;
+  if (!block_of<Interior>(range, bx, by)) return;
   float kv[K * K];
 #pragma unroll
   for (int e = 0; e < K * K; ++e) kv[e] = a.k[e];
+  const int x0 = (bx * kBlockX + static_cast<int>(threadIdx.x)) * PX;
+  const int y0 = (by * kBlockY + static_cast<int>(threadIdx.y)) * S;
+  if (!Interior && (x0 >= d.width || y0 >= d.height)) return;
   float acc[S][PX * C];
   zero_acc<S, PX, C>(acc);
   const bool inside_x = x0 - R >= 0 && x0 - R + SPAN <= src.width;
@@ -326,18 +318,6 @@ __device__ __forceinline__ void filter_2d_vec_body(const GlobalSource<T, C>& src
     fixed_row<S, PX, C, K, K>(kv, r, v, acc);
   }
   store_acc<Tout, S, PX, C>(d, x0, y0, acc, a.scale, a.delta);
-}
-
-template <typename T, typename Tout, int C, int PX, int S, int K, bool Frame>
-__global__ void __launch_bounds__(kFilterThreads)
-    filter_2d_vec_kernel(const GlobalSource<T, C> src, const DstArgs d, const Kernel2DArgs a,
-                         const FilterBorderArgs b, const BlockRange range) {
-  int x0, y0;
-  if (!register_kernel_origin<Frame>(range, PX, S, d, x0, y0)) return;
-  if (!Frame || window_inside(x0, y0, PX, S, K / 2, src.width, src.height))
-    filter_2d_vec_body<T, Tout, C, PX, S, K, true>(src, d, a, b, x0, y0);
-  else
-    filter_2d_vec_body<T, Tout, C, PX, S, K, false>(src, d, a, b, x0, y0);
 }
 
 // Rows a thread and pixels a thread of the separable vector kernel for NB taps: enough rows to
@@ -357,18 +337,22 @@ constexpr int kSepPx = kVecPx<T, C>* kSepRows<NB>* C <= 64
 // row pass of its PX pixels in registers (the CPU's row-pass arithmetic; a constant-border row
 // outside the image is crow) and adds it to the column sums of the output rows it belongs to.
 // No temporary image; the row pass is recomputed (S + NB - 1) / S times.
-template <typename T, typename Tout, int C, int PX, int S, int NB, bool Interior>
-__device__ __forceinline__ void sep_vec_body(const GlobalSource<T, C>& src, const DstArgs& d,
-                                             const Kernel1DArgs& kx, const Kernel1DArgs& ky,
-                                             const FilterBorderArgs& b, const ColumnArgs& a, int x0,
-                                             int y0) {
+template <typename T, typename Tout, int C, int PX, int S, int NB, bool Interior, class Src>
+__global__ void __launch_bounds__(kFilterThreads)
+    sep_vec_kernel(const Src src, const DstArgs d, const Kernel1DArgs kx, const Kernel1DArgs ky,
+                   const FilterBorderArgs b, const ColumnArgs a, const BlockRange range) {
   constexpr int R = NB / 2;
+  int bx, by;
+  if (!block_of<Interior>(range, bx, by)) return;
   float kxr[NB], kyr[NB];
 #pragma unroll
   for (int i = 0; i < NB; ++i) {
     kxr[i] = kx.k[i];
     kyr[i] = ky.k[i];
   }
+  const int x0 = (bx * kBlockX + static_cast<int>(threadIdx.x)) * PX;
+  const int y0 = (by * kBlockY + static_cast<int>(threadIdx.y)) * S;
+  if (!Interior && (x0 >= d.width || y0 >= d.height)) return;
   float acc[S][PX * C];
   zero_acc<S, PX, C>(acc);
   const bool inside_x = x0 - R >= 0 && x0 - R + PX + NB - 1 <= src.width;
@@ -403,19 +387,6 @@ __device__ __forceinline__ void sep_vec_body(const GlobalSource<T, C>& src, cons
     fixed_row<S, PX, C, NB, 1>(kyr, r, rowv, acc);
   }
   store_acc<Tout, S, PX, C>(d, x0, y0, acc, a.scale, a.delta);
-}
-
-template <typename T, typename Tout, int C, int PX, int S, int NB, bool Frame>
-__global__ void __launch_bounds__(kFilterThreads)
-    sep_vec_kernel(const GlobalSource<T, C> src, const DstArgs d, const Kernel1DArgs kx,
-                   const Kernel1DArgs ky, const FilterBorderArgs b, const ColumnArgs a,
-                   const BlockRange range) {
-  int x0, y0;
-  if (!register_kernel_origin<Frame>(range, PX, S, d, x0, y0)) return;
-  if (!Frame || window_inside(x0, y0, PX, S, NB / 2, src.width, src.height))
-    sep_vec_body<T, Tout, C, PX, S, NB, true>(src, d, kx, ky, b, a, x0, y0);
-  else
-    sep_vec_body<T, Tout, C, PX, S, NB, false>(src, d, kx, ky, b, a, x0, y0);
 }
 
 // Fills tile (rows x cols floats x C) with the source window whose top-left pixel is (x0, y0),
@@ -702,11 +673,11 @@ void launch_filter_2d(const SourceArgs& s, const DstArgs& d, int channels, ElemT
           if (!in.empty()) {
             const dim3 igrid(static_cast<unsigned>(in.x1 - in.x0),
                              static_cast<unsigned>(in.y1 - in.y0));
-            filter_2d_vec_kernel<T, Tout, C, VPX, kVecRows, K, false>
+            filter_2d_vec_kernel<T, Tout, C, VPX, kVecRows, K, true>
                 <<<igrid, block, 0, st>>>(src, d, k, b, in);
             TEXCV_CUDA_CHECK_LAUNCH(kOp);
           }
-          filter_2d_vec_kernel<T, Tout, C, VPX, kVecRows, K, true>
+          filter_2d_vec_kernel<T, Tout, C, VPX, kVecRows, K, false>
               <<<vgrid, block, 0, st>>>(src, d, k, b, in);
         };
         if (k.kw == 3)
@@ -781,11 +752,11 @@ void launch_sep_vec_taps(const SourceArgs& s, const DstArgs& d, int channels, El
       if (!in.empty()) {
         const dim3 igrid(static_cast<unsigned>(in.x1 - in.x0),
                          static_cast<unsigned>(in.y1 - in.y0));
-        sep_vec_kernel<T, Tout, C, PX, S, NB, false>
+        sep_vec_kernel<T, Tout, C, PX, S, NB, true>
             <<<igrid, dim3(kBlockX, kBlockY), 0, st>>>(src, d, kx, ky, b, c, in);
         TEXCV_CUDA_CHECK_LAUNCH(kOp);
       }
-      sep_vec_kernel<T, Tout, C, PX, S, NB, true>
+      sep_vec_kernel<T, Tout, C, PX, S, NB, false>
           <<<grid, dim3(kBlockX, kBlockY), 0, st>>>(src, d, kx, ky, b, c, in);
       TEXCV_CUDA_CHECK_LAUNCH(kOp);
     });

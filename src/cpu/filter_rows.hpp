@@ -74,9 +74,12 @@ void correlate_row(const float* buf, const float* kern, int ksize, int n, float*
 }
 
 // dst row y = saturate(acc * scale + delta).
+// (__restrict: a u8 destination could alias the float accumulator as far as the compiler knows,
+// which kept this loop scalar; it is the CPU filters' hottest loop for u8 outputs.)
 template <typename Tout>
-void store_row(const ImageView& dst, int y, const float* acc, int n, float scale, float delta) {
-  Tout* d = dst.row<Tout>(y);
+void store_row(const ImageView& dst, int y, const float* __restrict acc, int n, float scale,
+               float delta) {
+  Tout* __restrict d = dst.row<Tout>(y);
   for (int i = 0; i < n; ++i) d[i] = texcv::detail::saturate<Tout>(acc[i] * scale + delta);
 }
 

@@ -11,6 +11,7 @@
 #include <condition_variable>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <filesystem>
 #include <fstream>
@@ -140,6 +141,12 @@ std::string report_line(const BatchJob& job, const JobResult& r) {
   s += ",\"device\":" + (r.device.empty() ? std::string("null") : json_string(r.device));
   s += std::string(",\"cpu_fallback\":") + (r.cpu_fallback ? "true" : "false");
   if (!r.note.empty()) s += ",\"note\":" + json_string(r.note);
+  if (!r.retried_from.empty()) {
+    s += ",\"retried\":true,\"retried_from\":[";
+    for (std::size_t i = 0; i < r.retried_from.size(); ++i)
+      s += (i ? "," : "") + json_string(r.retried_from[i]);
+    s += "],\"retry_reason\":" + json_string(r.retry_reason);
+  }
   if (r.width > 0)
     s += ",\"in\":{\"width\":" + std::to_string(r.width) +
          ",\"height\":" + std::to_string(r.height) + ",\"channels\":" + std::to_string(r.channels) +
@@ -530,9 +537,46 @@ int batch_command(const BatchOptions& opt) {
     return kExitUsage;
   }
 
-  // 2. Device and workers.
-  bool use_cuda = false;
+  // 2. Device and workers. An explicit --devices list is checked for its syntax first, then
+  // against the GPUs the CUDA runtime sees (CUDA_VISIBLE_DEVICES applies).
   std::vector<int> devices;
+  if (opt.devices != "all") {
+    std::stringstream ss(opt.devices);
+    std::string tok;
+    while (std::getline(ss, tok, ',')) {
+      char* end = nullptr;
+      const long d = std::strtol(tok.c_str(), &end, 10);
+      if (tok.empty() || *end != '\0' || d < 0 || d > 1'000'000) {
+        say("--devices " + opt.devices + ": '" + tok +
+            "' is not a GPU index; expected 'all' or indices such as 0,1 separated by ','");
+        return kExitUsage;
+      }
+      if (std::find(devices.begin(), devices.end(), static_cast<int>(d)) == devices.end())
+        devices.push_back(static_cast<int>(d));
+    }
+    if (devices.empty()) {
+      say("--devices " + opt.devices + ": no GPU selected");
+      return kExitUsage;
+    }
+  }
+  // "GPU 5 does not exist: this machine has 2 GPU(s) (indices 0..1)", for the indices in
+  // `devices` that are not below `count` ("" when all exist).
+  auto missing_gpus = [&](int count) {
+    std::string bad;
+    int nbad = 0;
+    for (int d : devices)
+      if (d >= count) {
+        bad += (nbad++ ? ", " : "") + std::to_string(d);
+      }
+    if (nbad == 0) return std::string();
+    std::string s = (nbad == 1 ? "GPU " : "GPUs ") + bad + (nbad == 1 ? " does" : " do") +
+                    " not exist: the CUDA runtime sees " + std::to_string(count) + " GPU(s)";
+    if (count > 0) s += " (indices 0.." + std::to_string(count - 1) + ")";
+    if (const char* vis = std::getenv("CUDA_VISIBLE_DEVICES"))
+      s += std::string("; CUDA_VISIBLE_DEVICES=") + vis + " limits and renumbers them";
+    return s;
+  };
+  bool use_cuda = false;
   if (opt.device != "cpu") {
     bool available = false;
     try {
@@ -544,6 +588,8 @@ int batch_command(const BatchOptions& opt) {
       say(std::string("--device cuda: no usable GPU; ") +
           (build.cuda_compiled ? "the CUDA runtime sees no GPU on this machine"
                                : "this build has no CUDA backend") +
+          (devices.empty() ? std::string()
+                           : "; --devices " + opt.devices + ": " + missing_gpus(0)) +
           " (use --device cpu or auto)");
       return kExitUsage;
     }
@@ -553,26 +599,18 @@ int batch_command(const BatchOptions& opt) {
     const int count = static_cast<int>(gpus().size());
     if (opt.devices == "all") {
       for (int d = 0; d < count; ++d) devices.push_back(d);
-    } else {
-      std::stringstream ss(opt.devices);
-      std::string tok;
-      while (std::getline(ss, tok, ',')) {
-        char* end = nullptr;
-        const long d = std::strtol(tok.c_str(), &end, 10);
-        if (tok.empty() || *end != '\0' || d < 0 || d >= count) {
-          say("--devices " + opt.devices + ": '" + tok +
-              "' is not a GPU index; expected 'all' or " + "indices 0.." +
-              std::to_string(count - 1) + " separated by ','");
-          return kExitUsage;
-        }
-        if (std::find(devices.begin(), devices.end(), static_cast<int>(d)) == devices.end())
-          devices.push_back(static_cast<int>(d));
-      }
-    }
-    if (devices.empty()) {
-      say("--devices " + opt.devices + ": no GPU selected");
+    } else if (const std::string why = missing_gpus(count); !why.empty()) {
+      say("--devices " + opt.devices + ": " + why);
       return kExitUsage;
     }
+  }
+  // Fault injection (a testing aid, docs/batch.md).
+  std::vector<InjectedFault> faults;
+  try {
+    faults = injected_faults_from_env();
+  } catch (const std::exception& e) {
+    say(e.what());
+    return kExitUsage;
   }
   // JPEG codec: nvJPEG needs CUDA workers and a build with nvJPEG.
   if (opt.jpeg_codec == "nvjpeg" && !(use_cuda && nvjpeg_compiled())) {
@@ -598,6 +636,7 @@ int batch_command(const BatchOptions& opt) {
   cfg.fail_fast = opt.fail_fast;
   cfg.gpu_jpeg_decode = nvjpeg;
   cfg.gpu_jpeg_encode = nvjpeg;
+  cfg.faults = faults;
 
   // 3. The plan.
   Plan plan;
@@ -673,7 +712,8 @@ int batch_command(const BatchOptions& opt) {
     if (use_cuda) {
       workers = make_cuda_workers(cfg.steps, devices, opt.streams, nvjpeg);
     } else {
-      for (std::size_t i = 0; i < nworkers; ++i) workers.push_back(make_cpu_worker(cfg.steps));
+      for (std::size_t i = 0; i < nworkers; ++i)
+        workers.push_back(make_cpu_worker(cfg.steps, static_cast<int>(i)));
     }
   } catch (const std::exception& e) {
     say(e.what());
@@ -756,12 +796,25 @@ int batch_command(const BatchOptions& opt) {
       }
     }
   });
+  // Worker loss: a lost device is shown when it happens (as failures are, even with --quiet);
+  // once every worker is lost the files left run on CPU backend workers (--workers of them).
+  std::size_t retried = 0;
+  cfg.on_event = [&](const std::string& line) { progress.message("texcv batch: " + line); };
+  const int fallback_count = opt.workers > 0 ? opt.workers : 1;
+  const int first_slot = use_cuda ? 0 : static_cast<int>(nworkers);
+  cfg.fallback = [&] {
+    std::vector<std::unique_ptr<Worker>> v;
+    for (int i = 0; i < fallback_count; ++i)
+      v.push_back(make_cpu_worker(cfg.steps, first_slot + i));
+    return v;
+  };
   std::size_t ran = 0;  // files the engine finished (ok or failed)
   const auto t0 = Clock::now();
-  run_engine(
+  const EngineReport engine = run_engine(
       plan.jobs, plan.todo, cfg, workers,
       [&](const JobResult& r) {
         if (r.status != JobStatus::cancelled) ++ran;
+        if (!r.retried_from.empty()) ++retried;
         progress.count(r.status);
         record(r);
       },
@@ -790,6 +843,15 @@ int batch_command(const BatchOptions& opt) {
   if (!opt.quiet || failed > 0 || cancelled > 0) say(buf);
   if (fallbacks > 0)
     say(std::to_string(fallbacks) + " file(s) fell back from CUDA to the CPU backend");
+  for (const auto& l : engine.lost) say("device lost: " + l);
+  if (!engine.lost.empty())
+    say(std::to_string(retried) + " file(s) in flight on a lost device were retried on another " +
+        "worker (their report lines say \"retried\":true)");
+  if (engine.all_lost)
+    say(engine.fallback_workers > 0
+            ? "every " + device_text + " worker was lost: the files left ran on " +
+                  std::to_string(engine.fallback_workers) + " CPU backend worker(s)"
+            : "every worker was lost: the files left failed");
   if (g_interrupted) say("interrupted: the files not started are listed as cancelled");
   if (opt.fail_fast && failed > 0 && cancelled > 0)
     say("stopped at the first failure (--fail-fast)");

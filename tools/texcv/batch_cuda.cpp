@@ -10,6 +10,11 @@
 // A CUDA out-of-memory error (or an operation without a CUDA backend) on one image does not
 // stop the run: the worker drops its buffers, runs that image on the CPU backend and says so in
 // the file's record.
+//
+// A sticky CUDA error (an illegal address, a launch failure...: the CUDA context is lost for the
+// whole process on that GPU) makes process() throw WorkerLost: the engine retires every worker of
+// that GPU and runs the file on another worker. So does a failure to set up the worker on its GPU
+// (cudaSetDevice, the stream, nvJPEG).
 #include <cstring>
 #include <memory>
 #include <string>
@@ -67,6 +72,52 @@ void check_nvjpeg(nvjpegStatus_t st, const char* call) {
 #define TEXCV_NVJPEG_CHECK(call) check_nvjpeg((call), #call)
 #endif
 
+// ---- Worker loss ------------------------------------------------------------------------------
+
+// The errors that leave the device unusable: the CUDA runtime documents each of the first group
+// as "leaves the process in an inconsistent state and any further CUDA work will return the same
+// error"; the others mean the GPU itself cannot be used (an uncorrectable ECC error, the device
+// taken by another process in exclusive mode, a destroyed context).
+bool is_sticky(cudaError_t e) {
+  switch (e) {
+    case cudaErrorIllegalAddress:
+    case cudaErrorLaunchTimeout:
+    case cudaErrorAssert:
+    case cudaErrorHardwareStackError:
+    case cudaErrorIllegalInstruction:
+    case cudaErrorMisalignedAddress:
+    case cudaErrorInvalidAddressSpace:
+    case cudaErrorInvalidPc:
+    case cudaErrorLaunchFailure:
+    case cudaErrorMpsClientTerminated:
+    case cudaErrorExternalDevice:
+#if CUDART_VERSION >= 12080
+    case cudaErrorContained:
+    case cudaErrorTensorMemoryLeak:
+#endif
+    case cudaErrorECCUncorrectable:
+    case cudaErrorDevicesUnavailable:
+    case cudaErrorContextIsDestroyed:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// After a failure on the calling thread's current device: the sticky error it left, or
+// cudaSuccess. A sticky error is returned by every later call; cudaDeviceSynchronize also
+// reports one raised by another worker's kernel on the same GPU.
+cudaError_t sticky_error() noexcept {
+  cudaError_t e = cudaDeviceSynchronize();
+  if (!is_sticky(e)) e = cudaPeekAtLastError();
+  return is_sticky(e) ? e : cudaSuccess;
+}
+
+std::string lost_reason(cudaError_t e, const std::string& during) {
+  return std::string(cudaGetErrorName(e)) + " (" + cudaGetErrorString(e) +
+         "): the GPU's CUDA context is unusable; first seen as: " + during;
+}
+
 class CudaWorker final : public Worker {
  public:
   CudaWorker(const std::vector<PipelineStep>& steps, int device, int slot, bool nvjpeg)
@@ -87,19 +138,31 @@ class CudaWorker final : public Worker {
   std::string name() const override {
     return "cuda:" + std::to_string(device_) + "/" + std::to_string(slot_);
   }
+  std::string device() const override {
+    return "cuda:" + std::to_string(device_);
+  }
 
   void process(WorkItem& item) override {
     JobResult& r = item.result;
-    r.device = "cuda:" + std::to_string(device_);
+    r.device = device();
     try {
       process_on_device(item);
-    } catch (const Error& e) {
-      if (e.code() != ErrorCode::OutOfMemory && e.code() != ErrorCode::NotCompiled) throw;
+    } catch (const std::exception& e) {
+      const auto* err = dynamic_cast<const Error*>(&e);
+      // No stream yet: cudaSetDevice or the stream failed, the worker cannot run on its GPU.
+      if (!stream_ && err && err->code() == ErrorCode::Cuda)
+        throw WorkerLost("cannot set up a worker on GPU " + std::to_string(device_) + ": " +
+                         e.what());
+      // A sticky error: the GPU is gone for every worker on it; the item was not processed.
+      if (const cudaError_t st = sticky_error(); st != cudaSuccess)
+        throw WorkerLost(lost_reason(st, e.what()));
+      if (!err || (err->code() != ErrorCode::OutOfMemory && err->code() != ErrorCode::NotCompiled))
+        throw;
       // Give the memory back (the next image reallocates what it needs), then the CPU.
       release_buffers();
       r.cpu_fallback = true;
-      r.note = std::string(e.code() == ErrorCode::OutOfMemory ? "CUDA out of memory"
-                                                              : "no CUDA backend for a step") +
+      r.note = std::string(err->code() == ErrorCode::OutOfMemory ? "CUDA out of memory"
+                                                                 : "no CUDA backend for a step") +
                " (" + e.what() + "); retried on the CPU backend";
       r.device = "cpu";
       item.encoded_output.clear();

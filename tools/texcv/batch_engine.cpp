@@ -8,9 +8,13 @@
 
 #include <cerrno>
 #include <chrono>
+#include <condition_variable>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <exception>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -97,10 +101,87 @@ void write_bytes_atomic(const std::string& path, const std::vector<unsigned char
   }
 }
 
+// The queue between the decoders and the workers. Unlike BoundedQueue it knows how many taken
+// items are still being processed: a worker whose device is lost puts its item back first in
+// line, so a worker may only end once the queue is closed, empty and no worker is busy (nothing
+// can come back).
+class WorkQueue {
+ public:
+  explicit WorkQueue(std::size_t capacity) : capacity_(capacity > 0 ? capacity : 1) {}
+
+  // Decoders: waits for room, then adds the item.
+  void push(Item item) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    not_full_.wait(lock, [&] { return items_.size() < capacity_; });
+    items_.push_back(std::move(item));
+    lock.unlock();
+    changed_.notify_all();
+  }
+  // Workers: waits for an item and marks the caller busy; nothing once finished().
+  std::optional<Item> take() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    changed_.wait(lock, [&] { return !items_.empty() || (closed_ && busy_ == 0); });
+    if (items_.empty()) return std::nullopt;
+    Item item = std::move(items_.front());
+    items_.pop_front();
+    ++busy_;
+    lock.unlock();
+    not_full_.notify_one();
+    return item;
+  }
+  // The item the caller took has left this stage.
+  void done() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    --busy_;
+    lock.unlock();
+    changed_.notify_all();
+  }
+  // The item the caller took goes back, first in line (beyond the capacity: at most one item
+  // per worker).
+  void put_back(Item item) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    items_.push_front(std::move(item));
+    --busy_;
+    lock.unlock();
+    changed_.notify_all();
+  }
+  // No more pushes.
+  void close() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    closed_ = true;
+    lock.unlock();
+    changed_.notify_all();
+  }
+  bool finished() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return closed_ && busy_ == 0 && items_.empty();
+  }
+
+ private:
+  const std::size_t capacity_;
+  std::mutex mutex_;
+  std::condition_variable not_full_, changed_;
+  std::deque<Item> items_;
+  std::size_t busy_ = 0;
+  bool closed_ = false;
+};
+
+// Takes the files left when every worker (and every fallback worker) is lost: each fails.
+class NoWorker final : public Worker {
+ public:
+  explicit NoWorker(std::string why) : why_(std::move(why)) {}
+  std::string name() const override { return ""; }
+  void process(WorkItem&) override { fail(ErrorCode::Cuda, "batch", why_); }
+
+ private:
+  std::string why_;
+};
+
 class CpuWorker final : public Worker {
  public:
-  explicit CpuWorker(const std::vector<PipelineStep>& steps) : steps_(steps) {}
+  CpuWorker(const std::vector<PipelineStep>& steps, int slot) : steps_(steps), slot_(slot) {}
   std::string name() const override { return "cpu"; }
+  std::string device() const override { return "cpu:" + std::to_string(slot_); }
   void process(WorkItem& item) override {
     item.result.device = "cpu";
     Image out = run_steps_on_host(host_input(item).view(), steps_);
@@ -109,6 +190,7 @@ class CpuWorker final : public Worker {
 
  private:
   const std::vector<PipelineStep>& steps_;
+  int slot_ = 0;
 };
 
 // The element type and conversion scale for --bit-depth.
@@ -194,16 +276,45 @@ const Image& host_input(WorkItem& item) {
   return item.image;
 }
 
-std::unique_ptr<Worker> make_cpu_worker(const std::vector<PipelineStep>& steps) {
-  return std::make_unique<CpuWorker>(steps);
+std::unique_ptr<Worker> make_cpu_worker(const std::vector<PipelineStep>& steps, int slot) {
+  return std::make_unique<CpuWorker>(steps, slot);
 }
 
-void run_engine(const std::vector<BatchJob>& jobs, const std::vector<std::size_t>& todo,
-                const EngineConfig& cfg, std::vector<std::unique_ptr<Worker>>& workers,
-                const std::function<void(const JobResult&)>& on_done, std::atomic<bool>& stop) {
-  BoundedQueue<Item> decoded(cfg.queue_capacity), processed(cfg.queue_capacity);
+std::vector<InjectedFault> parse_injected_faults(const std::string& spec) {
+  std::vector<InjectedFault> out;
+  std::size_t b = 0;
+  while (b <= spec.size()) {
+    std::size_t e = spec.find(',', b);
+    if (e == std::string::npos) e = spec.size();
+    const std::string entry = spec.substr(b, e - b);
+    b = e + 1;
+    if (entry.empty()) continue;
+    const std::size_t at = entry.rfind(":after=");
+    const std::string count = at == std::string::npos ? std::string() : entry.substr(at + 7);
+    const bool digits = !count.empty() && count.size() <= 9 &&
+                        count.find_first_not_of("0123456789") == std::string::npos;
+    if (at == std::string::npos || at == 0 || !digits)
+      fail(ErrorCode::InvalidArgument, "batch", std::string(kInjectFaultEnv) + ": bad entry",
+           "'" + entry + "'", "DEVICE:after=N such as cuda:0:after=3 (entries separated by ',')");
+    out.push_back({entry.substr(0, at), static_cast<std::size_t>(std::stoul(count))});
+  }
+  return out;
+}
+
+std::vector<InjectedFault> injected_faults_from_env() {
+  const char* v = std::getenv(kInjectFaultEnv);
+  return v ? parse_injected_faults(v) : std::vector<InjectedFault>();
+}
+
+EngineReport run_engine(const std::vector<BatchJob>& jobs, const std::vector<std::size_t>& todo,
+                        const EngineConfig& cfg, std::vector<std::unique_ptr<Worker>>& workers,
+                        const std::function<void(const JobResult&)>& on_done,
+                        std::atomic<bool>& stop) {
+  WorkQueue decoded(cfg.queue_capacity);
+  BoundedQueue<Item> processed(cfg.queue_capacity);
   std::atomic<std::size_t> next{0};
   std::mutex done_mutex;
+  EngineReport report;
 
   auto finish = [&](JobResult& r, Clock::time_point start) {
     r.total_ms = ms_since(start);
@@ -215,6 +326,11 @@ void run_engine(const std::vector<BatchJob>& jobs, const std::vector<std::size_t
     r.status = JobStatus::failed;
     r.stage = stage;
     r.error = e.what();
+  };
+  auto event = [&](const std::string& line) {
+    if (!cfg.on_event) return;
+    std::lock_guard<std::mutex> lock(done_mutex);
+    cfg.on_event(line);
   };
 
   auto decoder = [&] {
@@ -257,24 +373,139 @@ void run_engine(const std::vector<BatchJob>& jobs, const std::vector<std::size_t
     }
   };
 
-  auto worker_loop = [&](Worker& wk) {
-    while (auto item = decoded.pop()) {
+  // ---- Workers, device losses and the fallback ----
+  // state_mutex guards: lost (device -> reason), started (files started per device, for the
+  // injected faults), alive (worker threads still taking files), generation, late_threads and
+  // late_workers (the fallback workers and their threads, started by the last lost worker).
+  std::mutex state_mutex;
+  std::map<std::string, std::string> lost;
+  std::map<std::string, std::size_t> started;
+  int alive = static_cast<int>(workers.size());
+  int generation = 0;  // 0: the caller's workers; 1: the fallback; 2: NoWorker
+  std::vector<std::unique_ptr<Worker>> late_workers;
+  std::vector<std::thread> late_threads;
+
+  auto is_lost = [&](const std::string& dev) {
+    std::lock_guard<std::mutex> lock(state_mutex);
+    return lost.count(dev) > 0;
+  };
+  // The reason for an injected fault when this start is the one to fail, else "".
+  auto injected = [&](const std::string& dev) -> std::string {
+    if (cfg.faults.empty()) return {};
+    std::lock_guard<std::mutex> lock(state_mutex);
+    const std::size_t n = started[dev]++;
+    for (const auto& f : cfg.faults)
+      if (f.device == dev && f.after == n)
+        return "injected fault (" + std::string(kInjectFaultEnv) + "=" + f.device +
+               ":after=" + std::to_string(f.after) + ")";
+    return {};
+  };
+  auto mark_lost = [&](const std::string& dev, const std::string& why) {
+    bool first = false;
+    {
+      std::lock_guard<std::mutex> lock(state_mutex);
+      first = lost.emplace(dev, why).second;
+      if (first) report.lost.push_back(dev + ": " + why);
+    }
+    if (first)
+      event(dev + " lost (" + why +
+            "): its workers stop taking files; the file(s) in flight on it are retried on "
+            "other workers");
+  };
+
+  std::function<void(Worker&)> worker_loop;
+  // A worker stops taking files (its device is lost). The last one starts the fallback.
+  auto retire = [&] {
+    std::unique_lock<std::mutex> lock(state_mutex);
+    if (--alive > 0 || decoded.finished()) return;
+    std::vector<std::unique_ptr<Worker>> fresh;
+    if (generation == 0 && !workers.empty()) report.all_lost = true;
+    if (generation == 0 && cfg.fallback) {
+      lock.unlock();
+      try {
+        fresh = cfg.fallback();
+      } catch (const std::exception& e) {
+        event(std::string("cannot start the fallback workers: ") + e.what());
+      }
+      lock.lock();
+      report.fallback_workers = fresh.size();
+    }
+    generation = fresh.empty() ? 2 : generation + 1;
+    std::string what;
+    if (generation == 2) {
+      what = "no worker left: every worker's device was lost";
+      fresh.clear();
+      fresh.push_back(std::make_unique<NoWorker>(what));
+    }
+    alive = static_cast<int>(fresh.size());
+    lock.unlock();
+    event(generation == 2
+              ? what + "; the files left fail"
+              : "every worker was lost; the files left run on " + std::to_string(fresh.size()) +
+                    " fallback worker(s) (" + fresh.front()->name() + ")");
+    lock.lock();
+    for (auto& w : fresh) {
+      late_threads.emplace_back([&worker_loop, wp = w.get()] { worker_loop(*wp); });
+      late_workers.push_back(std::move(w));
+    }
+  };
+
+  worker_loop = [&](Worker& wk) {
+    const std::string dev = wk.device();
+    for (;;) {
+      if (is_lost(dev)) return retire();
+      auto item = decoded.take();
+      if (!item) return;  // finished: nothing can come back
+      if (is_lost(dev)) {
+        decoded.put_back(std::move(*item));  // not started here: no retry to report
+        return retire();
+      }
       const auto t0 = Clock::now();
       WorkItem& w = item->work;
+      std::string lost_why;
       try {
+        lost_why = injected(dev);
+        if (!lost_why.empty()) throw WorkerLost(lost_why);
         wk.process(w);
+      } catch (const WorkerLost& e) {
+        lost_why = e.what();
       } catch (const std::exception& e) {
-        failed(w.result, "process", e);
-        if (w.result.device.empty()) w.result.device = wk.name();
+        // A failure while this worker's device was lost by another worker is not the file's.
+        {
+          std::lock_guard<std::mutex> lock(state_mutex);
+          if (auto it = lost.find(dev); it != lost.end()) lost_why = it->second;
+        }
+        if (lost_why.empty()) {
+          failed(w.result, "process", e);
+          if (w.result.device.empty()) w.result.device = wk.name();
+        }
+      }
+      w.result.process_ms += ms_since(t0);
+      if (!lost_why.empty()) {
+        mark_lost(dev, lost_why);
+        JobResult& r = w.result;
+        r.retried_from.push_back(dev);
+        r.retry_reason = dev + " lost: " + lost_why;
+        r.device.clear();
+        r.cpu_fallback = false;
+        r.note.clear();
+        std::vector<unsigned char>().swap(w.encoded_output);
+        {
+          std::lock_guard<std::mutex> lock(state_mutex);
+          ++report.retried;
+        }
+        decoded.put_back(std::move(*item));
+        return retire();
       }
       std::vector<unsigned char>().swap(w.encoded);
-      w.result.process_ms = ms_since(t0);
       if (w.result.status == JobStatus::failed) {
         w.image = Image();
+        decoded.done();
         finish(w.result, item->start);
         continue;
       }
       processed.push(std::move(*item));
+      decoded.done();
     }
   };
 
@@ -323,12 +554,27 @@ void run_engine(const std::vector<BatchJob>& jobs, const std::vector<std::size_t
   const int ne = cfg.encode_threads > 0 ? cfg.encode_threads : 1;
   std::vector<std::thread> decoders, worker_threads, encoders;
   for (int i = 0; i < ne; ++i) encoders.emplace_back(encoder);
-  for (auto& w : workers) worker_threads.emplace_back(worker_loop, std::ref(*w));
+  for (auto& w : workers)
+    worker_threads.emplace_back([&worker_loop, wp = w.get()] { worker_loop(*wp); });
+  if (workers.empty()) {
+    alive = 1;
+    retire();  // no worker at all: the fallback (or NoWorker) from the start
+  }
   for (int i = 0; i < nd; ++i) decoders.emplace_back(decoder);
 
   for (auto& t : decoders) t.join();
   decoded.close();
   for (auto& t : worker_threads) t.join();
+  // Workers started by a retiring worker (which may in turn start others): join until none.
+  for (;;) {
+    std::vector<std::thread> late;
+    {
+      std::lock_guard<std::mutex> lock(state_mutex);
+      late.swap(late_threads);
+    }
+    if (late.empty()) break;
+    for (auto& t : late) t.join();
+  }
   processed.close();
   for (auto& t : encoders) t.join();
 
@@ -339,6 +585,7 @@ void run_engine(const std::vector<BatchJob>& jobs, const std::vector<std::size_t
     r.status = JobStatus::cancelled;
     on_done(r);
   }
+  return report;
 }
 
 }  // namespace texcv::cli

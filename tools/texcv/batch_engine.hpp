@@ -5,6 +5,12 @@
 // encode_threads images are alive at any time (plus each CUDA worker's reused staging and device
 // buffers), whatever the number of files. Each file's failure is isolated: it is reported through
 // on_done and the others go on (unless fail_fast).
+//
+// Worker loss: a worker whose device becomes unusable (a sticky CUDA error) throws WorkerLost
+// from process(). Its device is then marked lost and every worker on it stops taking files; the
+// file is put back first in line and another worker runs it (its report line says so). When
+// every worker is lost, the engine starts the fallback workers (EngineConfig::fallback: CPU
+// backend workers in texcv batch) for the files left.
 #pragma once
 
 #include <atomic>
@@ -13,6 +19,7 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -40,6 +47,10 @@ struct JobResult {
   std::string device;         // "cpu", "cuda:0"
   bool cpu_fallback = false;  // a CUDA failure (out of memory...) made it rerun on the CPU
   std::string note;           // why it fell back
+  // Worker loss: the devices ("cuda:0") that were lost while this file was on them, in order
+  // (empty: it ran once), and why the last of them was lost. `device` is where it finally ran.
+  std::vector<std::string> retried_from;
+  std::string retry_reason;
   std::uint64_t bytes_in = 0, bytes_out = 0;
   int width = 0, height = 0, channels = 0;
   ElemType type = ElemType::u8;
@@ -61,20 +72,34 @@ struct WorkItem {
   JobResult result;
 };
 
+// Thrown by Worker::process: the worker's device is unusable (a sticky CUDA error: the context
+// is lost for every worker on it) and the item was NOT processed: item.image / item.encoded
+// still hold its input. The engine retires every worker of that device and runs the item on
+// another worker. what() is the reason.
+class WorkerLost : public std::runtime_error {
+ public:
+  explicit WorkerLost(const std::string& reason) : std::runtime_error(reason) {}
+};
+
 // Runs the pipeline on one image. One object per worker thread; process is called from that
 // thread only.
 class Worker {
  public:
   virtual ~Worker() = default;
   virtual std::string name() const = 0;
+  // The device this worker runs on; workers that return the same string share it and are
+  // retired together when it is lost ("cuda:0" for every CUDA worker of GPU 0; each CPU worker
+  // has its own, "cpu:<slot>").
+  virtual std::string device() const { return name(); }
   // Replaces item.image by the result (host), or fills item.encoded_output; fills
-  // item.result.device (and cpu_fallback, note).
+  // item.result.device (and cpu_fallback, note). Throws WorkerLost when its device is lost.
   virtual void process(WorkItem& item) = 0;
 };
 
 // Runs the steps on the CPU backend.
 Image run_steps_on_host(const ImageView& src, const std::vector<PipelineStep>& steps);
-std::unique_ptr<Worker> make_cpu_worker(const std::vector<PipelineStep>& steps);
+// A CPU backend worker; its device() is "cpu:<slot>" (the report says "cpu").
+std::unique_ptr<Worker> make_cpu_worker(const std::vector<PipelineStep>& steps, int slot = 0);
 // The decoded input of an item: item.image, or the file decoded on the CPU when the item holds
 // the encoded bytes (a fallback from GPU decoding).
 const Image& host_input(WorkItem& item);
@@ -86,6 +111,21 @@ std::vector<std::unique_ptr<Worker>> make_cuda_workers(const std::vector<Pipelin
                                                        bool nvjpeg);
 // Whether the CUDA workers can decode and encode JPEG with nvJPEG (a build with nvJPEG).
 bool nvjpeg_compiled();
+
+// Fault injection, a testing aid: the workers of `device` (a Worker::device() string such as
+// "cuda:0" or "cpu:0") report their device lost when they start its (after+1)-th file, counting
+// the files started on that device by all its workers.
+struct InjectedFault {
+  std::string device;
+  std::size_t after = 0;
+};
+// The environment variable read by fault_injection_from_env.
+inline constexpr const char* kInjectFaultEnv = "TEXCV_BATCH_INJECT_FAULT";
+// Parses "cuda:0:after=3" (several separated by ','). Throws Error(InvalidArgument) naming the
+// bad entry.
+std::vector<InjectedFault> parse_injected_faults(const std::string& spec);
+// TEXCV_BATCH_INJECT_FAULT parsed (empty when unset or empty): the one place that reads it.
+std::vector<InjectedFault> injected_faults_from_env();
 
 struct EngineConfig {
   int decode_threads = 2;
@@ -100,14 +140,30 @@ struct EngineConfig {
   // nvJPEG on the CUDA workers: decode JPEG inputs / encode JPEG outputs on the GPU.
   bool gpu_jpeg_decode = false;
   bool gpu_jpeg_encode = false;
+  // Injected device losses (injected_faults_from_env in texcv batch).
+  std::vector<InjectedFault> faults;
+  // Makes the workers that take over once every worker is lost (called at most once; may be
+  // empty). Without them (or once they are lost too), the files left fail with the reason.
+  std::function<std::vector<std::unique_ptr<Worker>>()> fallback;
+  // Called (serialized with on_done) with a line to show: a device lost, the fallback started.
+  std::function<void(const std::string&)> on_event;
+};
+
+// What happened to the workers during a run.
+struct EngineReport {
+  std::vector<std::string> lost;     // "cuda:0: <reason>", one per lost device, in order
+  std::size_t retried = 0;           // files put back after a loss (counted each time)
+  std::size_t fallback_workers = 0;  // workers started after every worker was lost
+  bool all_lost = false;             // every original worker was lost
 };
 
 // Processes jobs[i] for every i in `todo` (indices into jobs). Calls on_done once for each of
 // them, serialized (never concurrently), from the engine's threads. Once `stop` becomes true
 // (set by the caller, or by the engine on a failure with fail_fast) no new file is started; the
 // files already started finish and those never started are reported as cancelled.
-void run_engine(const std::vector<BatchJob>& jobs, const std::vector<std::size_t>& todo,
-                const EngineConfig& cfg, std::vector<std::unique_ptr<Worker>>& workers,
-                const std::function<void(const JobResult&)>& on_done, std::atomic<bool>& stop);
+EngineReport run_engine(const std::vector<BatchJob>& jobs, const std::vector<std::size_t>& todo,
+                        const EngineConfig& cfg, std::vector<std::unique_ptr<Worker>>& workers,
+                        const std::function<void(const JobResult&)>& on_done,
+                        std::atomic<bool>& stop);
 
 }  // namespace texcv::cli

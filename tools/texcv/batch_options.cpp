@@ -26,6 +26,9 @@ Examples:
   texcv batch --list todo.txt -i raw/ -o out/ -p "gaussian_blur:sigma=2" --report run.jsonl
   texcv batch -i raw/ -o out/ -p "resize:width=640" --dry-run
 
+A GPU that fails (a sticky CUDA error) stops only its workers: the files in flight on it are
+retried on the other workers (or, when no GPU is left, on --workers CPU backend workers).
+
 Exit codes: 0 all files ok, 1 some files failed (or were not started), 2 usage or set-up error.
 Documentation: docs/batch.md)";
 
@@ -66,7 +69,9 @@ CLI::App* add_batch_subcommand(CLI::App& app, BatchOptions& opt) {
   cmd->add_option("-d,--device", opt.device, "cpu, cuda, or auto (cuda when a GPU is usable)")
       ->check(CLI::IsMember({"cpu", "cuda", "auto"}))
       ->capture_default_str();
-  cmd->add_option("--devices", opt.devices, "GPUs to use: all, or indices such as 0,1")
+  cmd->add_option("--devices", opt.devices,
+                  "GPUs to use: all, or indices such as 0,1 (as numbered after "
+                  "CUDA_VISIBLE_DEVICES)")
       ->capture_default_str();
   cmd->add_option("--streams", opt.streams, "CUDA workers (one stream each) per GPU")
       ->check(CLI::Range(1, 16))
@@ -81,7 +86,8 @@ CLI::App* add_batch_subcommand(CLI::App& app, BatchOptions& opt) {
   cmd->add_option("--encode-threads", opt.encode_threads, "encode threads (default: cores)")
       ->check(CLI::Range(1, 256));
   cmd->add_option("--workers", opt.workers,
-                  "CPU backend workers (default 1; each operation is itself multi-threaded)")
+                  "CPU backend workers (default 1; each operation is itself multi-threaded); with "
+                  "--device cuda, the workers that take over if every GPU is lost")
       ->check(CLI::Range(1, 256));
   cmd->add_option("--queue", opt.queue, "capacity of each queue between stages, in images")
       ->check(CLI::Range(1, 4096));

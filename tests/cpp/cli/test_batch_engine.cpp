@@ -1,0 +1,502 @@
+// The batch engine (tools/texcv/batch_engine.cpp) run in-process with fake workers (test doubles
+// that stand for GPU workers and throw WorkerLost on cue): a lost device retires every worker on
+// it, the file in flight is retried on another worker and reported, every file is processed
+// exactly once, and when every worker is lost the fallback takes the files left. Also the fault
+// injection (TEXCV_BATCH_INJECT_FAULT) and, through the texcv process, --devices errors and an
+// injected loss end to end. None of it needs a GPU.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "common/test_support.hpp"
+#include "texcv/texcv.hpp"
+#include "tools/texcv/batch_engine.hpp"
+
+namespace fs = std::filesystem;
+using texcv::cli::BatchJob;
+using texcv::cli::EngineConfig;
+using texcv::cli::EngineReport;
+using texcv::cli::JobResult;
+using texcv::cli::JobStatus;
+using texcv::cli::Worker;
+using texcv::cli::WorkerLost;
+using texcv::cli::WorkItem;
+
+namespace {
+
+// What the fake workers did, shared by all of them.
+struct Log {
+  std::mutex m;
+  int seq = 0;
+  // Every start of process: (sequence number, worker name, input).
+  std::vector<std::tuple<int, std::string, std::string>> starts;
+  std::map<std::string, int> processed;  // input -> times processed successfully
+  int lost_at = -1;                      // sequence number of the first WorkerLost
+};
+
+// Processes an item by flipping it left-right (so the written file proves a worker ran), after
+// `delay`; throws WorkerLost when it starts its (lose_after+1)-th file (never when < 0).
+class FakeWorker final : public Worker {
+ public:
+  FakeWorker(std::string name, std::string device, int lose_after, Log& log,
+             std::chrono::milliseconds delay = std::chrono::milliseconds(2))
+      : name_(std::move(name)),
+        device_(std::move(device)),
+        lose_after_(lose_after),
+        log_(log),
+        delay_(delay) {}
+  std::string name() const override { return name_; }
+  std::string device() const override { return device_; }
+  void process(WorkItem& item) override {
+    {
+      std::lock_guard<std::mutex> lock(log_.m);
+      const int s = log_.seq++;
+      log_.starts.emplace_back(s, name_, item.input);
+      if (lose_after_ >= 0 && started_ == lose_after_) {
+        if (log_.lost_at < 0) log_.lost_at = s;
+        throw WorkerLost("fake " + device_ + " fell off the bus");
+      }
+    }
+    ++started_;
+    std::this_thread::sleep_for(delay_);
+    item.result.device = device_;
+    texcv::Image out = texcv::apply("flip", item.image.view(), {});
+    item.image = std::move(out);
+    std::lock_guard<std::mutex> lock(log_.m);
+    ++log_.processed[item.input];
+  }
+
+ private:
+  std::string name_, device_;
+  int lose_after_;
+  Log& log_;
+  std::chrono::milliseconds delay_;
+  int started_ = 0;
+};
+
+class BatchEngine : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    dir_ = fs::temp_directory_path() /
+           (std::string("texcv_engine_") + std::to_string(::getpid()) + "_" + info->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_ / "in");
+  }
+  void TearDown() override {
+    std::error_code ec;
+    fs::remove_all(dir_, ec);
+  }
+
+  // n small gray PNGs, pixel (x, y) of file i = 8 i + x; their jobs and the plan (all of them).
+  void make_files(int n) {
+    for (int i = 0; i < n; ++i) {
+      texcv::Image img(9, 7, 1, texcv::ElemType::u8, texcv::Location::host);
+      for (int y = 0; y < 7; ++y)
+        for (int x = 0; x < 9; ++x)
+          static_cast<unsigned char*>(img.data())[y * img.pitch() + x] =
+              static_cast<unsigned char>(8 * i + x);
+      std::string name = "f";
+      name += std::to_string(100 + i);
+      name += ".png";
+      texcv::imwrite((dir_ / "in" / name).string(), img.view());
+      jobs_.push_back({(dir_ / "in" / name).string(), (dir_ / "out" / name).string()});
+      todo_.push_back(static_cast<std::size_t>(i));
+    }
+  }
+
+  EngineReport run(std::vector<std::unique_ptr<Worker>>& workers, EngineConfig cfg = {}) {
+    cfg.decode_threads = 2;
+    cfg.encode_threads = 2;
+    if (cfg.queue_capacity == 0) cfg.queue_capacity = 2;
+    std::atomic<bool> stop{false};
+    results_.assign(jobs_.size(), JobResult());
+    std::vector<int> calls(jobs_.size(), 0);
+    cfg.on_event = [&](const std::string& line) { events_.push_back(line); };
+    const EngineReport rep = texcv::cli::run_engine(
+        jobs_, todo_, cfg, workers,
+        [&](const JobResult& r) {
+          ++calls[r.index];
+          results_[r.index] = r;
+        },
+        stop);
+    for (std::size_t i = 0; i < jobs_.size(); ++i)
+      EXPECT_EQ(calls[i], 1) << "on_done calls for " << jobs_[i].input;
+    return rep;
+  }
+
+  // Every file ok, processed exactly once, written flipped (pixel (0, 0) = 8 i + 8).
+  void expect_all_ok_once() {
+    for (std::size_t i = 0; i < jobs_.size(); ++i) {
+      const JobResult& r = results_[i];
+      EXPECT_EQ(r.status, JobStatus::ok) << jobs_[i].input << ": " << r.error;
+      EXPECT_EQ(log_.processed[jobs_[i].input], 1) << jobs_[i].input;
+      const texcv::Image out = texcv::imread(jobs_[i].output);
+      ASSERT_EQ(out.width(), 9) << jobs_[i].output;
+      EXPECT_EQ(static_cast<const unsigned char*>(out.data())[0], 8 * static_cast<int>(i) + 8);
+    }
+  }
+
+  std::set<std::string> starters_after(int seq, const std::string& device_prefix) {
+    std::set<std::string> names;
+    for (const auto& [s, name, input] : log_.starts)
+      if (s > seq && name.rfind(device_prefix, 0) == 0) names.insert(name);
+    return names;
+  }
+
+  fs::path dir_;
+  std::vector<BatchJob> jobs_;
+  std::vector<std::size_t> todo_;
+  std::vector<JobResult> results_;
+  std::vector<std::string> events_;
+  Log log_;
+};
+
+TEST_F(BatchEngine, LostWorkersFileIsRetriedOnAnotherWorkerAndReported) {
+  make_files(24);
+  std::vector<std::unique_ptr<Worker>> workers;
+  workers.push_back(std::make_unique<FakeWorker>("gpu0", "cuda:0", 3, log_));
+  workers.push_back(std::make_unique<FakeWorker>("gpu1", "cuda:1", -1, log_));
+  const EngineReport rep = run(workers);
+  expect_all_ok_once();
+  ASSERT_EQ(rep.lost.size(), 1u);
+  EXPECT_EQ(rep.lost[0], "cuda:0: fake cuda:0 fell off the bus");
+  EXPECT_EQ(rep.retried, 1u);
+  EXPECT_FALSE(rep.all_lost);
+  EXPECT_EQ(rep.fallback_workers, 0u);
+  // Exactly one file was on cuda:0 when it was lost; it ran again on cuda:1 and says so.
+  int retried = 0, on0 = 0;
+  for (std::size_t i = 0; i < jobs_.size(); ++i) {
+    const JobResult& r = results_[i];
+    if (r.device == "cuda:0") ++on0;
+    if (r.retried_from.empty()) continue;
+    ++retried;
+    EXPECT_EQ(r.retried_from, std::vector<std::string>{"cuda:0"});
+    EXPECT_EQ(r.retry_reason, "cuda:0 lost: fake cuda:0 fell off the bus");
+    EXPECT_EQ(r.device, "cuda:1");
+  }
+  EXPECT_EQ(retried, 1);
+  EXPECT_EQ(on0, 3);  // the three files it finished before
+  EXPECT_TRUE(starters_after(log_.lost_at, "gpu0").empty());
+  ASSERT_EQ(events_.size(), 1u);
+  EXPECT_NE(events_[0].find("cuda:0 lost (fake cuda:0 fell off the bus)"), std::string::npos)
+      << events_[0];
+}
+
+TEST_F(BatchEngine, TwoWorkersSharingALostDeviceAreBothRetired) {
+  make_files(30);
+  std::vector<std::unique_ptr<Worker>> workers;
+  // gpu0a and gpu0b share "cuda:0"; only gpu0a sees the loss, after its second file.
+  workers.push_back(std::make_unique<FakeWorker>("gpu0a", "cuda:0", 2, log_));
+  workers.push_back(std::make_unique<FakeWorker>("gpu0b", "cuda:0", -1, log_));
+  workers.push_back(std::make_unique<FakeWorker>("gpu1", "cuda:1", -1, log_));
+  const EngineReport rep = run(workers);
+  expect_all_ok_once();
+  ASSERT_EQ(rep.lost.size(), 1u);
+  EXPECT_FALSE(rep.all_lost);
+  ASSERT_GE(log_.lost_at, 0);
+  // After the loss no worker of cuda:0 starts a file (gpu0b may finish the one it had).
+  EXPECT_TRUE(starters_after(log_.lost_at, "gpu0").empty());
+  int after_on1 = 0;
+  for (const auto& [s, name, input] : log_.starts)
+    if (s > log_.lost_at && name == "gpu1") ++after_on1;
+  EXPECT_GE(after_on1, 1);
+  for (const auto& r : results_)
+    if (!r.retried_from.empty()) {
+      EXPECT_EQ(r.device, "cuda:1");
+    }
+}
+
+TEST_F(BatchEngine, WhenEveryWorkerIsLostTheFallbackRunsTheRest) {
+  make_files(20);
+  std::vector<std::unique_ptr<Worker>> workers;
+  workers.push_back(std::make_unique<FakeWorker>("gpu0a", "cuda:0", 1, log_));
+  workers.push_back(std::make_unique<FakeWorker>("gpu0b", "cuda:0", -1, log_));
+  workers.push_back(std::make_unique<FakeWorker>("gpu1", "cuda:1", 2, log_));
+  EngineConfig cfg;
+  int fallback_calls = 0;
+  cfg.fallback = [&] {
+    ++fallback_calls;
+    std::vector<std::unique_ptr<Worker>> v;
+    v.push_back(std::make_unique<FakeWorker>("cpu", "cpu:0", -1, log_));
+    return v;
+  };
+  const EngineReport rep = run(workers, cfg);
+  expect_all_ok_once();
+  EXPECT_EQ(fallback_calls, 1);
+  EXPECT_TRUE(rep.all_lost);
+  EXPECT_EQ(rep.fallback_workers, 1u);
+  EXPECT_EQ(rep.lost.size(), 2u);
+  EXPECT_EQ(rep.retried, 2u);
+  // Two losses, so two retries: of two files, or of one file lost on cuda:0 and then again on
+  // cuda:1 (retried_from lists both, in order).
+  int on_cpu = 0, retries = 0;
+  for (const auto& r : results_) {
+    if (r.device == "cpu:0") ++on_cpu;
+    retries += static_cast<int>(r.retried_from.size());
+    if (r.retried_from.size() == 2) {
+      EXPECT_EQ(r.retried_from, (std::vector<std::string>{"cuda:0", "cuda:1"}));
+    }
+    for (const auto& d : r.retried_from) EXPECT_TRUE(d == "cuda:0" || d == "cuda:1") << d;
+    if (!r.retried_from.empty()) {
+      // Finally run elsewhere: on cuda:1 (before it was lost too) or on the fallback.
+      EXPECT_TRUE(r.device == "cpu:0" || (r.device == "cuda:1" && r.retried_from[0] == "cuda:0"))
+          << r.device;
+      EXPECT_EQ(r.retry_reason, r.retried_from.back() + " lost: fake " + r.retried_from.back() +
+                                    " fell off the bus");
+    }
+  }
+  EXPECT_EQ(retries, 2);
+  // At most 1 + 1 + 2 files finished on the fake GPUs (gpu0b may finish one more in flight).
+  EXPECT_GE(on_cpu, 20 - 5);
+  ASSERT_FALSE(events_.empty());
+  EXPECT_NE(events_.back().find("every worker was lost; the files left run on 1 fallback"),
+            std::string::npos)
+      << events_.back();
+}
+
+TEST_F(BatchEngine, WithoutFallbackTheFilesLeftFailAndTheRunEnds) {
+  make_files(12);
+  std::vector<std::unique_ptr<Worker>> workers;
+  workers.push_back(std::make_unique<FakeWorker>("gpu0", "cuda:0", 2, log_));
+  EngineConfig cfg;
+  cfg.queue_capacity = 1;  // decoders blocked on a full queue must not hang the run
+  const EngineReport rep = run(workers, cfg);
+  EXPECT_TRUE(rep.all_lost);
+  EXPECT_EQ(rep.fallback_workers, 0u);
+  int ok = 0, failed = 0;
+  for (const auto& r : results_) {
+    if (r.status == JobStatus::ok) {
+      ++ok;
+      EXPECT_EQ(r.device, "cuda:0");
+    } else {
+      ++failed;
+      EXPECT_EQ(r.status, JobStatus::failed);
+      EXPECT_EQ(r.stage, "process");
+      EXPECT_EQ(r.error, "batch: no worker left: every worker's device was lost") << r.error;
+    }
+  }
+  EXPECT_EQ(ok, 2);
+  EXPECT_EQ(failed, 10);
+}
+
+TEST_F(BatchEngine, InjectedFaultLosesTheDeviceAtItsNthFile) {
+  make_files(16);
+  std::vector<std::unique_ptr<Worker>> workers;
+  workers.push_back(std::make_unique<FakeWorker>("gpu0a", "cuda:0", -1, log_));
+  workers.push_back(std::make_unique<FakeWorker>("gpu0b", "cuda:0", -1, log_));
+  workers.push_back(std::make_unique<FakeWorker>("gpu1", "cuda:1", -1, log_));
+  EngineConfig cfg;
+  cfg.faults = texcv::cli::parse_injected_faults("cuda:0:after=3");
+  const EngineReport rep = run(workers, cfg);
+  expect_all_ok_once();
+  ASSERT_EQ(rep.lost.size(), 1u);
+  EXPECT_EQ(rep.lost[0], "cuda:0: injected fault (TEXCV_BATCH_INJECT_FAULT=cuda:0:after=3)");
+  int on0 = 0, retried = 0;
+  for (const auto& r : results_) {
+    if (r.device == "cuda:0") ++on0;
+    if (!r.retried_from.empty()) {
+      ++retried;
+      EXPECT_EQ(r.device, "cuda:1");
+      EXPECT_EQ(r.retry_reason,
+                "cuda:0 lost: injected fault (TEXCV_BATCH_INJECT_FAULT=cuda:0:after=3)");
+    }
+  }
+  EXPECT_EQ(on0, 3);  // the 4th file started on cuda:0 was the lost one
+  EXPECT_EQ(retried, 1);
+}
+
+TEST(BatchFaultInjection, ParsesEntriesAndRejectsBadOnes) {
+  const auto f = texcv::cli::parse_injected_faults("cuda:0:after=3,cuda:1:after=0");
+  ASSERT_EQ(f.size(), 2u);
+  EXPECT_EQ(f[0].device, "cuda:0");
+  EXPECT_EQ(f[0].after, 3u);
+  EXPECT_EQ(f[1].device, "cuda:1");
+  EXPECT_EQ(f[1].after, 0u);
+  EXPECT_TRUE(texcv::cli::parse_injected_faults("").empty());
+  for (const char* bad : {"cuda:0", "after=3", ":after=3", "cuda:0:after=", "cuda:0:after=x"}) {
+    try {
+      texcv::cli::parse_injected_faults(bad);
+      ADD_FAILURE() << bad << " was accepted";
+    } catch (const texcv::Error& e) {
+      EXPECT_EQ(e.code(), texcv::ErrorCode::InvalidArgument);
+      EXPECT_EQ(std::string(e.what()), std::string("batch: TEXCV_BATCH_INJECT_FAULT: bad entry; "
+                                                   "got '") +
+                                           bad +
+                                           "', expected DEVICE:after=N such as cuda:0:after=3 "
+                                           "(entries separated by ',')");
+    }
+  }
+  ::setenv("TEXCV_BATCH_INJECT_FAULT", "cpu:1:after=7", 1);
+  const auto e = texcv::cli::injected_faults_from_env();
+  ::unsetenv("TEXCV_BATCH_INJECT_FAULT");
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_EQ(e[0].device, "cpu:1");
+  EXPECT_EQ(e[0].after, 7u);
+  EXPECT_TRUE(texcv::cli::injected_faults_from_env().empty());
+}
+
+// ---- Through the texcv process ----------------------------------------------------------------
+
+struct Proc {
+  int code = -1;
+  std::string err;
+};
+
+std::string read_all(const fs::path& p) {
+  std::ifstream f(p, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
+}
+
+// Runs texcv with args and extra environment entries ("NAME=value").
+Proc texcv_run(const std::vector<std::string>& args, const std::vector<std::string>& env,
+               const fs::path& dir) {
+  const fs::path out = dir / "stdout.txt", err = dir / "stderr.txt";
+  std::vector<std::string> argv_s{TEXCV_CLI_PATH};
+  argv_s.insert(argv_s.end(), args.begin(), args.end());
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    if (!std::freopen(out.c_str(), "w", stdout) || !std::freopen(err.c_str(), "w", stderr))
+      ::_exit(127);
+    for (const auto& e : env) {
+      const std::size_t eq = e.find('=');
+      ::setenv(e.substr(0, eq).c_str(), e.substr(eq + 1).c_str(), 1);
+    }
+    std::vector<char*> argv;
+    for (auto& a : argv_s) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    ::execv(argv[0], argv.data());
+    ::_exit(127);
+  }
+  Proc p;
+  int status = 0;
+  if (::waitpid(pid, &status, 0) == pid && WIFEXITED(status)) p.code = WEXITSTATUS(status);
+  p.err = read_all(err);
+  fs::remove(out);
+  fs::remove(err);
+  return p;
+}
+
+bool has(const std::string& s, const std::string& needle) {
+  return s.find(needle) != std::string::npos;
+}
+
+TEST_F(BatchEngine, DevicesNamingAMissingGpuIsAUsageErrorAndWritesNothing) {
+  make_files(2);
+  const std::string in = (dir_ / "in").string(), out = (dir_ / "out").string();
+  // Syntax: checked whatever the device.
+  Proc r = texcv_run({"batch", "-i", in, "-o", out, "-p", "flip", "--devices", "0,x"}, {}, dir_);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(has(r.err,
+                  "--devices 0,x: 'x' is not a GPU index; expected 'all' or indices such "
+                  "as 0,1 separated by ','"))
+      << r.err;
+  const int count = static_cast<int>(texcv::cuda_available() ? texcv::gpus().size() : 0);
+  const std::string missing = std::to_string(count + 5);
+  r = texcv_run(
+      {"batch", "-i", in, "-o", out, "-p", "flip", "--device", "cuda", "--devices", "0," + missing},
+      {}, dir_);
+  EXPECT_EQ(r.code, 2);
+  if (count == 0) {
+    EXPECT_TRUE(has(r.err, "--device cuda: no usable GPU; ")) << r.err;
+    EXPECT_TRUE(has(r.err, "--devices 0," + missing + ": GPUs 0, " + missing +
+                               " do not exist: the CUDA runtime sees 0 GPU(s)"))
+        << r.err;
+  } else {
+    EXPECT_TRUE(has(r.err, "--devices 0," + missing + ": GPU " + missing +
+                               " does not exist: the CUDA runtime sees " + std::to_string(count) +
+                               " GPU(s) (indices 0.." + std::to_string(count - 1) + ")"))
+        << r.err;
+  }
+  EXPECT_FALSE(fs::exists(out));
+}
+
+TEST_F(BatchEngine, InjectedLossOfTheOnlyCpuWorkerIsRetriedOnAFallbackWorker) {
+  make_files(6);
+  const fs::path report = dir_ / "r.jsonl";
+  const std::string in = (dir_ / "in").string(), out = (dir_ / "out").string();
+  Proc r = texcv_run({"batch", "-i", in, "-o", out, "-p", "flip", "--device", "cpu", "--workers",
+                      "1", "--report", report.string()},
+                     {"TEXCV_BATCH_INJECT_FAULT=cpu:0:after=2"}, dir_);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(has(r.err, "cpu:0 lost (injected fault (TEXCV_BATCH_INJECT_FAULT=cpu:0:after=2))"))
+      << r.err;
+  EXPECT_TRUE(has(r.err,
+                  "every cpu worker was lost: the files left ran on 1 CPU backend "
+                  "worker(s)"))
+      << r.err;
+  EXPECT_TRUE(has(r.err, "1 file(s) in flight on a lost device were retried")) << r.err;
+  const std::string rep = read_all(report);
+  int lines = 0, retried = 0;
+  for (std::size_t s = 0, e; (e = rep.find('\n', s)) != std::string::npos; s = e + 1) {
+    const std::string l = rep.substr(s, e - s);
+    ++lines;
+    EXPECT_TRUE(has(l, "\"status\":\"ok\"")) << l;
+    if (has(l, "\"retried\":true")) {
+      ++retried;
+      EXPECT_TRUE(has(l, "\"device\":\"cpu\"")) << l;
+      EXPECT_TRUE(has(l,
+                      "\"retried_from\":[\"cpu:0\"],\"retry_reason\":\"cpu:0 lost: injected "
+                      "fault (TEXCV_BATCH_INJECT_FAULT=cpu:0:after=2)\""))
+          << l;
+    }
+  }
+  EXPECT_EQ(lines, 6);
+  EXPECT_EQ(retried, 1);
+  for (int i = 0; i < 6; ++i) {
+    const texcv::Image img = texcv::imread(jobs_[static_cast<std::size_t>(i)].output);
+    EXPECT_EQ(static_cast<const unsigned char*>(img.data())[0], 8 * i + 8);
+  }
+  // A bad specification is a usage error.
+  r = texcv_run({"batch", "-i", in, "-o", (dir_ / "o2").string(), "-p", "flip", "--device", "cpu"},
+                {"TEXCV_BATCH_INJECT_FAULT=cpu:0"}, dir_);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(has(r.err, "TEXCV_BATCH_INJECT_FAULT: bad entry; got 'cpu:0'")) << r.err;
+  EXPECT_FALSE(fs::exists(dir_ / "o2"));
+}
+
+// On a GPU: the workers of GPU 0 are lost at their third file; the others finish, the retried
+// file is reported, and the outputs equal the CPU backend's.
+TEST_F(BatchEngine, InjectedGpuLossFinishesTheRunOnTheOtherWorkers) {
+  TEXCV_REQUIRE_GPU();
+  make_files(12);
+  const fs::path report = dir_ / "r.jsonl";
+  const std::string in = (dir_ / "in").string();
+  Proc r = texcv_run({"batch", "-i", in, "-o", (dir_ / "cpu").string(), "-p", "flip", "--device",
+                      "cpu", "--quiet"},
+                     {}, dir_);
+  ASSERT_EQ(r.code, 0) << r.err;
+  r = texcv_run({"batch", "-i", in, "-o", (dir_ / "gpu").string(), "-p", "flip", "--device", "cuda",
+                 "--streams", "2", "--report", report.string()},
+                {"TEXCV_BATCH_INJECT_FAULT=cuda:0:after=2"}, dir_);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(has(r.err, "cuda:0 lost (injected fault")) << r.err;
+  const std::string rep = read_all(report);
+  EXPECT_TRUE(has(rep, "\"retried\":true,\"retried_from\":[\"cuda:0\"]")) << rep;
+  if (texcv::gpus().size() == 1) {  // GPU 0 was the only one: the rest ran on the CPU backend
+    EXPECT_TRUE(has(r.err, "every cuda worker was lost: the files left ran on 1 CPU backend"))
+        << r.err;
+  }
+  for (int i = 0; i < 12; ++i) {
+    std::string name = "f";
+    name += std::to_string(100 + i);
+    name += ".png";
+    EXPECT_EQ(read_all(dir_ / "cpu" / name), read_all(dir_ / "gpu" / name)) << name;
+  }
+}
+
+}  // namespace

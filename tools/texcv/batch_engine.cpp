@@ -257,10 +257,19 @@ const char* to_string(JobStatus s) noexcept {
 }
 
 Image run_steps_on_host(const ImageView& src, const std::vector<PipelineStep>& steps) {
-  Image cur;
-  for (const auto& s : steps) {
+  Image cur;             // the last step's result (owns the pixels `view` may point into)
+  ImageView view = src;  // what the next step reads
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    const PipelineStep& s = steps[i];
     try {
-      cur = apply(s.name, cur.empty() ? src : cur.view(), s.params);
+      // A crop followed by more steps is a sub-view, not a copy (the next operation reads the
+      // rectangle in place; its borders are the rectangle's, as after a copy).
+      if (s.name == "crop" && i + 1 < steps.size()) {
+        view = view.roi(output_size(s.name, view.width, view.height, s.params));
+        continue;
+      }
+      cur = apply(s.name, view, s.params);
+      view = cur.view();
     } catch (const Error& e) {
       throw Error(e.code(), "step " + std::to_string(s.index) + " (" + s.name + "): " + e.what());
     }

@@ -500,3 +500,30 @@ TEST_F(BatchEngine, InjectedGpuLossFinishesTheRunOnTheOtherWorkers) {
 }
 
 }  // namespace
+
+namespace {
+
+// run_steps_on_host reads a crop that more steps follow as a sub-view instead of copying it:
+// the results must equal the step-by-step copies of texcv::apply, including borders at the
+// rectangle's edges (a filter after the crop must not see the pixels around the rectangle).
+TEST(BatchSteps, CropFollowedByStepsIsReadInPlaceWithTheSameResult) {
+  const texcv::Image src = texcv::test::random_image(64, 48, 3, texcv::ElemType::u8, 11);
+  for (const char* text : {"crop:x=5,y=7,width=30,height=20;convolve:kernel=-1|-1|-1|-1|16|-1|-1|"
+                           "-1|-1,scale=0.125",
+                           "crop:x=1,y=2,width=40,height=30;resize:scale=0.9;crop:x=3,y=3",
+                           "crop:x=10,y=0,width=20,height=48;crop:x=2,y=4,width=9,height=9;"
+                           "gaussian_blur:sigma=1.5,border=replicate"}) {
+    SCOPED_TRACE(text);
+    const auto steps = texcv::parse_pipeline(text);
+    texcv::Image want;
+    for (const auto& s : steps)
+      want = texcv::apply(s.name, want.empty() ? src.view() : want.view(), s.params);
+    const texcv::Image got = texcv::cli::run_steps_on_host(src, steps);
+    ASSERT_EQ(got.width(), want.width());
+    ASSERT_EQ(got.height(), want.height());
+    const texcv::test::Diff d = texcv::test::compare(got, want);
+    EXPECT_EQ(d.count, 0) << d.describe();
+  }
+}
+
+}  // namespace

@@ -89,16 +89,19 @@ ImageView view_of(const A& a, const char* op, const char* which) {
   v.channels = a.ndim() == 3 ? static_cast<int>(a.shape(2)) : 1;
   v.data = const_cast<void*>(static_cast<const void*>(a.data()));
   const std::int64_t px = v.channels;
-  const bool pixels_ok = (a.ndim() == 2 || a.shape(2) <= 1 || a.stride(2) == 1) &&
-                         (a.shape(1) <= 1 || a.stride(1) == px);
-  if (!pixels_ok || a.stride(0) < 0)
+  // An empty array's strides mean nothing (exporters may give 0): its shape is what the
+  // library's own checks report ("source height must be positive").
+  const bool empty = v.height == 0 || v.width == 0 || v.channels == 0;
+  const bool pixels_ok = empty || ((a.ndim() == 2 || a.shape(2) <= 1 || a.stride(2) == 1) &&
+                                   (a.shape(1) <= 1 || a.stride(1) == px));
+  if (!pixels_ok || (!empty && a.stride(0) < 0))
     fail(ErrorCode::InvalidArgument, op, w + " must have contiguous pixels (rows may be pitched)",
          "element strides (" + std::to_string(a.stride(0)) + ", " + std::to_string(a.stride(1)) +
              (a.ndim() == 3 ? ", " + std::to_string(a.stride(2)) : std::string()) + ")",
          "(>= W*C, C, 1)");
   const std::size_t es = texcv::elem_size(v.type);
-  std::size_t pitch = static_cast<std::size_t>(a.stride(0)) * es;
-  if (v.height <= 1 && pitch < v.row_bytes()) pitch = v.row_bytes();
+  std::size_t pitch = empty ? 0 : static_cast<std::size_t>(a.stride(0)) * es;
+  if ((empty || v.height <= 1) && pitch < v.row_bytes()) pitch = v.row_bytes();
   v.pitch = pitch;
   if (v.width > 0 && v.height > 0 && pitch < v.row_bytes())
     fail(ErrorCode::InvalidArgument, op, w + " rows overlap",

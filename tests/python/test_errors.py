@@ -62,6 +62,16 @@ def test_bad_arrays():
     with raises(texcv.InvalidArgumentError, "flip: source height must be positive; got 0, "
                 "expected > 0"):
         texcv.flip(np.zeros((0, 5), np.uint8))
+    # An empty array's strides mean nothing (some exporters give 0): the shape is reported,
+    # on every device (the GPU upload path said "dst must have contiguous pixels" here).
+    zero_strides = np.lib.stride_tricks.as_strided(np.zeros(1, np.uint8), (0, 5), (0, 0))
+    for dev in ("cpu", "auto"):
+        with raises(texcv.InvalidArgumentError, "flip: source height must be positive; got 0, "
+                    "expected > 0"):
+            texcv.flip(zero_strides, device=dev)
+        with raises(texcv.InvalidArgumentError, "flip: source width must be positive; got 0, "
+                    "expected > 0"):
+            texcv.flip(np.zeros((4, 0, 3), np.uint8), device=dev)
 
 
 def test_bad_destinations():

@@ -63,6 +63,21 @@ void validate(std::string_view name, const ParamValues& params);
 // The size of the output of operation `name` on a src_width x src_height image (validates).
 Rect output_size(std::string_view name, int src_width, int src_height, const ParamValues& params);
 
+// The output of operation `name` on src: its size, channels and element type (validates the
+// parameters and src, as apply does).
+struct OutputFormat {
+  int width = 0, height = 0, channels = 0;
+  ElemType type = ElemType::u8;
+};
+OutputFormat output_format(std::string_view name, const ImageView& src, const ParamValues& params);
+
+// Runs operation `name` on src into dst, which must have the output_format (same location as
+// src, any pitch, not overlapping src): what a caller that keeps its own buffers uses (the
+// batch workers). A dst of another size, type or channel count throws Error(InvalidArgument)
+// "<op>: destination ...; got ..., expected ...".
+void apply_into(std::string_view name, const ImageView& src, const ImageView& dst,
+                const ParamValues& params, void* stream = nullptr);
+
 // Runs operation `name` on src with the given textual parameters and returns a new image in
 // src's location. Unknown keys, bad values and missing required parameters throw
 // Error(InvalidArgument) naming the parameter, the value and what was expected.

@@ -1127,15 +1127,48 @@ Rect output_size(std::string_view name, int src_width, int src_height, const Par
   return e.size(a, src_width, src_height);
 }
 
+namespace {
+
+OutputFormat format_of(const OpEntry& e, const Args& a, const ImageView& src) {
+  validate_view(src, e.spec.name.c_str(), "source");
+  const Rect r = e.size(a, src.width, src.height);
+  OutputFormat f{r.width, r.height, src.channels, src.type};
+  if (e.format) e.format(a, f.type, f.channels);
+  return f;
+}
+
+}  // namespace
+
+OutputFormat output_format(std::string_view name, const ImageView& src, const ParamValues& params) {
+  const OpEntry& e = entry(name);
+  return format_of(e, checked_args(e, params), src);
+}
+
+void apply_into(std::string_view name, const ImageView& src, const ImageView& dst,
+                const ParamValues& params, void* stream) {
+  const OpEntry& e = entry(name);
+  const Args a = checked_args(e, params);
+  const OutputFormat f = format_of(e, a, src);
+  const char* op = e.spec.name.c_str();
+  validate_view(dst, op, "destination");
+  if (dst.width != f.width || dst.height != f.height)
+    fail(ErrorCode::InvalidArgument, op, "destination size differs from the output's",
+         size_text(dst.width, dst.height), size_text(f.width, f.height));
+  if (dst.channels != f.channels || dst.type != f.type)
+    fail(ErrorCode::InvalidArgument, op, "destination format differs from the output's",
+         std::to_string(dst.channels) + " channel(s) of " + std::string(to_string(dst.type)),
+         std::to_string(f.channels) + " channel(s) of " + std::string(to_string(f.type)));
+  if (dst.location != src.location)
+    fail(ErrorCode::InvalidArgument, op, "destination location differs from the source's",
+         to_string(dst.location), to_string(src.location));
+  e.run(a, src, dst, stream);
+}
+
 Image apply(std::string_view name, const ImageView& src, const ParamValues& params, void* stream) {
   const OpEntry& e = entry(name);
   const Args a = checked_args(e, params);
-  validate_view(src, e.spec.name.c_str(), "source");
-  const Rect r = e.size(a, src.width, src.height);
-  ElemType type = src.type;
-  int channels = src.channels;
-  if (e.format) e.format(a, type, channels);
-  Image dst(r.width, r.height, channels, type, src.location);
+  const OutputFormat f = format_of(e, a, src);
+  Image dst(f.width, f.height, f.channels, f.type, src.location);
   e.run(a, src, dst.view(), stream);
   return dst;
 }

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <condition_variable>
@@ -128,6 +129,19 @@ class WorkQueue {
     lock.unlock();
     not_full_.notify_one();
     return item;
+  }
+  // Workers, after take(): appends up to n more items that are waiting now (never waits) and
+  // marks the caller busy with each.
+  void take_ready(std::size_t n, std::vector<Item>& out) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    std::size_t got = 0;
+    for (; got < n && !items_.empty(); ++got) {
+      out.push_back(std::move(items_.front()));
+      items_.pop_front();
+      ++busy_;
+    }
+    lock.unlock();
+    if (got > 0) not_full_.notify_all();
   }
   // The item the caller took has left this stage.
   void done() {
@@ -461,40 +475,18 @@ EngineReport run_engine(const std::vector<BatchJob>& jobs, const std::vector<std
 
   worker_loop = [&](Worker& wk) {
     const std::string dev = wk.device();
-    for (;;) {
-      if (is_lost(dev)) return retire();
-      auto item = decoded.take();
-      if (!item) return;  // finished: nothing can come back
-      if (is_lost(dev)) {
-        decoded.put_back(std::move(*item));  // not started here: no retry to report
-        return retire();
-      }
-      const auto t0 = Clock::now();
-      WorkItem& w = item->work;
-      std::string lost_why;
-      try {
-        lost_why = injected(dev);
-        if (!lost_why.empty()) throw WorkerLost(lost_why);
-        wk.process(w);
-      } catch (const WorkerLost& e) {
-        lost_why = e.what();
-      } catch (const std::exception& e) {
-        // A failure while this worker's device was lost by another worker is not the file's.
-        {
-          std::lock_guard<std::mutex> lock(state_mutex);
-          if (auto it = lost.find(dev); it != lost.end()) lost_why = it->second;
-        }
-        if (lost_why.empty()) {
-          failed(w.result, "process", e);
-          if (w.result.device.empty()) w.result.device = wk.name();
-        }
-      }
-      w.result.process_ms += ms_since(t0);
-      if (!lost_why.empty()) {
-        mark_lost(dev, lost_why);
+    const std::size_t want = std::max<std::size_t>(1, wk.batch_size());
+    std::vector<Item> batch;
+    batch.reserve(want);
+    // The device is lost while batch[from..] was on it: those files go back first in line, in
+    // their order, each reported as retried; the worker retires.
+    auto give_back = [&](std::size_t from, const std::string& why) {
+      mark_lost(dev, why);
+      for (std::size_t k = batch.size(); k-- > from;) {
+        WorkItem& w = batch[k].work;
         JobResult& r = w.result;
         r.retried_from.push_back(dev);
-        r.retry_reason = dev + " lost: " + lost_why;
+        r.retry_reason = dev + " lost: " + why;
         r.device.clear();
         r.cpu_fallback = false;
         r.note.clear();
@@ -503,18 +495,78 @@ EngineReport run_engine(const std::vector<BatchJob>& jobs, const std::vector<std
           std::lock_guard<std::mutex> lock(state_mutex);
           ++report.retried;
         }
-        decoded.put_back(std::move(*item));
+        decoded.put_back(std::move(batch[k]));
+      }
+      retire();
+    };
+    for (;;) {
+      if (is_lost(dev)) return retire();
+      auto first = decoded.take();
+      if (!first) return;  // finished: nothing can come back
+      batch.clear();
+      batch.push_back(std::move(*first));
+      if (want > 1) decoded.take_ready(want - 1, batch);
+      if (is_lost(dev)) {
+        // not started here: no retry to report
+        for (std::size_t k = batch.size(); k-- > 0;) decoded.put_back(std::move(batch[k]));
         return retire();
       }
-      std::vector<unsigned char>().swap(w.encoded);
-      if (w.result.status == JobStatus::failed) {
-        w.image = Image();
-        decoded.done();
-        finish(w.result, item->start);
-        continue;
+      if (batch.size() > 1) {
+        std::vector<WorkItem*> items;
+        for (auto& it : batch) items.push_back(&it.work);
+        const auto t0 = Clock::now();
+        std::string lost_why;
+        try {
+          wk.prepare(items);
+        } catch (const WorkerLost& e) {
+          lost_why = e.what();
+        } catch (const std::exception& e) {
+          event(wk.name() + ": preparing " + std::to_string(items.size()) +
+                " files together failed (" + e.what() + "); each is processed on its own");
+        }
+        // The shared work's time, split evenly between the files.
+        const double share = ms_since(t0) / static_cast<double>(items.size());
+        for (WorkItem* w : items) w->result.process_ms += share;
+        if (!lost_why.empty()) return give_back(0, lost_why);
       }
-      processed.push(std::move(*item));
-      decoded.done();
+      for (std::size_t k = 0; k < batch.size(); ++k) {
+        Item& item = batch[k];
+        const auto t0 = Clock::now();
+        WorkItem& w = item.work;
+        std::string lost_why;
+        try {
+          lost_why = injected(dev);
+          if (!lost_why.empty()) throw WorkerLost(lost_why);
+          wk.process(w);
+        } catch (const WorkerLost& e) {
+          lost_why = e.what();
+        } catch (const std::exception& e) {
+          // A failure while this worker's device was lost by another worker is not the file's.
+          {
+            std::lock_guard<std::mutex> lock(state_mutex);
+            if (auto it = lost.find(dev); it != lost.end()) lost_why = it->second;
+          }
+          if (lost_why.empty()) {
+            failed(w.result, "process", e);
+            if (w.result.device.empty()) w.result.device = wk.name();
+          }
+        }
+        w.result.process_ms += ms_since(t0);
+        if (!lost_why.empty()) {
+          // batch[..k) has left this stage; batch[k..] goes back.
+          batch.erase(batch.begin(), batch.begin() + static_cast<std::ptrdiff_t>(k));
+          return give_back(0, lost_why);
+        }
+        std::vector<unsigned char>().swap(w.encoded);
+        if (w.result.status == JobStatus::failed) {
+          w.image = Image();
+          decoded.done();
+          finish(w.result, item.start);
+          continue;
+        }
+        processed.push(std::move(item));
+        decoded.done();
+      }
     }
   };
 

@@ -94,6 +94,15 @@ class Worker {
   // Replaces item.image by the result (host), or fills item.encoded_output; fills
   // item.result.device (and cpu_fallback, note). Throws WorkerLost when its device is lost.
   virtual void process(WorkItem& item) = 0;
+  // How many files the engine may hand over together (the files already waiting, never more:
+  // the engine does not wait to fill a batch). 1: one at a time.
+  virtual std::size_t batch_size() const { return 1; }
+  // Called with the files taken together (2 to batch_size() of them) before process() runs on
+  // each, in order: work they can share starts here (nvJPEG's batched decode on the GPU's JPEG
+  // engines). A file it cannot handle is left as it was for process(). Throws WorkerLost when
+  // the device is lost (every file of the batch goes back to the queue); other errors are the
+  // worker's to handle.
+  virtual void prepare(const std::vector<WorkItem*>& items) { (void)items; }
 };
 
 // Runs the steps on the CPU backend.

@@ -88,6 +88,52 @@ class FakeWorker final : public Worker {
   int started_ = 0;
 };
 
+// A worker that takes files in batches of up to 4 (as the CUDA worker with nvJPEG's batched
+// decode): prepare() marks each file of a batch, process() flips it as FakeWorker does. Loses
+// its device in its (lose_prepare+1)-th prepare() or when it starts its (lose_after+1)-th file.
+class BatchingWorker final : public Worker {
+ public:
+  BatchingWorker(std::string name, std::string device, int lose_prepare, int lose_after, Log& log)
+      : name_(std::move(name)),
+        device_(std::move(device)),
+        lose_prepare_(lose_prepare),
+        lose_after_(lose_after),
+        log_(log) {}
+  std::string name() const override { return name_; }
+  std::string device() const override { return device_; }
+  std::size_t batch_size() const override { return 4; }
+  void prepare(const std::vector<WorkItem*>& items) override {
+    std::lock_guard<std::mutex> lock(log_.m);
+    batch_sizes.push_back(items.size());
+    if (prepares_++ == lose_prepare_) throw WorkerLost("fake " + device_ + " lost in prepare");
+    for (WorkItem* w : items) prepared_.insert(w->input);
+  }
+  void process(WorkItem& item) override {
+    {
+      std::lock_guard<std::mutex> lock(log_.m);
+      log_.starts.emplace_back(log_.seq++, name_, item.input);
+      if (lose_after_ >= 0 && started_ == lose_after_)
+        throw WorkerLost("fake " + device_ + " lost in process");
+    }
+    ++started_;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    item.result.device = device_;
+    item.result.note = prepared_.erase(item.input) ? "prepared" : "";
+    texcv::Image out = texcv::apply("flip", item.image.view(), {});
+    item.image = std::move(out);
+    std::lock_guard<std::mutex> lock(log_.m);
+    ++log_.processed[item.input];
+  }
+  std::vector<std::size_t> batch_sizes;  // of every prepare() call
+
+ private:
+  std::string name_, device_;
+  int lose_prepare_, lose_after_;
+  Log& log_;
+  int prepares_ = 0, started_ = 0;
+  std::set<std::string> prepared_;
+};
+
 class BatchEngine : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -195,6 +241,63 @@ TEST_F(BatchEngine, LostWorkersFileIsRetriedOnAnotherWorkerAndReported) {
   ASSERT_EQ(events_.size(), 1u);
   EXPECT_NE(events_[0].find("cuda:0 lost (fake cuda:0 fell off the bus)"), std::string::npos)
       << events_[0];
+}
+
+// Files are handed over in batches (the ones already waiting, up to batch_size()); prepare()
+// sees each batch before process() runs on its files; every file is processed exactly once.
+TEST_F(BatchEngine, BatchingWorkerGetsWaitingFilesTogether) {
+  make_files(30);
+  std::vector<std::unique_ptr<Worker>> workers;
+  workers.push_back(std::make_unique<BatchingWorker>("gpu0", "cuda:0", -1, -1, log_));
+  auto* w = static_cast<BatchingWorker*>(workers.back().get());
+  EngineConfig cfg;
+  cfg.queue_capacity = 16;
+  const EngineReport rep = run(workers, cfg);
+  expect_all_ok_once();
+  EXPECT_TRUE(rep.lost.empty());
+  std::size_t in_batches = 0;
+  for (std::size_t n : w->batch_sizes) {
+    EXPECT_GE(n, 2u);
+    EXPECT_LE(n, 4u);
+    in_batches += n;
+  }
+  EXPECT_FALSE(w->batch_sizes.empty()) << "no batch was ever formed";
+  int prepared = 0;
+  for (const auto& r : results_) prepared += r.note == "prepared";
+  EXPECT_EQ(static_cast<std::size_t>(prepared), in_batches);
+}
+
+// A loss in prepare() or in the middle of a batch sends every file of the batch not yet done
+// back to the queue, reported as retried; another GPU's worker runs them.
+TEST_F(BatchEngine, LossDuringABatchRetriesTheRestOfTheBatch) {
+  for (const bool in_prepare : {true, false}) {
+    SCOPED_TRACE(in_prepare ? "lost in prepare" : "lost in process");
+    jobs_.clear();
+    todo_.clear();
+    log_.processed.clear();
+    fs::remove_all(dir_ / "out");
+    make_files(30);
+    std::vector<std::unique_ptr<Worker>> workers;
+    workers.push_back(std::make_unique<BatchingWorker>("gpu0", "cuda:0", in_prepare ? 1 : -1,
+                                                       in_prepare ? -1 : 5, log_));
+    workers.push_back(std::make_unique<FakeWorker>("gpu1", "cuda:1", -1, log_));
+    EngineConfig cfg;
+    cfg.queue_capacity = 16;
+    const EngineReport rep = run(workers, cfg);
+    expect_all_ok_once();
+    ASSERT_EQ(rep.lost.size(), 1u);
+    std::size_t retried = 0;
+    for (const auto& r : results_) {
+      if (r.retried_from.empty()) continue;
+      ++retried;
+      EXPECT_EQ(r.device, "cuda:1");
+      EXPECT_EQ(r.retry_reason, std::string("cuda:0 lost: fake cuda:0 lost in ") +
+                                    (in_prepare ? "prepare" : "process"));
+    }
+    EXPECT_EQ(rep.retried, retried);
+    EXPECT_GE(retried, 1u);
+    EXPECT_LE(retried, 4u);
+  }
 }
 
 TEST_F(BatchEngine, TwoWorkersSharingALostDeviceAreBothRetired) {

@@ -261,6 +261,54 @@ TEST(Registry, ApplyKeepsTheSourceLocationAndType) {
   EXPECT_EQ(out.channels(), 3);
 }
 
+// apply_into (what the batch workers use with their own buffers) writes exactly what apply
+// returns, into a larger pitched buffer; output_format gives apply's size, channels and type.
+TEST(Registry, ApplyIntoAndOutputFormatEqualApply) {
+  const Image src = texcv::test::random_image(37, 29, 3, ElemType::u8, 21);
+  const std::vector<std::pair<std::string, ParamValues>> cases = {
+      {"resize", {{"scale", "0.5"}}},
+      {"crop", {{"x", "3"}, {"y", "2"}, {"width", "20"}, {"height", "11"}}},
+      {"convolve", {{"kernel", "-1|-1|-1|-1|16|-1|-1|-1|-1"}, {"scale", "0.125"}}},
+      {"cvt_color", {{"code", "rgb2gray"}}},
+      {"convert", {{"type", "f32"}, {"scale", "0.00392156862745098"}}},
+      {"rotate", {{"angle", "30"}, {"expand", "true"}}},
+  };
+  for (const auto& [name, params] : cases) {
+    SCOPED_TRACE(name);
+    const Image want = texcv::apply(name, src, params);
+    const texcv::OutputFormat f = texcv::output_format(name, src, params);
+    EXPECT_EQ(f.width, want.width());
+    EXPECT_EQ(f.height, want.height());
+    EXPECT_EQ(f.channels, want.channels());
+    EXPECT_EQ(f.type, want.type());
+    // A buffer 7 columns and 3 rows larger, poisoned; the output is its top-left corner.
+    Image buf(f.width + 7, f.height + 3, f.channels, f.type);
+    texcv::test::poison(buf);
+    const texcv::ImageView dst = buf.view().roi({0, 0, f.width, f.height});
+    texcv::apply_into(name, src, dst, params);
+    const texcv::test::Diff d = texcv::test::compare(dst, want.view());
+    EXPECT_EQ(d.count, 0) << d.describe();
+    EXPECT_TRUE(texcv::test::is_poison(buf, f.width, 0, 0));  // nothing written beside it
+  }
+  Image wrong(10, 10, 3, ElemType::u8);
+  EXPECT_EQ(error_of([&] {
+              texcv::apply_into("resize", src, wrong, {{"scale", "0.5"}});
+            }),
+            "resize: destination size differs from the output's; got 10x10, expected 18x14");
+  Image gray(18, 14, 1, ElemType::u8);
+  EXPECT_EQ(error_of([&] {
+              texcv::apply_into("resize", src, gray, {{"scale", "0.5"}});
+            }),
+            "resize: destination format differs from the output's; got 1 channel(s) of u8, "
+            "expected 3 channel(s) of u8");
+  EXPECT_EQ(error_of([&] {
+              texcv::output_format("resize", src, {{"scale", "-1"}});
+            }),
+            error_of([&] {
+              texcv::apply("resize", src, {{"scale", "-1"}});
+            }));
+}
+
 TEST(Pipeline, SplitKeepsTextAndOffsets) {
   const auto steps = texcv::split_pipeline(" rotate:angle=30 ;resize:scale=0.5;;flip;");
   ASSERT_EQ(steps.size(), 3u);

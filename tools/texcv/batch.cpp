@@ -141,6 +141,7 @@ std::string report_line(const BatchJob& job, const JobResult& r) {
   s += ",\"device\":" + (r.device.empty() ? std::string("null") : json_string(r.device));
   s += std::string(",\"cpu_fallback\":") + (r.cpu_fallback ? "true" : "false");
   if (!r.note.empty()) s += ",\"note\":" + json_string(r.note);
+  if (!r.decoder.empty()) s += ",\"decoder\":" + json_string(r.decoder);
   if (!r.retried_from.empty()) {
     s += ",\"retried\":true,\"retried_from\":[";
     for (std::size_t i = 0; i < r.retried_from.size(); ++i)
@@ -654,8 +655,17 @@ int batch_command(const BatchOptions& opt) {
   const std::size_t nworkers =
       use_cuda ? devices.size() * static_cast<std::size_t>(std::max(1, opt.streams))
                : static_cast<std::size_t>(opt.workers > 0 ? opt.workers : 1);
+  // Batched GPU decoding needs the files of a batch waiting in the queue (each is its encoded
+  // bytes until a worker decodes it): room for two batches a worker, at most 512 files.
+  const bool jpeg_batches = nvjpeg && opt.gpu_jpeg_batch > 1 && nvjpeg_hardware_decoder(devices[0]);
   cfg.queue_capacity =
-      opt.queue > 0 ? static_cast<std::size_t>(opt.queue) : std::max<std::size_t>(4, 2 * nworkers);
+      opt.queue > 0
+          ? static_cast<std::size_t>(opt.queue)
+          : std::max<std::size_t>(
+                4, jpeg_batches
+                       ? std::min<std::size_t>(
+                             512, 2 * nworkers * static_cast<std::size_t>(opt.gpu_jpeg_batch))
+                       : 2 * nworkers);
   std::string devices_text = device_text;
   if (use_cuda) {
     devices_text += " (GPU";
@@ -665,8 +675,13 @@ int batch_command(const BatchOptions& opt) {
   }
   const std::string codec_line =
       std::string("JPEG codec: ") +
-      (nvjpeg ? "nvJPEG on the GPU (decode and encode; libjpeg-turbo for files it cannot decode)"
-              : "libjpeg-turbo on the CPU (decode and encode)");
+      (nvjpeg ? std::string("nvJPEG on the GPU (decode: ") +
+                    (jpeg_batches ? "the GPU's hardware JPEG decoder, up to " +
+                                        std::to_string(opt.gpu_jpeg_batch) +
+                                        " files a call, nvJPEG's hybrid decoder for the others"
+                                  : "nvJPEG's hybrid decoder, one file a call") +
+                    "; encode: nvJPEG; libjpeg-turbo for files nvJPEG cannot decode)"
+              : std::string("libjpeg-turbo on the CPU (decode and encode)"));
 
   if (opt.dry_run) {
     std::cout << "texcv batch (dry run, nothing is written): " << plan.jobs.size()
@@ -710,7 +725,8 @@ int batch_command(const BatchOptions& opt) {
   std::vector<std::unique_ptr<Worker>> workers;
   try {
     if (use_cuda) {
-      workers = make_cuda_workers(cfg.steps, devices, opt.streams, nvjpeg);
+      workers = make_cuda_workers(cfg.steps, devices, opt.streams, nvjpeg,
+                                  jpeg_batches ? opt.gpu_jpeg_batch : 1);
     } else {
       for (std::size_t i = 0; i < nworkers; ++i)
         workers.push_back(make_cpu_worker(cfg.steps, static_cast<int>(i)));

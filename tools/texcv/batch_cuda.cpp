@@ -1,11 +1,18 @@
 // The CUDA worker of the batch engine. Each worker owns one CUDA stream on one GPU, a pinned
-// staging buffer for uploads and one for downloads, and a pitched device buffer for the decoded
-// image; all three are kept between images and reallocated only when an image does not fit. With
-// several workers per GPU (two by default), one worker's copies overlap another's kernels.
+// staging buffer for uploads and one for downloads, a pitched device buffer for the decoded
+// image and two for the steps' results (each step writes into the one its input is not in,
+// through texcv::apply_into; a crop is a view, no copy). All are kept between images and
+// reallocated only when an image does not fit: no CUDA allocation or free per file (a cudaFree
+// synchronizes the whole device and serialized the workers). With several workers per GPU (two
+// by default), one worker's copies overlap another's kernels.
 //
 // With nvJPEG (TEXCV_HAS_NVJPEG, found by tools/texcv/CMakeLists.txt in the CUDA toolkit), a
-// worker also decodes JPEG inputs straight into its device buffer and encodes JPEG outputs on
-// the GPU; a file nvJPEG cannot decode is decoded on the CPU (libjpeg-turbo) instead.
+// worker also decodes JPEG inputs on the GPU and encodes JPEG outputs there. It takes the JPEG
+// files waiting in the queue in batches (--gpu-jpeg-batch, 32 by default) and decodes them in one
+// call on the GPU's hardware JPEG decoder (nvJPEG's NVJPEG_BACKEND_HARDWARE: the A100, H100 and
+// H200 have such engines); a file the hardware cannot decode (not baseline 3-channel, no end
+// marker, a GPU without the engines) is decoded alone by nvJPEG's hybrid decoder, and one nvJPEG
+// cannot decode at all is decoded on the CPU (libjpeg-turbo).
 //
 // A CUDA out-of-memory error (or an operation without a CUDA backend) on one image does not
 // stop the run: the worker drops its buffers, runs that image on the CPU backend and says so in
@@ -16,11 +23,13 @@
 // that GPU and runs the file on another worker. So does a failure to set up the worker on its GPU
 // (cudaSetDevice, the stream, nvJPEG).
 #include <cstring>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "texcv/error.hpp"
+#include "texcv/registry.hpp"
 #include "tools/texcv/batch_engine.hpp"
 
 #if defined(TEXCV_HAS_CUDA)
@@ -118,16 +127,46 @@ std::string lost_reason(cudaError_t e, const std::string& during) {
          "): the GPU's CUDA context is unusable; first seen as: " + during;
 }
 
+// Reallocates buf only when row x rows does not fit in it.
+void fit(cuda::DeviceBuffer& buf, std::size_t row, int rows) {
+  if (buf.width_bytes() < row || buf.height() < static_cast<std::size_t>(rows)) {
+    buf = cuda::DeviceBuffer();
+    buf = cuda::DeviceBuffer(row, static_cast<std::size_t>(rows), kOp);
+  }
+}
+
+#if defined(TEXCV_HAS_NVJPEG)
+// The largest number of pixels decoded in one batch (the batch's device buffers stay below
+// ~800 MB for 3-channel images); files beyond it are decoded alone.
+constexpr std::size_t kMaxBatchPixels = std::size_t{256} << 20;
+
+// Whether a JPEG file ends with its end-of-image marker: a truncated file is left to the decoders
+// that report the damage (the hardware decoder may not).
+bool ends_with_eoi(const std::vector<unsigned char>& f) {
+  std::size_t n = f.size();
+  while (n > 2 && f[n - 1] == 0) --n;  // zero padding after the marker
+  return n >= 4 && f[n - 2] == 0xFF && f[n - 1] == 0xD9;
+}
+#endif
+
 class CudaWorker final : public Worker {
  public:
-  CudaWorker(const std::vector<PipelineStep>& steps, int device, int slot, bool nvjpeg)
-      : steps_(steps), device_(device), slot_(slot), use_nvjpeg_(nvjpeg) {}
+  CudaWorker(const std::vector<PipelineStep>& steps, int device, int slot, bool nvjpeg,
+             int jpeg_batch)
+      : steps_(steps),
+        device_(device),
+        slot_(slot),
+        use_nvjpeg_(nvjpeg),
+        jpeg_batch_(nvjpeg && jpeg_batch > 1 ? jpeg_batch : 1) {}
 
   ~CudaWorker() override {
     // The buffers and the stream belong to device_; make it current for their release (the
     // destructors never throw; a failure is counted by the runtime layer).
     if (stream_) (void)cudaSetDevice(device_);
 #if defined(TEXCV_HAS_NVJPEG)
+    if (hw_stream_) (void)nvjpegJpegStreamDestroy(hw_stream_);
+    if (hw_state_) (void)nvjpegJpegStateDestroy(hw_state_);
+    if (hw_) (void)nvjpegDestroy(hw_);
     if (enc_params_) (void)nvjpegEncoderParamsDestroy(enc_params_);
     if (enc_state_) (void)nvjpegEncoderStateDestroy(enc_state_);
     if (dec_state_) (void)nvjpegJpegStateDestroy(dec_state_);
@@ -140,6 +179,36 @@ class CudaWorker final : public Worker {
   }
   std::string device() const override {
     return "cuda:" + std::to_string(device_);
+  }
+  std::size_t batch_size() const override {
+    return static_cast<std::size_t>(jpeg_batch_);
+  }
+
+  // Decodes the batch's JPEG files together on the GPU's hardware decoder (see the file's
+  // comment); the others, and all of them after a failure that is not a lost GPU, are left to
+  // process().
+  void prepare(const std::vector<WorkItem*>& items) override {
+    predecoded_.clear();
+#if defined(TEXCV_HAS_NVJPEG)
+    if (jpeg_batch_ <= 1) return;
+    try {
+      decode_batch(items);
+    } catch (const std::exception& e) {
+      predecoded_.clear();
+      const auto* err = dynamic_cast<const Error*>(&e);
+      if (!stream_ && err && err->code() == ErrorCode::Cuda)
+        throw WorkerLost("cannot set up a worker on GPU " + std::to_string(device_) + ": " +
+                         e.what());
+      if (const cudaError_t st = sticky_error(); st != cudaSuccess)
+        throw WorkerLost(lost_reason(st, e.what()));
+      for (WorkItem* w : items)
+        if (!w->encoded.empty() && w->result.note.empty())
+          w->result.note = std::string("nvJPEG's batched hardware decode failed (") + e.what() +
+                           "); decoded alone";
+    }
+#else
+    (void)items;
+#endif
   }
 
   void process(WorkItem& item) override {
@@ -160,6 +229,8 @@ class CudaWorker final : public Worker {
         throw;
       // Give the memory back (the next image reallocates what it needs), then the CPU.
       release_buffers();
+      predecoded_.erase(&item);
+      r.decoder.clear();
       r.cpu_fallback = true;
       r.note = std::string(err->code() == ErrorCode::OutOfMemory ? "CUDA out of memory"
                                                                  : "no CUDA backend for a step") +
@@ -183,6 +254,18 @@ class CudaWorker final : public Worker {
       TEXCV_NVJPEG_CHECK(nvjpegEncoderStateCreate(nvjpeg_, &enc_state_, stream_->get()));
       TEXCV_NVJPEG_CHECK(nvjpegEncoderParamsCreate(nvjpeg_, &enc_params_, stream_->get()));
     }
+    if (jpeg_batch_ > 1) {
+      // No hardware decoder on this GPU: every file is decoded alone (hybrid decoder).
+      if (nvjpegCreateEx(NVJPEG_BACKEND_HARDWARE, nullptr, nullptr, NVJPEG_FLAGS_DEFAULT, &hw_) !=
+          NVJPEG_STATUS_SUCCESS) {
+        hw_ = nullptr;
+        (void)cudaGetLastError();
+        jpeg_batch_ = 1;
+      } else {
+        TEXCV_NVJPEG_CHECK(nvjpegJpegStateCreate(hw_, &hw_state_));
+        TEXCV_NVJPEG_CHECK(nvjpegJpegStreamCreate(hw_, &hw_stream_));
+      }
+    }
 #endif
   }
 
@@ -192,15 +275,68 @@ class CudaWorker final : public Worker {
     pinned_in_ = cuda::PinnedBuffer();
     pinned_out_ = cuda::PinnedBuffer();
     device_in_ = cuda::DeviceBuffer();
+    step_[0] = cuda::DeviceBuffer();
+    step_[1] = cuda::DeviceBuffer();
+    predecoded_.clear();
+    batch_in_.clear();
   }
 
   // The device input buffer, reallocated only when row x rows does not fit.
   void fit_device_in(std::size_t row, int rows) {
-    if (device_in_.width_bytes() < row || device_in_.height() < static_cast<std::size_t>(rows)) {
-      device_in_ = cuda::DeviceBuffer();
-      device_in_ = cuda::DeviceBuffer(row, static_cast<std::size_t>(rows), kOp);
-    }
+    fit(device_in_, row, rows);
   }
+
+#if defined(TEXCV_HAS_NVJPEG)
+  // The hardware-decodable JPEG files among items, decoded in one nvjpegDecodeBatched call on
+  // this worker's stream into batch_in_[j]; predecoded_ maps each to its decoded image.
+  void decode_batch(const std::vector<WorkItem*>& items) {
+    init();
+    if (!hw_) return;
+    std::vector<WorkItem*> take;
+    std::vector<const unsigned char*> data;
+    std::vector<std::size_t> lengths;
+    std::vector<nvjpegImage_t> outs;
+    std::size_t pixels = 0;
+    for (WorkItem* w : items) {
+      const JobResult& r = w->result;
+      if (w->encoded.empty() || r.channels != 3 || !ends_with_eoi(w->encoded)) continue;
+      if (nvjpegJpegStreamParseHeader(hw_, w->encoded.data(), w->encoded.size(), hw_stream_) !=
+          NVJPEG_STATUS_SUCCESS)
+        continue;
+      unsigned int fw = 0, fh = 0, ncomp = 0;
+      int unsupported = 1;
+      if (nvjpegJpegStreamGetFrameDimensions(hw_stream_, &fw, &fh) != NVJPEG_STATUS_SUCCESS ||
+          nvjpegJpegStreamGetComponentsNum(hw_stream_, &ncomp) != NVJPEG_STATUS_SUCCESS ||
+          nvjpegDecodeBatchedSupported(hw_, hw_stream_, &unsupported) != NVJPEG_STATUS_SUCCESS)
+        continue;
+      // Must agree with what imread (libjpeg-turbo) gives, which the header check reported.
+      if (unsupported != 0 || ncomp != 3 || static_cast<int>(fw) != r.width ||
+          static_cast<int>(fh) != r.height)
+        continue;
+      const std::size_t px = static_cast<std::size_t>(fw) * fh;
+      if (pixels + px > kMaxBatchPixels) continue;
+      pixels += px;
+      const std::size_t j = take.size();
+      if (batch_in_.size() <= j) batch_in_.resize(j + 1);
+      fit(batch_in_[j], std::size_t{3} * fw, static_cast<int>(fh));
+      nvjpegImage_t dst{};
+      dst.channel[0] = static_cast<unsigned char*>(batch_in_[j].data());
+      dst.pitch[0] = batch_in_[j].pitch();
+      take.push_back(w);
+      data.push_back(w->encoded.data());
+      lengths.push_back(w->encoded.size());
+      outs.push_back(dst);
+    }
+    if (take.empty()) return;
+    TEXCV_NVJPEG_CHECK(nvjpegDecodeBatchedInitialize(hw_, hw_state_, static_cast<int>(take.size()),
+                                                     1, NVJPEG_OUTPUT_RGBI));
+    TEXCV_NVJPEG_CHECK(nvjpegDecodeBatched(hw_, hw_state_, data.data(), lengths.data(), outs.data(),
+                                           stream_->get()));
+    for (std::size_t j = 0; j < take.size(); ++j)
+      predecoded_[take[j]] =
+          batch_in_[j].view(take[j]->result.width, take[j]->result.height, 3, ElemType::u8);
+  }
+#endif
 
   // Pageable host image -> pinned staging -> device input buffer, on this worker's stream.
   ImageView upload(const ImageView& v) {
@@ -285,25 +421,50 @@ class CudaWorker final : public Worker {
     init();
     const cudaStream_t s = stream_->get();
 
-    // 1. The input on the device: decoded there by nvJPEG, or uploaded from the host image.
+    // 1. The input on the device: decoded there by nvJPEG (in prepare's batch, or now), or
+    // uploaded from the host image.
     ImageView dsrc;
+    item.result.decoder.clear();
+    if (auto it = predecoded_.find(&item); it != predecoded_.end()) {
+      dsrc = it->second;
+      predecoded_.erase(it);
+      item.result.decoder = "nvjpeg-hardware";
+    }
 #if defined(TEXCV_HAS_NVJPEG)
-    if (!item.encoded.empty() && use_nvjpeg_ && !decode_jpeg(item, dsrc))
-      item.result.note = "nvJPEG could not decode it; decoded on the CPU";
+    if (dsrc.empty() && !item.encoded.empty() && use_nvjpeg_) {
+      if (decode_jpeg(item, dsrc))
+        item.result.decoder = "nvjpeg-hybrid";
+      else
+        item.result.note = "nvJPEG could not decode it; decoded on the CPU";
+    }
 #endif
     if (dsrc.empty()) dsrc = upload(host_input(item).view());
 
-    // 2. The steps, each on the stream.
-    Image cur;
+    // 2. The steps, each on the stream, into the step buffer its input is not in; a crop is a
+    // view of its input (the next step reads the rectangle in place, as run_steps_on_host).
+    ImageView o = dsrc;
+    int in_step = -1;  // which step_ buffer o lies in (-1: the input)
     for (const auto& step : steps_) {
       try {
-        cur = apply(step.name, cur.empty() ? dsrc : cur.view(), step.params, s);
+        if (step.name == "crop") {
+          o = o.roi(output_size(step.name, o.width, o.height, step.params));
+          continue;
+        }
+        const OutputFormat f = output_format(step.name, o, step.params);
+        const int next = in_step == 0 ? 1 : 0;
+        fit(step_[next],
+            static_cast<std::size_t>(f.width) * static_cast<std::size_t>(f.channels) *
+                elem_size(f.type),
+            f.height);
+        const ImageView dst = step_[next].view(f.width, f.height, f.channels, f.type);
+        apply_into(step.name, o, dst, step.params, s);
+        o = dst;
+        in_step = next;
       } catch (const Error& e) {
         throw Error(e.code(),
                     "step " + std::to_string(step.index) + " (" + step.name + "): " + e.what());
       }
     }
-    const ImageView& o = cur.view();
 
 #if defined(TEXCV_HAS_NVJPEG)
     // 3a. JPEG output encoded on the GPU.
@@ -352,9 +513,17 @@ class CudaWorker final : public Worker {
   int device_ = 0, slot_ = 0;
   bool use_nvjpeg_ = false;
   std::unique_ptr<cuda::Stream> stream_;
+  int jpeg_batch_ = 1;
   cuda::PinnedBuffer pinned_in_, pinned_out_;
   cuda::DeviceBuffer device_in_;
+  cuda::DeviceBuffer step_[2];
+  // prepare's batch: each file's decoded image, in batch_in_.
+  std::vector<cuda::DeviceBuffer> batch_in_;
+  std::map<const WorkItem*, ImageView> predecoded_;
 #if defined(TEXCV_HAS_NVJPEG)
+  nvjpegHandle_t hw_ = nullptr;  // the hardware decoder's handle, state and header parser
+  nvjpegJpegState_t hw_state_ = nullptr;
+  nvjpegJpegStream_t hw_stream_ = nullptr;
   nvjpegHandle_t nvjpeg_ = nullptr;
   nvjpegJpegState_t dec_state_ = nullptr;
   nvjpegEncoderState_t enc_state_ = nullptr;
@@ -366,18 +535,43 @@ class CudaWorker final : public Worker {
 
 std::vector<std::unique_ptr<Worker>> make_cuda_workers(const std::vector<PipelineStep>& steps,
                                                        const std::vector<int>& devices, int streams,
-                                                       bool nvjpeg) {
+                                                       bool nvjpeg, int jpeg_batch) {
   std::vector<std::unique_ptr<Worker>> out;
   for (int d : devices)
     for (int k = 0; k < (streams > 0 ? streams : 1); ++k)
-      out.push_back(std::make_unique<CudaWorker>(steps, d, k, nvjpeg && nvjpeg_compiled()));
+      out.push_back(
+          std::make_unique<CudaWorker>(steps, d, k, nvjpeg && nvjpeg_compiled(), jpeg_batch));
   return out;
+}
+
+bool nvjpeg_hardware_decoder(int device) {
+#if defined(TEXCV_HAS_NVJPEG)
+  if (cudaSetDevice(device) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return false;
+  }
+  nvjpegHandle_t h = nullptr;
+  if (nvjpegCreateEx(NVJPEG_BACKEND_HARDWARE, nullptr, nullptr, NVJPEG_FLAGS_DEFAULT, &h) !=
+      NVJPEG_STATUS_SUCCESS) {
+    (void)cudaGetLastError();
+    return false;
+  }
+  (void)nvjpegDestroy(h);
+  return true;
+#else
+  (void)device;
+  return false;
+#endif
 }
 
 #else
 
+bool nvjpeg_hardware_decoder(int) {
+  return false;
+}
+
 std::vector<std::unique_ptr<Worker>> make_cuda_workers(const std::vector<PipelineStep>&,
-                                                       const std::vector<int>&, int, bool) {
+                                                       const std::vector<int>&, int, bool, int) {
   fail(ErrorCode::NotCompiled, "batch",
        "this build has no CUDA backend; use --device cpu (or rebuild with -DTEXCV_CUDA=ON)");
 }

@@ -488,6 +488,7 @@ EngineReport run_engine(const std::vector<BatchJob>& jobs, const std::vector<std
         r.retried_from.push_back(dev);
         r.retry_reason = dev + " lost: " + why;
         r.device.clear();
+        r.decoder.clear();
         r.cpu_fallback = false;
         r.note.clear();
         std::vector<unsigned char>().swap(w.encoded_output);

@@ -47,6 +47,9 @@ struct JobResult {
   std::string device;         // "cpu", "cuda:0"
   bool cpu_fallback = false;  // a CUDA failure (out of memory...) made it rerun on the CPU
   std::string note;           // why it fell back
+  // The GPU decoder of a JPEG input: "nvjpeg-hardware" (batched, the JPEG engines) or
+  // "nvjpeg-hybrid"; empty when the CPU codecs decoded it.
+  std::string decoder;
   // Worker loss: the devices ("cuda:0") that were lost while this file was on them, in order
   // (empty: it ran once), and why the last of them was lost. `device` is where it finally ran.
   std::vector<std::string> retried_from;
@@ -115,11 +118,16 @@ const Image& host_input(WorkItem& item);
 // `streams` workers per GPU in `devices`, each with its own CUDA stream, pinned staging buffers
 // and a device input buffer reused while the image sizes fit. Throws Error(NotCompiled) in a build
 // without CUDA.
+// With nvjpeg, JPEG files are decoded and encoded on the GPU; jpeg_batch > 1: the files waiting
+// are taken up to jpeg_batch at a time and decoded together on the GPU's hardware JPEG decoder
+// when it has one.
 std::vector<std::unique_ptr<Worker>> make_cuda_workers(const std::vector<PipelineStep>& steps,
                                                        const std::vector<int>& devices, int streams,
-                                                       bool nvjpeg);
+                                                       bool nvjpeg, int jpeg_batch);
 // Whether the CUDA workers can decode and encode JPEG with nvJPEG (a build with nvJPEG).
 bool nvjpeg_compiled();
+// Whether nvJPEG's hardware decoder (NVJPEG_BACKEND_HARDWARE) can be used on GPU `device`.
+bool nvjpeg_hardware_decoder(int device);
 
 // Fault injection, a testing aid: the workers of `device` (a Worker::device() string such as
 // "cuda:0" or "cpu:0") report their device lost when they start its (after+1)-th file, counting

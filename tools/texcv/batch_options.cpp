@@ -81,6 +81,12 @@ CLI::App* add_batch_subcommand(CLI::App& app, BatchOptions& opt) {
                   "(libjpeg-turbo), nvjpeg")
       ->check(CLI::IsMember({"auto", "cpu", "nvjpeg"}))
       ->capture_default_str();
+  cmd->add_option("--gpu-jpeg-batch", opt.gpu_jpeg_batch,
+                  "with nvJPEG: JPEG files a CUDA worker decodes together on the GPU's hardware "
+                  "JPEG decoder (the files already waiting, up to this many; 1: one at a time "
+                  "with nvJPEG's hybrid decoder)")
+      ->check(CLI::Range(1, 256))
+      ->capture_default_str();
   cmd->add_option("--decode-threads", opt.decode_threads, "decode threads (default: cores)")
       ->check(CLI::Range(1, 256));
   cmd->add_option("--encode-threads", opt.encode_threads, "encode threads (default: cores)")

@@ -54,6 +54,7 @@ struct BatchOptions {
   std::string device = "auto";
   std::string devices = "all";
   int streams = 2;
+  int gpu_jpeg_batch = 32;          // JPEG files decoded together on the GPU's hardware decoder
   std::string jpeg_codec = "auto";  // auto, cpu (libjpeg-turbo), nvjpeg (CUDA workers)
   int decode_threads = 0, encode_threads = 0, workers = 0, queue = 0;  // 0: automatic
   std::uint64_t max_pixels = 256'000'000;

@@ -692,6 +692,71 @@ TEST_F(Batch, GpuWorkersMatchTheCpuBackend) {
   EXPECT_EQ(cam.channels(), 1);
 }
 
+// nvJPEG's batched decode on the GPU's hardware decoder (when the build has nvJPEG and the GPU
+// the engines): the decoded pixels agree with libjpeg-turbo's (two JPEG decoders are not
+// bit-identical: IDCT and chroma upsampling differ, so the mean and largest differences are
+// bounded and printed), a truncated file still fails with libjpeg-turbo's reason, and the
+// files of a batch are reported as decoded on the GPU.
+TEST_F(Batch, GpuBatchedJpegDecodeAgreesWithLibjpeg) {
+  TEXCV_REQUIRE_GPU();
+  const fs::path in = dir_ / "in", ex(TEXCV_EXAMPLE_IMAGES), shared(TEXCV_SHARED_IMAGES);
+  fs::create_directories(in);
+  for (int i = 0; i < 5; ++i) {
+    fs::copy_file(ex / "rocket.jpg", in / numbered("r", i, ".jpg"));
+    fs::copy_file(shared / "hubble_deep_field.jpg", in / numbered("h", i, ".jpg"));
+  }
+  fs::copy_file(shared / "truncated.jpg", in / "truncated.jpg");
+  const std::string pipe = "flip:code=both";
+  Proc r = texcv({"batch", "-i", in.string(), "-o", (dir_ / "cpu").string(), "-p", pipe, "--device",
+                  "cpu", "--format", "png", "--quiet"});
+  ASSERT_EQ(r.code, 1) << r.err;  // the truncated file
+  const fs::path report = dir_ / "r.jsonl";
+  r = texcv({"batch", "-i", in.string(), "-o", (dir_ / "gpu").string(), "-p", pipe, "--device",
+             "cuda", "--devices", "0", "--streams", "1", "--format", "png", "--report",
+             report.string()});
+  ASSERT_EQ(r.code, 1) << r.err;
+  std::cout << "[ info ] " << r.err.substr(0, r.err.find('\n')) << "\n";
+  const bool nvjpeg = has(r.err, "JPEG codec: nvJPEG");
+  const bool hardware = has(r.err, "the GPU's hardware JPEG decoder");
+  for (const auto& l : lines_of(read_all(report))) {
+    if (has(l, "truncated.jpg")) {
+      EXPECT_TRUE(has(l, "\"status\":\"failed\"")) << l;
+      EXPECT_TRUE(has(l, "Premature end of JPEG file")) << l;
+      continue;
+    }
+    EXPECT_TRUE(has(l, "\"status\":\"ok\",")) << l;
+    EXPECT_TRUE(has(l, "\"device\":\"cuda:0\",\"cpu_fallback\":false")) << l;
+    // With nvJPEG every file is decoded on the GPU, by the JPEG engines when the start line
+    // says so.
+    if (nvjpeg) {
+      EXPECT_TRUE(has(l, hardware ? "\"decoder\":\"nvjpeg-hardware\"" : "\"decoder\":\"nvjpeg-"))
+          << l;
+    }
+  }
+  for (const auto& [name, bytes] : tree(dir_ / "cpu")) {
+    SCOPED_TRACE(name);
+    const texcv::Image a = texcv::imread((dir_ / "cpu" / name).string());
+    const texcv::Image b = texcv::imread((dir_ / "gpu" / name).string());
+    ASSERT_EQ(a.width(), b.width());
+    ASSERT_EQ(a.height(), b.height());
+    ASSERT_EQ(a.channels(), b.channels());
+    double sum = 0, worst = 0;
+    for (int y = 0; y < a.height(); ++y)
+      for (int x = 0; x < a.width(); ++x)
+        for (int c = 0; c < a.channels(); ++c) {
+          const double d = std::abs(texcv::test::at(a, x, y, c) - texcv::test::at(b, x, y, c));
+          sum += d;
+          worst = std::max(worst, d);
+        }
+    const double mean = sum / (static_cast<double>(a.width()) * a.height() * a.channels());
+    std::cout << "[ info ] " << name << ": nvJPEG vs libjpeg-turbo mean |diff| " << mean
+              << ", largest " << worst << "\n";
+    // A swapped channel order, a wrong pitch or an unwritten buffer gives means in the tens.
+    EXPECT_LT(mean, 1.5);
+  }
+  EXPECT_EQ(tree(dir_ / "cpu").size(), 10u);
+}
+
 TEST_F(Batch, PeakMemoryStaysFlatOverThousandsOfFiles) {
   const fs::path small = make_many(dir_ / "small", 200, 48, 3);
   const fs::path large = make_many(dir_ / "large", 3000, 48, 3);

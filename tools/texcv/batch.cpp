@@ -657,7 +657,17 @@ int batch_command(const BatchOptions& opt) {
                : static_cast<std::size_t>(opt.workers > 0 ? opt.workers : 1);
   // Batched GPU decoding needs the files of a batch waiting in the queue (each is its encoded
   // bytes until a worker decodes it): room for two batches a worker, at most 512 files.
-  const bool jpeg_batches = nvjpeg && opt.gpu_jpeg_batch > 1 && nvjpeg_hardware_decoder(devices[0]);
+  // (The probe makes GPU 0's nvJPEG hardware handle, which its workers then share: only done
+  // when there are JPEG files to decode.)
+  const bool any_jpeg = std::any_of(plan.todo.begin(), plan.todo.end(), [&](std::size_t i) {
+    try {
+      return format_from_path(plan.jobs[i].input) == ImageFormat::jpeg;
+    } catch (const std::exception&) {
+      return false;
+    }
+  });
+  const bool jpeg_batches =
+      nvjpeg && any_jpeg && opt.gpu_jpeg_batch > 1 && nvjpeg_hardware_decoder(devices[0]);
   cfg.queue_capacity =
       opt.queue > 0
           ? static_cast<std::size_t>(opt.queue)

@@ -25,6 +25,7 @@
 #include <cstring>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -79,6 +80,49 @@ void check_nvjpeg(nvjpegStatus_t st, const char* call) {
   fail(ErrorCode::Cuda, kOp, what);
 }
 #define TEXCV_NVJPEG_CHECK(call) check_nvjpeg((call), #call)
+
+// nvJPEG's library handles, one of each kind per GPU, shared by the workers of that GPU (a
+// handle is thread-safe; the decode and encode states are per worker) and made on first use:
+// creating them costs a large part of a second each, which a run of TIFF files never pays and a
+// run of JPEG files pays once per GPU instead of once per worker. They live until the process
+// ends. The calling thread's current device must be `device`.
+struct GpuJpegHandles {
+  std::mutex m;
+  nvjpegHandle_t simple = nullptr;  // nvjpegCreateSimple: single decode (hybrid) and encode
+  nvjpegHandle_t hw = nullptr;      // NVJPEG_BACKEND_HARDWARE, when the GPU has JPEG engines
+  bool hw_tried = false;
+};
+
+GpuJpegHandles& jpeg_handles(int device) {
+  static std::mutex m;
+  static std::map<int, std::unique_ptr<GpuJpegHandles>> all;
+  std::lock_guard<std::mutex> lock(m);
+  auto& h = all[device];
+  if (!h) h = std::make_unique<GpuJpegHandles>();
+  return *h;
+}
+
+nvjpegHandle_t simple_handle(int device) {
+  GpuJpegHandles& h = jpeg_handles(device);
+  std::lock_guard<std::mutex> lock(h.m);
+  if (!h.simple) TEXCV_NVJPEG_CHECK(nvjpegCreateSimple(&h.simple));
+  return h.simple;
+}
+
+// nullptr when the GPU has no hardware JPEG decoder.
+nvjpegHandle_t hardware_handle(int device) {
+  GpuJpegHandles& h = jpeg_handles(device);
+  std::lock_guard<std::mutex> lock(h.m);
+  if (!h.hw_tried) {
+    h.hw_tried = true;
+    if (nvjpegCreateEx(NVJPEG_BACKEND_HARDWARE, nullptr, nullptr, NVJPEG_FLAGS_DEFAULT, &h.hw) !=
+        NVJPEG_STATUS_SUCCESS) {
+      h.hw = nullptr;
+      (void)cudaGetLastError();
+    }
+  }
+  return h.hw;
+}
 #endif
 
 // ---- Worker loss ------------------------------------------------------------------------------
@@ -166,11 +210,9 @@ class CudaWorker final : public Worker {
 #if defined(TEXCV_HAS_NVJPEG)
     if (hw_stream_) (void)nvjpegJpegStreamDestroy(hw_stream_);
     if (hw_state_) (void)nvjpegJpegStateDestroy(hw_state_);
-    if (hw_) (void)nvjpegDestroy(hw_);
     if (enc_params_) (void)nvjpegEncoderParamsDestroy(enc_params_);
     if (enc_state_) (void)nvjpegEncoderStateDestroy(enc_state_);
     if (dec_state_) (void)nvjpegJpegStateDestroy(dec_state_);
-    if (nvjpeg_) (void)nvjpegDestroy(nvjpeg_);
 #endif
   }
 
@@ -247,27 +289,34 @@ class CudaWorker final : public Worker {
     if (stream_) return;
     TEXCV_CUDA_CHECK(kOp, cudaSetDevice(device_));
     stream_ = std::make_unique<cuda::Stream>(kOp);
-#if defined(TEXCV_HAS_NVJPEG)
-    if (use_nvjpeg_) {
-      TEXCV_NVJPEG_CHECK(nvjpegCreateSimple(&nvjpeg_));
-      TEXCV_NVJPEG_CHECK(nvjpegJpegStateCreate(nvjpeg_, &dec_state_));
-      TEXCV_NVJPEG_CHECK(nvjpegEncoderStateCreate(nvjpeg_, &enc_state_, stream_->get()));
-      TEXCV_NVJPEG_CHECK(nvjpegEncoderParamsCreate(nvjpeg_, &enc_params_, stream_->get()));
-    }
-    if (jpeg_batch_ > 1) {
-      // No hardware decoder on this GPU: every file is decoded alone (hybrid decoder).
-      if (nvjpegCreateEx(NVJPEG_BACKEND_HARDWARE, nullptr, nullptr, NVJPEG_FLAGS_DEFAULT, &hw_) !=
-          NVJPEG_STATUS_SUCCESS) {
-        hw_ = nullptr;
-        (void)cudaGetLastError();
-        jpeg_batch_ = 1;
-      } else {
-        TEXCV_NVJPEG_CHECK(nvjpegJpegStateCreate(hw_, &hw_state_));
-        TEXCV_NVJPEG_CHECK(nvjpegJpegStreamCreate(hw_, &hw_stream_));
-      }
-    }
-#endif
   }
+
+#if defined(TEXCV_HAS_NVJPEG)
+  // nvJPEG's decode or encode state, made when this worker first decodes or encodes a JPEG.
+  void init_jpeg_decode() {
+    if (dec_state_) return;
+    nvjpeg_ = simple_handle(device_);
+    TEXCV_NVJPEG_CHECK(nvjpegJpegStateCreate(nvjpeg_, &dec_state_));
+  }
+  void init_jpeg_encode() {
+    if (enc_state_) return;
+    nvjpeg_ = simple_handle(device_);
+    TEXCV_NVJPEG_CHECK(nvjpegEncoderStateCreate(nvjpeg_, &enc_state_, stream_->get()));
+    TEXCV_NVJPEG_CHECK(nvjpegEncoderParamsCreate(nvjpeg_, &enc_params_, stream_->get()));
+  }
+  // The hardware decoder's state; false when the GPU has none (every file is then decoded alone
+  // by the hybrid decoder).
+  bool init_hardware_decode() {
+    if (hw_state_) return true;
+    if (hw_tried_) return false;
+    hw_tried_ = true;
+    hw_ = hardware_handle(device_);
+    if (!hw_) return false;
+    TEXCV_NVJPEG_CHECK(nvjpegJpegStateCreate(hw_, &hw_state_));
+    TEXCV_NVJPEG_CHECK(nvjpegJpegStreamCreate(hw_, &hw_stream_));
+    return true;
+  }
+#endif
 
   void release_buffers() noexcept {
     if (stream_) (void)cudaStreamSynchronize(stream_->get());
@@ -290,8 +339,11 @@ class CudaWorker final : public Worker {
   // The hardware-decodable JPEG files among items, decoded in one nvjpegDecodeBatched call on
   // this worker's stream into batch_in_[j]; predecoded_ maps each to its decoded image.
   void decode_batch(const std::vector<WorkItem*>& items) {
+    bool any = false;
+    for (const WorkItem* w : items) any = any || !w->encoded.empty();
+    if (!any) return;
     init();
-    if (!hw_) return;
+    if (!init_hardware_decode()) return;
     std::vector<WorkItem*> take;
     std::vector<const unsigned char*> data;
     std::vector<std::size_t> lengths;
@@ -360,6 +412,7 @@ class CudaWorker final : public Worker {
   // Decodes item.encoded into the device input buffer. Returns false when nvJPEG cannot (the
   // caller decodes on the CPU, which also gives the precise reason for a corrupt file).
   bool decode_jpeg(WorkItem& item, ImageView& out) {
+    init_jpeg_decode();
     const auto* data = item.encoded.data();
     const std::size_t len = item.encoded.size();
     int ncomp = 0;
@@ -393,6 +446,7 @@ class CudaWorker final : public Worker {
 
   // Encodes a device u8 image (1 or 3 channels) as JPEG into `out`.
   void encode_jpeg(const ImageView& v, int quality, std::vector<unsigned char>& out) {
+    init_jpeg_encode();
     const cudaStream_t s = stream_->get();
     TEXCV_NVJPEG_CHECK(nvjpegEncoderParamsSetQuality(enc_params_, quality, s));
     TEXCV_NVJPEG_CHECK(nvjpegEncoderParamsSetSamplingFactors(
@@ -521,7 +575,8 @@ class CudaWorker final : public Worker {
   std::vector<cuda::DeviceBuffer> batch_in_;
   std::map<const WorkItem*, ImageView> predecoded_;
 #if defined(TEXCV_HAS_NVJPEG)
-  nvjpegHandle_t hw_ = nullptr;  // the hardware decoder's handle, state and header parser
+  nvjpegHandle_t hw_ = nullptr;  // the hardware decoder's handle (shared), state and parser
+  bool hw_tried_ = false;
   nvjpegJpegState_t hw_state_ = nullptr;
   nvjpegJpegStream_t hw_stream_ = nullptr;
   nvjpegHandle_t nvjpeg_ = nullptr;
@@ -546,18 +601,12 @@ std::vector<std::unique_ptr<Worker>> make_cuda_workers(const std::vector<Pipelin
 
 bool nvjpeg_hardware_decoder(int device) {
 #if defined(TEXCV_HAS_NVJPEG)
+  // Makes the GPU's shared hardware handle, which its workers then use.
   if (cudaSetDevice(device) != cudaSuccess) {
     (void)cudaGetLastError();
     return false;
   }
-  nvjpegHandle_t h = nullptr;
-  if (nvjpegCreateEx(NVJPEG_BACKEND_HARDWARE, nullptr, nullptr, NVJPEG_FLAGS_DEFAULT, &h) !=
-      NVJPEG_STATUS_SUCCESS) {
-    (void)cudaGetLastError();
-    return false;
-  }
-  (void)nvjpegDestroy(h);
-  return true;
+  return hardware_handle(device) != nullptr;
 #else
   (void)device;
   return false;

@@ -418,7 +418,7 @@ EngineReport run_engine(const std::vector<BatchJob>& jobs, const std::vector<std
     std::lock_guard<std::mutex> lock(state_mutex);
     const std::size_t n = started[dev]++;
     for (const auto& f : cfg.faults)
-      if (f.device == dev && f.after == n)
+      if (f.device == dev && f.after <= n)  // from then on: a lost device stays lost
         return "injected fault (" + std::string(kInjectFaultEnv) + "=" + f.device +
                ":after=" + std::to_string(f.after) + ")";
     return {};
@@ -512,7 +512,7 @@ EngineReport run_engine(const std::vector<BatchJob>& jobs, const std::vector<std
         for (std::size_t k = batch.size(); k-- > 0;) decoded.put_back(std::move(batch[k]));
         return retire();
       }
-      if (batch.size() > 1) {
+      if (want > 1) {
         std::vector<WorkItem*> items;
         for (auto& it : batch) items.push_back(&it.work);
         const auto t0 = Clock::now();

@@ -100,11 +100,11 @@ class Worker {
   // How many files the engine may hand over together (the files already waiting, never more:
   // the engine does not wait to fill a batch). 1: one at a time.
   virtual std::size_t batch_size() const { return 1; }
-  // Called with the files taken together (2 to batch_size() of them) before process() runs on
-  // each, in order: work they can share starts here (nvJPEG's batched decode on the GPU's JPEG
-  // engines). A file it cannot handle is left as it was for process(). Throws WorkerLost when
-  // the device is lost (every file of the batch goes back to the queue); other errors are the
-  // worker's to handle.
+  // Called (when batch_size() > 1) with the files taken together (1 to batch_size() of them)
+  // before process() runs on each, in order: work they can share starts here (nvJPEG's batched
+  // decode on the GPU's JPEG engines). A file it cannot handle is left as it was for process().
+  // Throws WorkerLost when the device is lost (every file of the batch goes back to the queue);
+  // other errors are the worker's to handle.
   virtual void prepare(const std::vector<WorkItem*>& items) { (void)items; }
 };
 
@@ -131,7 +131,8 @@ bool nvjpeg_hardware_decoder(int device);
 
 // Fault injection, a testing aid: the workers of `device` (a Worker::device() string such as
 // "cuda:0" or "cpu:0") report their device lost when they start its (after+1)-th file, counting
-// the files started on that device by all its workers.
+// the files started on that device by all its workers, and at every later start (as a sticky
+// CUDA error: a sibling worker may start one before the engine has marked the device lost).
 struct InjectedFault {
   std::string device;
   std::size_t after = 0;

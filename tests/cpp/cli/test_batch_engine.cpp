@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
@@ -46,6 +47,10 @@ struct Log {
   std::vector<std::tuple<int, std::string, std::string>> starts;
   std::map<std::string, int> processed;  // input -> times processed successfully
   int lost_at = -1;                      // sequence number of the first WorkerLost
+  // Devices a fake worker has lost: like a sticky CUDA error, every later start of a file on
+  // one of them fails too (a sibling may start one before the engine marks the device lost).
+  std::set<std::string> lost_devices;
+  int starts_on_lost = 0;  // such starts (not in `starts`)
 };
 
 // Processes an item by flipping it left-right (so the written file proves a worker ran), after
@@ -64,10 +69,15 @@ class FakeWorker final : public Worker {
   void process(WorkItem& item) override {
     {
       std::lock_guard<std::mutex> lock(log_.m);
+      if (log_.lost_devices.count(device_)) {
+        ++log_.starts_on_lost;
+        throw WorkerLost("fake " + device_ + " fell off the bus");
+      }
       const int s = log_.seq++;
       log_.starts.emplace_back(s, name_, item.input);
       if (lose_after_ >= 0 && started_ == lose_after_) {
         if (log_.lost_at < 0) log_.lost_at = s;
+        log_.lost_devices.insert(device_);
         throw WorkerLost("fake " + device_ + " fell off the bus");
       }
     }
@@ -255,13 +265,16 @@ TEST_F(BatchEngine, BatchingWorkerGetsWaitingFilesTogether) {
   const EngineReport rep = run(workers, cfg);
   expect_all_ok_once();
   EXPECT_TRUE(rep.lost.empty());
-  std::size_t in_batches = 0;
+  std::size_t in_batches = 0, largest = 0;
   for (std::size_t n : w->batch_sizes) {
-    EXPECT_GE(n, 2u);
+    EXPECT_GE(n, 1u);
     EXPECT_LE(n, 4u);
     in_batches += n;
+    largest = std::max(largest, n);
   }
-  EXPECT_FALSE(w->batch_sizes.empty()) << "no batch was ever formed";
+  EXPECT_GT(largest, 1u) << "no batch of several files was ever formed";
+  // Every file went through prepare(), in a batch of one or more.
+  EXPECT_EQ(in_batches, jobs_.size());
   int prepared = 0;
   for (const auto& r : results_) prepared += r.note == "prepared";
   EXPECT_EQ(static_cast<std::size_t>(prepared), in_batches);
@@ -327,8 +340,10 @@ TEST_F(BatchEngine, TwoWorkersSharingALostDeviceAreBothRetired) {
 TEST_F(BatchEngine, WhenEveryWorkerIsLostTheFallbackRunsTheRest) {
   make_files(20);
   std::vector<std::unique_ptr<Worker>> workers;
+  // Each fake GPU worker finishes at most one or two files, then its device is lost; which
+  // device goes first depends on the schedule.
   workers.push_back(std::make_unique<FakeWorker>("gpu0a", "cuda:0", 1, log_));
-  workers.push_back(std::make_unique<FakeWorker>("gpu0b", "cuda:0", -1, log_));
+  workers.push_back(std::make_unique<FakeWorker>("gpu0b", "cuda:0", 1, log_));
   workers.push_back(std::make_unique<FakeWorker>("gpu1", "cuda:1", 2, log_));
   EngineConfig cfg;
   int fallback_calls = 0;
@@ -344,28 +359,29 @@ TEST_F(BatchEngine, WhenEveryWorkerIsLostTheFallbackRunsTheRest) {
   EXPECT_TRUE(rep.all_lost);
   EXPECT_EQ(rep.fallback_workers, 1u);
   EXPECT_EQ(rep.lost.size(), 2u);
-  EXPECT_EQ(rep.retried, 2u);
-  // Two losses, so two retries: of two files, or of one file lost on cuda:0 and then again on
-  // cuda:1 (retried_from lists both, in order).
+  // One retry per failed start: gpu0a's and gpu1's losses, and gpu0b's unless the engine had
+  // marked cuda:0 lost before it started a second file.
   int on_cpu = 0, retries = 0;
   for (const auto& r : results_) {
     if (r.device == "cpu:0") ++on_cpu;
     retries += static_cast<int>(r.retried_from.size());
-    if (r.retried_from.size() == 2) {
-      EXPECT_EQ(r.retried_from, (std::vector<std::string>{"cuda:0", "cuda:1"}));
+    for (const auto& d : r.retried_from) {
+      EXPECT_TRUE(d == "cuda:0" || d == "cuda:1") << d;
+      EXPECT_NE(d, r.device) << "a file ran again on the device it was lost on";
     }
-    for (const auto& d : r.retried_from) EXPECT_TRUE(d == "cuda:0" || d == "cuda:1") << d;
+    if (r.retried_from.size() == 2) {
+      EXPECT_NE(r.retried_from[0], r.retried_from[1]);
+    }
     if (!r.retried_from.empty()) {
-      // Finally run elsewhere: on cuda:1 (before it was lost too) or on the fallback.
-      EXPECT_TRUE(r.device == "cpu:0" || (r.device == "cuda:1" && r.retried_from[0] == "cuda:0"))
-          << r.device;
       EXPECT_EQ(r.retry_reason, r.retried_from.back() + " lost: fake " + r.retried_from.back() +
                                     " fell off the bus");
     }
   }
-  EXPECT_EQ(retries, 2);
-  // At most 1 + 1 + 2 files finished on the fake GPUs (gpu0b may finish one more in flight).
-  EXPECT_GE(on_cpu, 20 - 5);
+  EXPECT_EQ(static_cast<int>(rep.retried), retries);
+  EXPECT_GE(retries, 2);
+  EXPECT_LE(retries, 3);
+  // At most 1 + 1 + 2 files finished on the fake GPUs.
+  EXPECT_GE(on_cpu, 20 - 4);
   ASSERT_FALSE(events_.empty());
   EXPECT_NE(events_.back().find("every worker was lost; the files left run on 1 fallback"),
             std::string::npos)
@@ -420,7 +436,10 @@ TEST_F(BatchEngine, InjectedFaultLosesTheDeviceAtItsNthFile) {
     }
   }
   EXPECT_EQ(on0, 3);  // the 4th file started on cuda:0 was the lost one
-  EXPECT_EQ(retried, 1);
+  // ... and a 5th when the sibling started one before the engine marked cuda:0 lost.
+  EXPECT_GE(retried, 1);
+  EXPECT_LE(retried, 2);
+  EXPECT_EQ(rep.retried, static_cast<std::size_t>(retried));
 }
 
 TEST(BatchFaultInjection, ParsesEntriesAndRejectsBadOnes) {

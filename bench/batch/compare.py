@@ -36,7 +36,8 @@ def main():
     for name in names:
         ref = cv2.imread(os.path.join(a.ref, name), cv2.IMREAD_UNCHANGED)
         for spec in a.other:
-            tool, d = spec.split("=", 1)
+            # TOOL=DIR; the tool may itself hold '=' (texcv-cuda@streams=4): split at the last
+            tool, d = spec.rsplit("=", 1)
             path = os.path.join(d, name)
             img = cv2.imread(path, cv2.IMREAD_UNCHANGED) if os.path.exists(path) else None
             if img is None:

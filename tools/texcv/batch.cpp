@@ -656,26 +656,27 @@ int batch_command(const BatchOptions& opt) {
       use_cuda ? devices.size() * static_cast<std::size_t>(std::max(1, opt.streams))
                : static_cast<std::size_t>(opt.workers > 0 ? opt.workers : 1);
   // Batched GPU decoding needs the files of a batch waiting in the queue (each is its encoded
-  // bytes until a worker decodes it): room for two batches a worker, at most 512 files.
-  // (The probe makes GPU 0's nvJPEG hardware handle, which its workers then share: only done
-  // when there are JPEG files to decode.)
-  const bool any_jpeg = std::any_of(plan.todo.begin(), plan.todo.end(), [&](std::size_t i) {
+  // bytes until a worker decodes it): room for two batches a worker, at most 512 files, when
+  // every input is a JPEG (other files wait decoded: a TIFF of 5000^2 holds 75 MB). The probe
+  // makes GPU 0's nvJPEG hardware handle, which its workers then share: only done when there are
+  // JPEG files to decode.
+  auto is_jpeg = [&](std::size_t i) {
     try {
       return format_from_path(plan.jobs[i].input) == ImageFormat::jpeg;
     } catch (const std::exception&) {
       return false;
     }
-  });
+  };
+  const bool any_jpeg = std::any_of(plan.todo.begin(), plan.todo.end(), is_jpeg);
+  const bool all_jpeg = any_jpeg && std::all_of(plan.todo.begin(), plan.todo.end(), is_jpeg);
   const bool jpeg_batches =
       nvjpeg && any_jpeg && opt.gpu_jpeg_batch > 1 && nvjpeg_hardware_decoder(devices[0]);
+  const std::size_t batch_queue =
+      std::min<std::size_t>(512, 2 * nworkers * static_cast<std::size_t>(opt.gpu_jpeg_batch));
   cfg.queue_capacity =
       opt.queue > 0
           ? static_cast<std::size_t>(opt.queue)
-          : std::max<std::size_t>(
-                4, jpeg_batches
-                       ? std::min<std::size_t>(
-                             512, 2 * nworkers * static_cast<std::size_t>(opt.gpu_jpeg_batch))
-                       : 2 * nworkers);
+          : std::max<std::size_t>(4, jpeg_batches && all_jpeg ? batch_queue : 2 * nworkers);
   std::string devices_text = device_text;
   if (use_cuda) {
     devices_text += " (GPU";

@@ -9,6 +9,7 @@
 #   bash bench/run_device.sh build filters peers  # the filter benchmark and its Python peers
 #   bash bench/run_device.sh quick build bench    # small sizes, few reps (a smoke test)
 #
+# batch = bench/batch/run.sh (TEXCV_BATCH_SETS, _JPEG, _TIFF, _TOOLS, _REPEAT) after the Batch* tests.
 # bench = bench_geometry (configs: TEXCV_BENCH_CONFIGS), filters = bench_filters (configs:
 # TEXCV_BENCH_FILTER_CONFIGS, default "f32x1 u8x1 u8x4 u8x3"); TEXCV_BENCH_FILTER narrows the ops
 # of both. peers runs bench/peers.py on the suites of the stages asked for (bench: geometry,
@@ -350,7 +351,7 @@ do_batch() {
   "$BUILD/bin/texcv" info 2>&1 | head -20
   TEXCV="$BUILD/bin/texcv" OUT="$OUT/batch" timeout "$(cap 400 30)" bash bench/batch/run.sh \
     --sets "${TEXCV_BATCH_SETS:-jpeg}" --jpeg "${TEXCV_BATCH_JPEG:-200}" \
-    --tiff "${TEXCV_BATCH_TIFF:-8}" --tools "${TEXCV_BATCH_TOOLS:-texcv-cuda texcv-cpu opencv}" \
+    --tiff "${TEXCV_BATCH_TIFF:-8}" --repeat "${TEXCV_BATCH_REPEAT:-1}" --tools "${TEXCV_BATCH_TOOLS:-texcv-cuda texcv-cpu opencv}" \
     --data /tmp/texcv-batch-data --work /tmp/texcv-batch-work >"$OUT/batch_run.log" 2>&1 || rc=1
   tail -30 "$OUT/batch_run.log"
   [ -f "$OUT/batch/table.md" ] && cat "$OUT/batch/table.md"

@@ -36,8 +36,10 @@ def main():
     for name in names:
         ref = cv2.imread(os.path.join(a.ref, name), cv2.IMREAD_UNCHANGED)
         for spec in a.other:
-            # TOOL=DIR; the tool may itself hold '=' (texcv-cuda@streams=4): split at the last
-            tool, d = spec.rsplit("=", 1)
+            # TOOL=DIR; both may hold '=' (texcv-cuda@streams=4 and its folder): the folder is
+            # an absolute path, so split at the first "=/"
+            k = spec.find("=/")
+            tool, d = (spec[:k], spec[k + 1 :]) if k >= 0 else spec.split("=", 1)
             path = os.path.join(d, name)
             img = cv2.imread(path, cv2.IMREAD_UNCHANGED) if os.path.exists(path) else None
             if img is None:

@@ -15,7 +15,6 @@
 #include <exception>
 #include <filesystem>
 #include <fstream>
-#include <future>
 #include <iostream>
 #include <map>
 #include <mutex>
@@ -624,17 +623,6 @@ int batch_command(const BatchOptions& opt) {
     return kExitUsage;
   }
   const bool nvjpeg = use_cuda && nvjpeg_compiled() && opt.jpeg_codec != "cpu";
-  // While the plan is made: each selected GPU's CUDA context and, with nvJPEG batches, its
-  // hardware JPEG decoder handle, made in parallel in the background (the better part of a
-  // second per GPU, paid once for all its workers; made one after the other by the workers
-  // themselves, the second GPU of a 1,000-file run started when the first had done most of
-  // them). Not for a dry run, which only needs GPU 0's answer.
-  std::vector<std::future<bool>> warm;
-  if (use_cuda && !opt.dry_run)
-    for (int d : devices)
-      warm.push_back(std::async(std::launch::async, [d, hw = nvjpeg && opt.gpu_jpeg_batch > 1] {
-        return warm_up_gpu(d, hw);
-      }));
   const int hw = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
   EngineConfig cfg;
   cfg.steps = steps;
@@ -681,8 +669,8 @@ int batch_command(const BatchOptions& opt) {
   };
   const bool any_jpeg = std::any_of(plan.todo.begin(), plan.todo.end(), is_jpeg);
   const bool all_jpeg = any_jpeg && std::all_of(plan.todo.begin(), plan.todo.end(), is_jpeg);
-  const bool jpeg_batches = nvjpeg && any_jpeg && opt.gpu_jpeg_batch > 1 &&
-                            (warm.empty() ? nvjpeg_hardware_decoder(devices[0]) : warm[0].get());
+  const bool jpeg_batches =
+      nvjpeg && any_jpeg && opt.gpu_jpeg_batch > 1 && nvjpeg_hardware_decoder(devices[0]);
   const std::size_t batch_queue =
       std::min<std::size_t>(512, 2 * nworkers * static_cast<std::size_t>(opt.gpu_jpeg_batch));
   cfg.queue_capacity =

@@ -613,21 +613,9 @@ bool nvjpeg_hardware_decoder(int device) {
 #endif
 }
 
-bool warm_up_gpu(int device, bool jpeg_hardware) noexcept {
-  if (cudaSetDevice(device) != cudaSuccess || cudaFree(nullptr) != cudaSuccess) {
-    (void)cudaGetLastError();
-    return false;
-  }
-  return jpeg_hardware && nvjpeg_hardware_decoder(device);
-}
-
 #else
 
 bool nvjpeg_hardware_decoder(int) {
-  return false;
-}
-
-bool warm_up_gpu(int, bool) noexcept {
   return false;
 }
 

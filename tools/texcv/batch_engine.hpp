@@ -126,13 +126,8 @@ std::vector<std::unique_ptr<Worker>> make_cuda_workers(const std::vector<Pipelin
                                                        bool nvjpeg, int jpeg_batch);
 // Whether the CUDA workers can decode and encode JPEG with nvJPEG (a build with nvJPEG).
 bool nvjpeg_compiled();
-// Whether nvJPEG's hardware decoder (NVJPEG_BACKEND_HARDWARE) can be used on GPU `device`
-// (makes the GPU's shared handle, which its CUDA workers then use).
+// Whether nvJPEG's hardware decoder (NVJPEG_BACKEND_HARDWARE) can be used on GPU `device`.
 bool nvjpeg_hardware_decoder(int device);
-// Makes GPU `device`'s CUDA context and, with jpeg_hardware, its shared nvJPEG hardware decoder
-// handle; returns nvjpeg_hardware_decoder(device) when asked for it (else false). Never throws:
-// a failure shows again, with its message, when a worker sets itself up on that GPU.
-bool warm_up_gpu(int device, bool jpeg_hardware) noexcept;
 
 // Fault injection, a testing aid: the workers of `device` (a Worker::device() string such as
 // "cuda:0" or "cpu:0") report their device lost when they start its (after+1)-th file, counting

@@ -50,4 +50,12 @@ MemoryInfo device_memory_info();
 // Drops every cached texture object (the cache otherwise keeps them for reuse).
 void clear_texture_cache();
 
+// The CPU backend's threads: an operation called from the calling thread splits its rows over
+// at most this many threads (OpenMP's setting of that thread; other threads keep theirs). 0
+// restores the default (OMP_NUM_THREADS, else one per core). Returns the previous value. A build
+// without OpenMP runs every operation on the calling thread: 1, and n is ignored.
+int set_cpu_threads(int n);
+// The calling thread's current value (see set_cpu_threads).
+int cpu_threads();
+
 }  // namespace texcv

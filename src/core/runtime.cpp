@@ -4,6 +4,10 @@
 #include "src/core/backends.hpp"
 #include "texcv/io.hpp"
 
+#if defined(TEXCV_HAS_OPENMP)
+#include <omp.h>
+#endif
+
 #ifndef TEXCV_VERSION
 #define TEXCV_VERSION "unknown"
 #endif
@@ -27,6 +31,28 @@ BuildInfo build_info() {
 #endif
   b.formats = supported_formats();
   return b;
+}
+
+int cpu_threads() {
+#if defined(TEXCV_HAS_OPENMP)
+  return omp_get_max_threads();
+#else
+  return 1;
+#endif
+}
+
+int set_cpu_threads(int n) {
+#if defined(TEXCV_HAS_OPENMP)
+  // The default a thread starts with (every thread inherits the initial value), read before any
+  // change by this thread.
+  static const int kDefault = omp_get_max_threads();
+  const int previous = omp_get_max_threads();
+  omp_set_num_threads(n > 0 ? n : kDefault);
+  return previous;
+#else
+  (void)n;
+  return 1;
+#endif
 }
 
 bool cuda_available() {

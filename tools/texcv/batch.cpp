@@ -652,9 +652,16 @@ int batch_command(const BatchOptions& opt) {
                     [](const JobResult& r) { return r.status == JobStatus::failed; }));
   const std::size_t resumed = plan.early.size() - planned_failures;
   const std::string device_text = use_cuda ? "cuda" : "cpu";
+  // CPU backend workers: one per core by default, each running its operations on one thread
+  // (measured on 2 cores: 200 JPEGs 2.05 -> 1.60 s, the TIFF task 1.66-2.52 -> 1.53-1.63 s against
+  // one worker whose operations use every core: its OpenMP threads spin between the small
+  // operations while the codec threads wait for the cores); with --workers N, cores / N threads
+  // each.
+  const int cpu_workers = opt.workers > 0 ? opt.workers : hw;
+  const int cpu_threads_each = std::max(1, hw / cpu_workers);
   const std::size_t nworkers =
       use_cuda ? devices.size() * static_cast<std::size_t>(std::max(1, opt.streams))
-               : static_cast<std::size_t>(opt.workers > 0 ? opt.workers : 1);
+               : static_cast<std::size_t>(cpu_workers);
   // Batched GPU decoding needs the files of a batch waiting in the queue (each is its encoded
   // bytes until a worker decodes it): room for two batches a worker, at most 512 files, when
   // every input is a JPEG (other files wait decoded: a TIFF of 5000^2 holds 75 MB). The probe
@@ -740,7 +747,7 @@ int batch_command(const BatchOptions& opt) {
                                   jpeg_batches ? opt.gpu_jpeg_batch : 1);
     } else {
       for (std::size_t i = 0; i < nworkers; ++i)
-        workers.push_back(make_cpu_worker(cfg.steps, static_cast<int>(i)));
+        workers.push_back(make_cpu_worker(cfg.steps, static_cast<int>(i), cpu_threads_each));
     }
   } catch (const std::exception& e) {
     say(e.what());
@@ -827,12 +834,12 @@ int batch_command(const BatchOptions& opt) {
   // once every worker is lost the files left run on CPU backend workers (--workers of them).
   std::size_t retried = 0;
   cfg.on_event = [&](const std::string& line) { progress.message("texcv batch: " + line); };
-  const int fallback_count = opt.workers > 0 ? opt.workers : 1;
+  const int fallback_count = cpu_workers;
   const int first_slot = use_cuda ? 0 : static_cast<int>(nworkers);
   cfg.fallback = [&] {
     std::vector<std::unique_ptr<Worker>> v;
     for (int i = 0; i < fallback_count; ++i)
-      v.push_back(make_cpu_worker(cfg.steps, first_slot + i));
+      v.push_back(make_cpu_worker(cfg.steps, first_slot + i, cpu_threads_each));
     return v;
   };
   std::size_t ran = 0;  // files the engine finished (ok or failed)

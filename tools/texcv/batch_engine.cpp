@@ -24,6 +24,7 @@
 #include <utility>
 
 #include "texcv/error.hpp"
+#include "texcv/runtime.hpp"
 #include "tools/texcv/batch_queue.hpp"
 
 namespace fs = std::filesystem;
@@ -193,10 +194,16 @@ class NoWorker final : public Worker {
 
 class CpuWorker final : public Worker {
  public:
-  CpuWorker(const std::vector<PipelineStep>& steps, int slot) : steps_(steps), slot_(slot) {}
+  CpuWorker(const std::vector<PipelineStep>& steps, int slot, int threads)
+      : steps_(steps), slot_(slot), threads_(threads) {}
   std::string name() const override { return "cpu"; }
   std::string device() const override { return "cpu:" + std::to_string(slot_); }
   void process(WorkItem& item) override {
+    // process() always runs on this worker's thread: set its operations' thread count once.
+    if (!threads_set_) {
+      set_cpu_threads(threads_);
+      threads_set_ = true;
+    }
     item.result.device = "cpu";
     Image out = run_steps_on_host(host_input(item).view(), steps_);
     item.image = std::move(out);
@@ -205,6 +212,8 @@ class CpuWorker final : public Worker {
  private:
   const std::vector<PipelineStep>& steps_;
   int slot_ = 0;
+  int threads_ = 0;
+  bool threads_set_ = false;
 };
 
 // The element type and conversion scale for --bit-depth.
@@ -299,8 +308,9 @@ const Image& host_input(WorkItem& item) {
   return item.image;
 }
 
-std::unique_ptr<Worker> make_cpu_worker(const std::vector<PipelineStep>& steps, int slot) {
-  return std::make_unique<CpuWorker>(steps, slot);
+std::unique_ptr<Worker> make_cpu_worker(const std::vector<PipelineStep>& steps, int slot,
+                                        int threads) {
+  return std::make_unique<CpuWorker>(steps, slot, threads);
 }
 
 std::vector<InjectedFault> parse_injected_faults(const std::string& spec) {

@@ -110,8 +110,11 @@ class Worker {
 
 // Runs the steps on the CPU backend.
 Image run_steps_on_host(const ImageView& src, const std::vector<PipelineStep>& steps);
-// A CPU backend worker; its device() is "cpu:<slot>" (the report says "cpu").
-std::unique_ptr<Worker> make_cpu_worker(const std::vector<PipelineStep>& steps, int slot = 0);
+// A CPU backend worker; its device() is "cpu:<slot>" (the report says "cpu"). Its operations
+// use `threads` threads (texcv::set_cpu_threads on the worker's thread; 0: the default, all
+// cores).
+std::unique_ptr<Worker> make_cpu_worker(const std::vector<PipelineStep>& steps, int slot = 0,
+                                        int threads = 0);
 // The decoded input of an item: item.image, or the file decoded on the CPU when the item holds
 // the encoded bytes (a fallback from GPU decoding).
 const Image& host_input(WorkItem& item);

@@ -92,8 +92,9 @@ CLI::App* add_batch_subcommand(CLI::App& app, BatchOptions& opt) {
   cmd->add_option("--encode-threads", opt.encode_threads, "encode threads (default: cores)")
       ->check(CLI::Range(1, 256));
   cmd->add_option("--workers", opt.workers,
-                  "CPU backend workers (default 1; each operation is itself multi-threaded); with "
-                  "--device cuda, the workers that take over if every GPU is lost")
+                  "CPU backend workers (default: one per core, each running its operations on one "
+                  "thread; N workers: cores / N threads each); with --device cuda, the workers "
+                  "that take over if every GPU is lost")
       ->check(CLI::Range(1, 256));
   cmd->add_option("--queue", opt.queue, "capacity of each queue between stages, in images")
       ->check(CLI::Range(1, 4096));

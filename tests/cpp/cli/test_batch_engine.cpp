@@ -606,7 +606,7 @@ TEST_F(BatchEngine, InjectedGpuLossFinishesTheRunOnTheOtherWorkers) {
                      {}, dir_);
   ASSERT_EQ(r.code, 0) << r.err;
   r = texcv_run({"batch", "-i", in, "-o", (dir_ / "gpu").string(), "-p", "flip", "--device", "cuda",
-                 "--streams", "2", "--report", report.string()},
+                 "--streams", "2", "--workers", "1", "--report", report.string()},
                 {"TEXCV_BATCH_INJECT_FAULT=cuda:0:after=1"}, dir_);
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_TRUE(has(r.err, "cuda:0 lost (injected fault")) << r.err;

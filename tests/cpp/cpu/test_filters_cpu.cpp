@@ -2,11 +2,13 @@
 // derivatives of ramps, the sharpen kernel on an impulse, rounding and saturation, Gaussian
 // kernels from their formula, and unsharp_mask as its definition.
 #include <cmath>
+#include <thread>
 #include <vector>
 
 #include "common/test_support.hpp"
 #include "texcv/filters.hpp"
 #include "texcv/registry.hpp"
+#include "texcv/runtime.hpp"
 
 namespace texcv {
 namespace {
@@ -29,6 +31,36 @@ std::vector<double> values(const ImageView& v) {
     for (int x = 0; x < v.width; ++x)
       for (int c = 0; c < v.channels; ++c) out.push_back(test::at(v, x, y, c));
   return out;
+}
+
+// set_cpu_threads (what texcv batch's CPU workers use, one thread each): it changes only the
+// calling thread's setting, and results do not depend on the thread count (a convolution and a
+// resize of an image large enough to run in parallel, bit for bit).
+TEST(CpuThreads, PerThreadSettingAndIdenticalResults) {
+  const Image src = test::random_image(640, 480, 3, ElemType::u8, 5);
+  const ParamValues conv{{"kernel", "-1|-1|-1|-1|16|-1|-1|-1|-1"}, {"scale", "0.125"}};
+  const ParamValues rs{{"scale", "0.9"}};
+  const Image conv_default = apply("convolve", src, conv);
+  const Image rs_default = apply("resize", src, rs);
+  const int before = cpu_threads();
+  EXPECT_EQ(set_cpu_threads(1), before);
+  const bool openmp = build_info().openmp;
+  EXPECT_EQ(cpu_threads(), 1);
+  int other = -1;
+  std::thread([&] { other = cpu_threads(); }).join();
+  EXPECT_EQ(other, before);  // another thread keeps the default
+  const Image conv_one = apply("convolve", src, conv);
+  const Image rs_one = apply("resize", src, rs);
+  EXPECT_EQ(set_cpu_threads(0), 1);
+  EXPECT_EQ(cpu_threads(), before);
+  EXPECT_EQ(test::compare(conv_one, conv_default).count, 0);
+  EXPECT_EQ(test::compare(rs_one, rs_default).count, 0);
+  if (openmp) {
+    set_cpu_threads(3);
+    EXPECT_EQ(cpu_threads(), 3);
+    EXPECT_EQ(test::compare(apply("convolve", src, conv), conv_default).count, 0);
+    set_cpu_threads(0);
+  }
 }
 
 TEST(CpuFilters, BoxSumOnKnownImage) {

@@ -10,7 +10,7 @@ bash scripts/configure.sh -DTEXCV_WERROR=ON -DTEXCV_REQUIRE_OPENCV_TESTS=ON
 build=${TEXCV_BUILD_DIR:-build}
 cmake --build "$build"
 ctest --test-dir "$build" --output-on-failure -j "$(nproc)"
-if ! "$build/bin/texcv" info | grep -qE '^ +\[0\]'; then
+if ! grep -qE '^ +\[0\]' <<<"$("$build/bin/texcv" info)"; then
   echo "texcv: no GPU on this machine: the CUDA tests (ctest label 'cuda') were skipped, each" \
     "with its reason; they run on a GPU machine (see docs/performance.md for the last run)"
 fi

@@ -149,10 +149,19 @@ declare -A pipeline=(
 )
 declare -A count=([tiff]=$tiff_n [jpeg]=$jpeg_n)
 
+# texcv's info and batch help, read once into variables: `texcv ... | grep -q` under pipefail
+# fails at random (grep exits at the first match, texcv dies of SIGPIPE writing the rest), which
+# made the TIFF runs go without --tiff-compression none (deflate-compressed outputs, 5-7x slower)
+# in some repetitions and not in others.
+info_text="" help_text=""
+if [ -n "$texcv" ]; then
+  info_text=$("$texcv" info 2>&1)
+  help_text=$("$texcv" batch --help 2>&1)
+fi
 gpu_ok=0
-if [ -n "$texcv" ] && ! "$texcv" info 2>&1 | grep -q 'none usable'; then gpu_ok=1; fi
+if [ -n "$texcv" ] && ! grep -q 'none usable' <<<"$info_text"; then gpu_ok=1; fi
 tiff_ok=0
-if [ -n "$texcv" ] && "$texcv" info 2>&1 | grep -q 'image formats.*tiff'; then tiff_ok=1; fi
+if [ -n "$texcv" ] && grep -q 'image formats.*tiff' <<<"$info_text"; then tiff_ok=1; fi
 
 # inputs: the first count[set] files of the set (a larger set made earlier is not all used)
 list_inputs() { find "$data/$1" -maxdepth 1 -type f ! -name '.*' | sort | head -n "${count[$1]}"; }
@@ -176,7 +185,7 @@ one() {
     texcv-cuda | texcv-cpu)
       if [ -z "$texcv" ]; then echo "skip $set $tool: no texcv binary"; return; fi
       if [ "$tool" = texcv-cuda ] && [ "$gpu_ok" = 0 ]; then
-        echo "skip $set $tool: no usable GPU ($("$texcv" info 2>&1 | grep -m1 'none usable' | sed 's/^ *//'))"
+        echo "skip $set $tool: no usable GPU ($(grep -m1 'none usable' <<<"$info_text" | sed 's/^ *//'))"
         return
       fi
       if [ "$set" = tiff ] && [ "$tiff_ok" = 0 ]; then
@@ -187,7 +196,7 @@ one() {
         -q 90 --report "$log.jsonl" "${opts[@]}")
       # uncompressed TIFF as the task asks, once texcv batch has the option (it writes deflate
       # without it)
-      if [ "$set" = tiff ] && "$texcv" batch --help 2>&1 | grep -q -- '--tiff-compression'; then
+      if [ "$set" = tiff ] && grep -q -- '--tiff-compression' <<<"$help_text"; then
         cmd+=(--tiff-compression none)
       fi
       ;;

@@ -345,7 +345,7 @@ do_batch() {
   local cli="$BUILD/tests/test_cli" rc=0
   [ -x "$cli" ] || cli=$(find "$BUILD" -name test_cli -type f -perm -u+x | head -1)
   if [ -n "$cli" ]; then
-    timeout "$(cap 90 150)" "$cli" --gtest_filter='Batch*' >"$OUT/batch_tests.log" 2>&1 || rc=1
+    timeout "$(cap 180 150)" "$cli" --gtest_filter='Batch*' >"$OUT/batch_tests.log" 2>&1 || rc=1
     grep -E "^\[  (PASSED|FAILED|  SKIPPED) |^\[  FAILED  \]|^\[ info \]|Failure" "$OUT/batch_tests.log" | head -40
   fi
   "$BUILD/bin/texcv" info 2>&1 | head -20

@@ -313,6 +313,26 @@ TEST_F(BatchEngine, LossDuringABatchRetriesTheRestOfTheBatch) {
   }
 }
 
+// One shared queue: a slow GPU takes fewer files and never holds the others up (issue 6, item 1).
+// The fake cuda:1 takes 25 ms a file, cuda:0 1 ms: cuda:0 must have done far more than half.
+TEST_F(BatchEngine, ASlowDeviceTakesFewerFilesFromTheSharedQueue) {
+  make_files(30);
+  std::vector<std::unique_ptr<Worker>> workers;
+  workers.push_back(
+      std::make_unique<FakeWorker>("gpu0", "cuda:0", -1, log_, std::chrono::milliseconds(1)));
+  workers.push_back(
+      std::make_unique<FakeWorker>("gpu1", "cuda:1", -1, log_, std::chrono::milliseconds(25)));
+  const EngineReport rep = run(workers);
+  expect_all_ok_once();
+  EXPECT_TRUE(rep.lost.empty());
+  int on0 = 0, on1 = 0;
+  for (const auto& r : results_) (r.device == "cuda:0" ? on0 : on1) += 1;
+  EXPECT_EQ(on0 + on1, 30);
+  EXPECT_GE(on1, 1);       // the slow GPU worked too
+  EXPECT_GE(on0, 2 * on1)  // an even split would be 15 each
+      << "cuda:0 " << on0 << ", cuda:1 " << on1;
+}
+
 TEST_F(BatchEngine, TwoWorkersSharingALostDeviceAreBothRetired) {
   make_files(30);
   std::vector<std::unique_ptr<Worker>> workers;

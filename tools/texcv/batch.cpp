@@ -667,13 +667,7 @@ int batch_command(const BatchOptions& opt) {
   // every input is a JPEG (other files wait decoded: a TIFF of 5000^2 holds 75 MB). The probe
   // makes GPU 0's nvJPEG hardware handle, which its workers then share: only done when there are
   // JPEG files to decode.
-  auto is_jpeg = [&](std::size_t i) {
-    try {
-      return format_from_path(plan.jobs[i].input) == ImageFormat::jpeg;
-    } catch (const std::exception&) {
-      return false;
-    }
-  };
+  auto is_jpeg = [&](std::size_t i) { return format_of(plan.jobs[i].input) == ImageFormat::jpeg; };
   const bool any_jpeg = std::any_of(plan.todo.begin(), plan.todo.end(), is_jpeg);
   const bool all_jpeg = any_jpeg && std::all_of(plan.todo.begin(), plan.todo.end(), is_jpeg);
   const bool jpeg_batches =

@@ -488,11 +488,11 @@ EngineReport run_engine(const std::vector<BatchJob>& jobs, const std::vector<std
     const std::size_t want = std::max<std::size_t>(1, wk.batch_size());
     std::vector<Item> batch;
     batch.reserve(want);
-    // The device is lost while batch[from..] was on it: those files go back first in line, in
+    // The device is lost while the files of `batch` were on it: they go back first in line, in
     // their order, each reported as retried; the worker retires.
-    auto give_back = [&](std::size_t from, const std::string& why) {
+    auto give_back = [&](const std::string& why) {
       mark_lost(dev, why);
-      for (std::size_t k = batch.size(); k-- > from;) {
+      for (std::size_t k = batch.size(); k-- > 0;) {
         WorkItem& w = batch[k].work;
         JobResult& r = w.result;
         r.retried_from.push_back(dev);
@@ -538,7 +538,7 @@ EngineReport run_engine(const std::vector<BatchJob>& jobs, const std::vector<std
         // The shared work's time, split evenly between the files.
         const double share = ms_since(t0) / static_cast<double>(items.size());
         for (WorkItem* w : items) w->result.process_ms += share;
-        if (!lost_why.empty()) return give_back(0, lost_why);
+        if (!lost_why.empty()) return give_back(lost_why);
       }
       for (std::size_t k = 0; k < batch.size(); ++k) {
         Item& item = batch[k];
@@ -566,7 +566,7 @@ EngineReport run_engine(const std::vector<BatchJob>& jobs, const std::vector<std
         if (!lost_why.empty()) {
           // batch[..k) has left this stage; batch[k..] goes back.
           batch.erase(batch.begin(), batch.begin() + static_cast<std::ptrdiff_t>(k));
-          return give_back(0, lost_why);
+          return give_back(lost_why);
         }
         std::vector<unsigned char>().swap(w.encoded);
         if (w.result.status == JobStatus::failed) {

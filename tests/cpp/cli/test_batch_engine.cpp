@@ -53,8 +53,20 @@ struct Log {
   int starts_on_lost = 0;  // such starts (not in `starts`)
 };
 
-// Processes an item by flipping it left-right (so the written file proves a worker ran), after
-// `delay`; throws WorkerLost when it starts its (lose_after+1)-th file (never when < 0).
+// What both fakes do with a file once started: flip it left-right (so the written file proves a
+// worker ran), after `delay`, and count it.
+void fake_process(WorkItem& item, const std::string& device, std::chrono::milliseconds delay,
+                  Log& log) {
+  std::this_thread::sleep_for(delay);
+  item.result.device = device;
+  texcv::Image out = texcv::apply("flip", item.image.view(), {});
+  item.image = std::move(out);
+  std::lock_guard<std::mutex> lock(log.m);
+  ++log.processed[item.input];
+}
+
+// Processes an item as fake_process does, after `delay`; throws WorkerLost when it starts its
+// (lose_after+1)-th file (never when < 0).
 class FakeWorker final : public Worker {
  public:
   FakeWorker(std::string name, std::string device, int lose_after, Log& log,
@@ -82,12 +94,7 @@ class FakeWorker final : public Worker {
       }
     }
     ++started_;
-    std::this_thread::sleep_for(delay_);
-    item.result.device = device_;
-    texcv::Image out = texcv::apply("flip", item.image.view(), {});
-    item.image = std::move(out);
-    std::lock_guard<std::mutex> lock(log_.m);
-    ++log_.processed[item.input];
+    fake_process(item, device_, delay_, log_);
   }
 
  private:
@@ -126,13 +133,11 @@ class BatchingWorker final : public Worker {
         throw WorkerLost("fake " + device_ + " lost in process");
     }
     ++started_;
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    item.result.device = device_;
-    item.result.note = prepared_.erase(item.input) ? "prepared" : "";
-    texcv::Image out = texcv::apply("flip", item.image.view(), {});
-    item.image = std::move(out);
-    std::lock_guard<std::mutex> lock(log_.m);
-    ++log_.processed[item.input];
+    {
+      std::lock_guard<std::mutex> lock(log_.m);
+      item.result.note = prepared_.erase(item.input) ? "prepared" : "";
+    }
+    fake_process(item, device_, std::chrono::milliseconds(1), log_);
   }
   std::vector<std::size_t> batch_sizes;  // of every prepare() call
 

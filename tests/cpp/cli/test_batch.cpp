@@ -165,19 +165,12 @@ void write_reference(const fs::path& in, const fs::path& out, const std::string&
 
 class Batch : public ::testing::Test {
  protected:
-  void SetUp() override {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = fs::temp_directory_path() /
-           (std::string("texcv_batch_") + std::to_string(::getpid()) + "_" + info->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
+  // Gives back the permissions a test took away, so that tmp_ can remove everything.
   void TearDown() override {
     std::error_code ec;
     for (auto it = fs::recursive_directory_iterator(dir_, ec); !ec && it != fs::end(it);
          it.increment(ec))
       fs::permissions(it->path(), fs::perms::owner_all, fs::perm_options::add, ec);
-    fs::remove_all(dir_, ec);
   }
 
   Proc texcv(const std::vector<std::string>& args) {
@@ -188,7 +181,8 @@ class Batch : public ::testing::Test {
     return p;
   }
 
-  fs::path dir_;
+  texcv::test::TempDir tmp_{"texcv_batch_"};  // removed with the fixture
+  fs::path dir_ = tmp_.path();
 };
 
 const char* const kPipe = "resize:scale=0.5;sharpen";

@@ -151,17 +151,7 @@ class BatchingWorker final : public Worker {
 
 class BatchEngine : public ::testing::Test {
  protected:
-  void SetUp() override {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = fs::temp_directory_path() /
-           (std::string("texcv_engine_") + std::to_string(::getpid()) + "_" + info->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_ / "in");
-  }
-  void TearDown() override {
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
-  }
+  void SetUp() override { fs::create_directories(dir_ / "in"); }
 
   // n small gray PNGs, pixel (x, y) of file i = 8 i + x; their jobs and the plan (all of them).
   void make_files(int n) {
@@ -219,7 +209,8 @@ class BatchEngine : public ::testing::Test {
     return names;
   }
 
-  fs::path dir_;
+  texcv::test::TempDir tmp_{"texcv_engine_"};  // removed with the fixture
+  fs::path dir_ = tmp_.path();
   std::vector<BatchJob> jobs_;
   std::vector<std::size_t> todo_;
   std::vector<JobResult> results_;

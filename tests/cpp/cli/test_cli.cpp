@@ -42,18 +42,6 @@ std::string quote(const std::string& s) {
 
 class Cli : public ::testing::Test {
  protected:
-  void SetUp() override {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = fs::temp_directory_path() / (std::string("texcv_cli_") + std::to_string(::getpid()) +
-                                        std::string("_") + info->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override {
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
-  }
-
   // Runs texcv with the given arguments (each quoted), capturing stdout, stderr, exit code.
   Result texcv(const std::vector<std::string>& args) {
     std::string cmd = quote(TEXCV_CLI_PATH);
@@ -78,7 +66,8 @@ class Cli : public ::testing::Test {
     return d;
   }
 
-  fs::path dir_;
+  texcv::test::TempDir tmp_{"texcv_cli_"};  // removed with the fixture
+  fs::path dir_ = tmp_.path();
 };
 
 void expect_image(const fs::path& p, int width, int height, int channels, texcv::ElemType type) {

@@ -3,9 +3,14 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <filesystem>
 #include <functional>
+#include <random>
+#include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "texcv/texcv.hpp"
 
@@ -48,6 +53,42 @@ Image to_host(const ImageView& v);
 
 // True when the CUDA backend is compiled and a GPU is present; otherwise the reason.
 bool gpu_available(std::string* why);
+
+// A fresh folder under the system temporary directory, removed with everything in it.
+class TempDir {
+ public:
+  explicit TempDir(const std::string& prefix = "texcv-test-") {
+    std::random_device rd;
+    for (int i = 0; i < 100; ++i) {
+      auto p = std::filesystem::temp_directory_path() /
+               (prefix + std::to_string(rd()) + std::to_string(rd()));
+      if (std::filesystem::create_directory(p)) {
+        path_ = p;
+        return;
+      }
+    }
+    throw std::runtime_error("TempDir: cannot create a temporary folder");
+  }
+  ~TempDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path_, ec);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const std::filesystem::path& path() const { return path_; }
+  std::string file(const std::string& name) const { return (path_ / name).string(); }
+  // Names of everything in the folder (to prove no temporary file is left behind).
+  std::vector<std::string> entries() const {
+    std::vector<std::string> out;
+    for (const auto& e : std::filesystem::directory_iterator(path_))
+      out.push_back(e.path().filename().string());
+    std::sort(out.begin(), out.end());
+    return out;
+  }
+
+ private:
+  std::filesystem::path path_;
+};
 
 }  // namespace texcv::test
 

@@ -15,42 +15,6 @@
 
 namespace texcv::test {
 
-// A fresh folder under the system temporary directory, removed with everything in it.
-class TempDir {
- public:
-  TempDir() {
-    std::random_device rd;
-    for (int i = 0; i < 100; ++i) {
-      auto p = std::filesystem::temp_directory_path() /
-               ("texcv-io-test-" + std::to_string(rd()) + std::to_string(rd()));
-      if (std::filesystem::create_directory(p)) {
-        path_ = p;
-        return;
-      }
-    }
-    throw std::runtime_error("TempDir: cannot create a temporary folder");
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  const std::filesystem::path& path() const { return path_; }
-  std::string file(const std::string& name) const { return (path_ / name).string(); }
-  // Names of everything in the folder (to prove no temporary file is left behind).
-  std::vector<std::string> entries() const {
-    std::vector<std::string> out;
-    for (const auto& e : std::filesystem::directory_iterator(path_))
-      out.push_back(e.path().filename().string());
-    std::sort(out.begin(), out.end());
-    return out;
-  }
-
- private:
-  std::filesystem::path path_;
-};
-
 // Peak signal-to-noise ratio of two u8 images of one shape, in dB (infinity when equal).
 inline double psnr_u8(const ImageView& a, const ImageView& b) {
   double se = 0;

@@ -6,10 +6,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install_deps.sh
-bash scripts/configure.sh -DTEXCV_WERROR=ON -DTEXCV_REQUIRE_OPENCV_TESTS=ON
+# Tests and benchmarks ON explicitly: a build folder configured by scripts/demo.sh (both off) is
+# reused, and its cached OFF would otherwise leave ctest nothing to run.
+bash scripts/configure.sh -DTEXCV_WERROR=ON -DTEXCV_REQUIRE_OPENCV_TESTS=ON -DTEXCV_BUILD_TESTS=ON \
+  -DTEXCV_BUILD_BENCH=ON
 build=${TEXCV_BUILD_DIR:-build}
 cmake --build "$build"
-ctest --test-dir "$build" --output-on-failure -j "$(nproc)"
+ctest --test-dir "$build" --output-on-failure --no-tests=error -j "$(nproc)"
 if ! grep -qE '^ +\[0\]' <<<"$("$build/bin/texcv" info)"; then
   echo "texcv: no GPU on this machine: the CUDA tests (ctest label 'cuda') were skipped, each" \
     "with its reason; they run on a GPU machine (see docs/performance.md for the last run)"

@@ -237,12 +237,7 @@ class CudaWorker final : public Worker {
       decode_batch(items);
     } catch (const std::exception& e) {
       predecoded_.clear();
-      const auto* err = dynamic_cast<const Error*>(&e);
-      if (!stream_ && err && err->code() == ErrorCode::Cuda)
-        throw WorkerLost("cannot set up a worker on GPU " + std::to_string(device_) + ": " +
-                         e.what());
-      if (const cudaError_t st = sticky_error(); st != cudaSuccess)
-        throw WorkerLost(lost_reason(st, e.what()));
+      throw_if_lost(e);
       for (WorkItem* w : items)
         if (!w->encoded.empty() && w->result.note.empty())
           w->result.note = std::string("nvJPEG's batched hardware decode failed (") + e.what() +
@@ -259,14 +254,8 @@ class CudaWorker final : public Worker {
     try {
       process_on_device(item);
     } catch (const std::exception& e) {
+      throw_if_lost(e);
       const auto* err = dynamic_cast<const Error*>(&e);
-      // No stream yet: cudaSetDevice or the stream failed, the worker cannot run on its GPU.
-      if (!stream_ && err && err->code() == ErrorCode::Cuda)
-        throw WorkerLost("cannot set up a worker on GPU " + std::to_string(device_) + ": " +
-                         e.what());
-      // A sticky error: the GPU is gone for every worker on it; the item was not processed.
-      if (const cudaError_t st = sticky_error(); st != cudaSuccess)
-        throw WorkerLost(lost_reason(st, e.what()));
       if (!err || (err->code() != ErrorCode::OutOfMemory && err->code() != ErrorCode::NotCompiled))
         throw;
       // Give the memory back (the next image reallocates what it needs), then the CPU.
@@ -285,6 +274,18 @@ class CudaWorker final : public Worker {
   }
 
  private:
+  // Turns a failure that ends this worker into WorkerLost: no stream yet (cudaSetDevice or the
+  // stream failed: the worker cannot run on its GPU), or a sticky CUDA error (the GPU is gone for
+  // every worker on it; the items were not processed). Returns for any other failure.
+  void throw_if_lost(const std::exception& e) const {
+    const auto* err = dynamic_cast<const Error*>(&e);
+    if (!stream_ && err && err->code() == ErrorCode::Cuda)
+      throw WorkerLost("cannot set up a worker on GPU " + std::to_string(device_) + ": " +
+                       e.what());
+    if (const cudaError_t st = sticky_error(); st != cudaSuccess)
+      throw WorkerLost(lost_reason(st, e.what()));
+  }
+
   void init() {
     if (stream_) return;
     TEXCV_CUDA_CHECK(kOp, cudaSetDevice(device_));

@@ -12,10 +12,12 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <exception>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <iterator>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -45,6 +47,36 @@ using Clock = std::chrono::steady_clock;
 
 void say(const std::string& msg) {
   std::cerr << "texcv batch: " << msg << "\n";
+}
+
+std::string fixed2(double v) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.2f", v);
+  return b;
+}
+
+double seconds_between(Clock::time_point a, Clock::time_point b) {
+  return std::chrono::duration<double>(b - a).count();
+}
+
+// Seconds since this process started (Linux: /proc/self/stat's start time, in clock ticks since
+// boot, against CLOCK_BOOTTIME; 10 ms resolution), 0 where unknown: the time spent loading the
+// program and its libraries before batch_command runs.
+double seconds_since_process_start() {
+  std::ifstream f("/proc/self/stat");
+  const std::string stat((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  const std::size_t close = stat.rfind(')');  // the command name (field 2) may hold spaces
+  const long ticks_per_s = ::sysconf(_SC_CLK_TCK);
+  timespec now{};
+  if (close == std::string::npos || ticks_per_s <= 0 || ::clock_gettime(CLOCK_BOOTTIME, &now) != 0)
+    return 0;
+  std::istringstream rest(stat.substr(close + 1));
+  std::string field;
+  for (int i = 3; i <= 22; ++i)  // field 22: starttime
+    if (!(rest >> field)) return 0;
+  const double started = std::strtod(field.c_str(), nullptr) / static_cast<double>(ticks_per_s);
+  const double up = static_cast<double>(now.tv_sec) + 1e-9 * static_cast<double>(now.tv_nsec);
+  return std::max(0.0, up - started);
 }
 
 // ---- Signals: the first SIGINT/SIGTERM stops starting new files; in-flight ones finish. ------
@@ -509,6 +541,10 @@ std::string thread_plan(const std::string& device, std::size_t workers, int nd, 
 }  // namespace
 
 int batch_command(const BatchOptions& opt) {
+  // What the time before the first file went to (the summary's last line).
+  const auto t_entry = Clock::now();
+  const double startup_s = seconds_since_process_start();
+  double cuda_s = 0, plan_s = 0, probe_s = 0;
   // 1. Options that do not depend on the files.
   std::vector<PipelineStep> steps;
   if (!parse_pipeline_checked(opt.pipeline, steps, "texcv batch", "resize:scale=0.5;sharpen"))
@@ -580,11 +616,13 @@ int batch_command(const BatchOptions& opt) {
   bool use_cuda = false;
   if (opt.device != "cpu") {
     bool available = false;
+    const auto t_cuda = Clock::now();
     try {
       available = cuda_available();
     } catch (const std::exception&) {
       available = false;
     }
+    cuda_s = seconds_between(t_cuda, Clock::now());
     if (opt.device == "cuda" && !available) {
       say(std::string("--device cuda: no usable GPU; ") +
           (build.cuda_compiled ? "the CUDA runtime sees no GPU on this machine"
@@ -641,12 +679,14 @@ int batch_command(const BatchOptions& opt) {
 
   // 3. The plan.
   Plan plan;
+  const auto t_plan = Clock::now();
   try {
     if (!make_plan(opt, out_format, plan)) return kExitUsage;
   } catch (const std::exception& e) {
     say(e.what());
     return kExitUsage;
   }
+  plan_s = seconds_between(t_plan, Clock::now());
   const std::size_t planned_failures = static_cast<std::size_t>(
       std::count_if(plan.early.begin(), plan.early.end(),
                     [](const JobResult& r) { return r.status == JobStatus::failed; }));
@@ -670,8 +710,10 @@ int batch_command(const BatchOptions& opt) {
   auto is_jpeg = [&](std::size_t i) { return format_of(plan.jobs[i].input) == ImageFormat::jpeg; };
   const bool any_jpeg = std::any_of(plan.todo.begin(), plan.todo.end(), is_jpeg);
   const bool all_jpeg = any_jpeg && std::all_of(plan.todo.begin(), plan.todo.end(), is_jpeg);
+  const auto t_probe = Clock::now();
   const bool jpeg_batches =
       nvjpeg && any_jpeg && opt.gpu_jpeg_batch > 1 && nvjpeg_hardware_decoder(devices[0]);
+  probe_s = seconds_between(t_probe, Clock::now());
   const std::size_t batch_queue =
       std::min<std::size_t>(512, 2 * nworkers * static_cast<std::size_t>(opt.gpu_jpeg_batch));
   cfg.queue_capacity =
@@ -847,7 +889,7 @@ int batch_command(const BatchOptions& opt) {
         record(r);
       },
       stop);
-  const double seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  const double seconds = seconds_between(t0, Clock::now());
   {
     std::lock_guard<std::mutex> lock(tick_mutex);
     engine_done = true;
@@ -869,6 +911,17 @@ int batch_command(const BatchOptions& opt) {
                 seconds > 0 ? static_cast<double>(ran) / seconds : 0.0, device_text.c_str(),
                 sum_read / 1000, sum_process / 1000, sum_write / 1000);
   if (!opt.quiet || failed > 0 || cancelled > 0) say(buf);
+  if (!opt.quiet) {
+    // The fixed cost a short run pays (the GPU workers' own set-up, streams, buffers and nvJPEG
+    // states, happens on their first files and is part of the time above).
+    const double before = seconds_between(t_entry, t0);
+    std::string parts = "start-up " + fixed2(startup_s);
+    if (opt.device != "cpu") parts += ", CUDA runtime " + fixed2(cuda_s);
+    parts += ", listing the files " + fixed2(plan_s);
+    if (probe_s >= 0.005) parts += ", nvJPEG hardware decoder " + fixed2(probe_s);
+    parts += ", other " + fixed2(std::max(0.0, before - cuda_s - plan_s - probe_s));
+    say("time before the first file: " + fixed2(startup_s + before) + " s (" + parts + " s)");
+  }
   if (fallbacks > 0)
     say(std::to_string(fallbacks) + " file(s) fell back from CUDA to the CPU backend");
   for (const auto& l : engine.lost) say("device lost: " + l);

@@ -279,6 +279,11 @@ TEST_F(Batch, GoodAndBadFilesInNestedFolders) {
                              " failed, 0 skipped (outputs exist), 0 not started"))
       << r.err;
   EXPECT_TRUE(has(r.err, "JPEG codec: libjpeg-turbo")) << r.err;
+  // The fixed cost before the first file, in parts (no CUDA part on --device cpu).
+  EXPECT_TRUE(has(r.err, "texcv batch: time before the first file: ")) << r.err;
+  EXPECT_TRUE(has(r.err, " s (start-up ")) << r.err;
+  EXPECT_TRUE(has(r.err, ", listing the files ")) << r.err;
+  EXPECT_FALSE(has(r.err, "CUDA runtime")) << r.err;
 }
 
 TEST_F(Batch, AllGoodExitsZeroAndFormatQualityBitDepthApply) {
@@ -664,6 +669,36 @@ TEST_F(Batch, GpuWorkersMatchTheCpuBackend) {
   EXPECT_EQ(tree(dir_ / "cpu"), tree(dir_ / "gpu"));
   for (const auto& l : lines_of(read_all(report)))
     EXPECT_TRUE(has(l, "\"device\":\"cuda:0\",\"cpu_fallback\":false")) << l;
+
+  // Every GPU (one or more): the same files; then a resume over them skips every one.
+  const std::size_t ngpu = texcv::gpus().size();
+  const fs::path all = dir_ / "all", report_all = dir_ / "all.jsonl";
+  r = texcv({"batch", "-i", in.string(), "-o", all.string(), "-p", pipe, "--device", "cuda",
+             "--devices", "all", "--report", report_all.string()});
+  ASSERT_EQ(r.code, 0) << r.err;
+  std::string gpu_list;
+  for (std::size_t d = 0; d < ngpu; ++d) {
+    gpu_list += d ? ',' : ' ';
+    gpu_list += std::to_string(d);
+  }
+  EXPECT_TRUE(has(r.err, "device cuda (GPU" + gpu_list + ", 2 streams each)")) << r.err;
+  EXPECT_EQ(tree(dir_ / "cpu"), tree(all));
+  std::size_t lines = 0;
+  for (const auto& l : lines_of(read_all(report_all))) {
+    ++lines;
+    EXPECT_TRUE(has(l, "\"status\":\"ok\"")) << l;
+    EXPECT_TRUE(has(l, "\"device\":\"cuda:")) << l;
+    EXPECT_TRUE(has(l, "\"cpu_fallback\":false")) << l;
+  }
+  EXPECT_EQ(lines, count_files(in));
+  std::cout << "[ info ] --devices all on " << ngpu << " GPU(s)\n";
+  r = texcv({"batch", "-i", in.string(), "-o", all.string(), "-p", pipe, "--device", "cuda",
+             "--devices", "all", "--resume"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(has(r.err, std::to_string(lines) + " file(s): 0 to process, " +
+                             std::to_string(lines) + " skipped"))
+      << r.err;
+  EXPECT_EQ(tree(dir_ / "cpu"), tree(all));
 
   // JPEG in and out (nvJPEG when the build has it): right sizes, decodable, reported on cuda.
   const fs::path jin = dir_ / "jin";

@@ -9,7 +9,8 @@
 #   bash bench/run_device.sh build filters peers  # the filter benchmark and its Python peers
 #   bash bench/run_device.sh quick build bench    # small sizes, few reps (a smoke test)
 #
-# batch = bench/batch/run.sh (TEXCV_BATCH_SETS, _JPEG, _TIFF, _TOOLS, _REPEAT) after the Batch* tests.
+# batch = bench/batch/run.sh (TEXCV_BATCH_SETS, _JPEG, _TIFF, _TOOLS, _REPEAT, _JPEGX, _JPEGX_TOOLS)
+# after the Batch* tests (the GPU ones once more with one GPU visible on a machine of several).
 # bench = bench_geometry (configs: TEXCV_BENCH_CONFIGS), filters = bench_filters (configs:
 # TEXCV_BENCH_FILTER_CONFIGS, default "f32x1 u8x1 u8x4 u8x3"); TEXCV_BENCH_FILTER narrows the ops
 # of both. peers runs bench/peers.py on the suites of the stages asked for (bench: geometry,
@@ -347,11 +348,21 @@ do_batch() {
   if [ -n "$cli" ]; then
     timeout "$(cap 180 150)" "$cli" --gtest_filter='Batch*' >"$OUT/batch_tests.log" 2>&1 || rc=1
     grep -E "^\[  (PASSED|FAILED|  SKIPPED) |^\[  FAILED  \]|^\[ info \]|Failure" "$OUT/batch_tests.log" | head -40
+    # On a machine of several GPUs, the tests that depend on their number once more with one GPU
+    # visible (as on a one-GPU machine: the lost GPU's files then finish on the CPU backend).
+    if [ "$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')" -gt 1 ]; then
+      echo "-- the same GPU tests with CUDA_VISIBLE_DEVICES=0"
+      CUDA_VISIBLE_DEVICES=0 timeout "$(cap 90 140)" "$cli" \
+        --gtest_filter='Batch.Gpu*:BatchEngine.InjectedGpu*:BatchEngine.DevicesNaming*' \
+        >"$OUT/batch_tests_1gpu.log" 2>&1 || rc=1
+      grep -E "^\[  (PASSED|FAILED|  SKIPPED) |^\[  FAILED  \]|^\[ info \]|Failure" "$OUT/batch_tests_1gpu.log" | head -20
+    fi
   fi
   "$BUILD/bin/texcv" info 2>&1 | head -20
   TEXCV="$BUILD/bin/texcv" OUT="$OUT/batch" timeout "$(cap 400 30)" bash bench/batch/run.sh \
     --sets "${TEXCV_BATCH_SETS:-jpeg}" --jpeg "${TEXCV_BATCH_JPEG:-200}" \
     --tiff "${TEXCV_BATCH_TIFF:-8}" --repeat "${TEXCV_BATCH_REPEAT:-1}" --tools "${TEXCV_BATCH_TOOLS:-texcv-cuda texcv-cpu opencv}" \
+    --jpegx "${TEXCV_BATCH_JPEGX:-8}" --jpegx-tools "${TEXCV_BATCH_JPEGX_TOOLS:-texcv-cuda}" \
     --data /tmp/texcv-batch-data --work /tmp/texcv-batch-work >"$OUT/batch_run.log" 2>&1 || rc=1
   tail -30 "$OUT/batch_run.log"
   [ -f "$OUT/batch/table.md" ] && cat "$OUT/batch/table.md"

@@ -3,6 +3,7 @@
 #
 #   bash bench/batch/run.sh [--tiff N] [--jpeg N] [--sets "tiff jpeg"] [--repeat R]
 #                           [--tools "texcv-cuda texcv-cpu vips opencv"]
+#                           [--jpegx K] [--jpegx-tools "texcv-cuda"]
 #                           [--data DIR] [--work DIR] [--results DIR]
 #
 # Datasets (bench/batch/make_data.py, made once under --data, default bench/batch/data):
@@ -11,6 +12,9 @@
 #         [[-1,-1,-1],[-1,16,-1],[-1,-1,-1]]/8, save as TIFF
 #   jpeg  N 1920x1080 JPEGs at quality 90 (default 200; the run: 1000): resize to half
 #         (bilinear), the same 3x3 kernel, save as JPEG quality 90
+#   jpegx the jpeg set's N files K times each (--jpegx K, symbolic links named _kK; name the
+#         set in --sets): the same task on K x N files, where a run's fixed set-up (process,
+#         CUDA, the workers) is a small part; its tools: --jpegx-tools (default texcv-cuda)
 # Tools (a texcv tool may carry options after @: texcv-cuda@devices=0,1@streams=4):
 #   texcv-cuda  texcv batch --device cuda (skipped with a message without a usable GPU)
 #   texcv-cpu   texcv batch --device cpu
@@ -46,6 +50,8 @@ jpeg_n=200
 sets="tiff jpeg"
 tools="texcv-cuda texcv-cpu vips opencv"
 repeat=1
+jpegx_k=8
+jpegx_tools="texcv-cuda"
 data=$here/data
 work=$here/work
 results=${OUT:-$here/results}
@@ -56,6 +62,8 @@ while [ $# -gt 0 ]; do
     --sets) sets=$2; shift 2 ;;
     --tools) tools=$2; shift 2 ;;
     --repeat) repeat=$2; shift 2 ;;
+    --jpegx) jpegx_k=$2; shift 2 ;;
+    --jpegx-tools) jpegx_tools=$2; shift 2 ;;
     --data) data=$2; shift 2 ;;
     --work) work=$2; shift 2 ;;
     --results) results=$2; shift 2 ;;
@@ -147,7 +155,8 @@ declare -A pipeline=(
   [tiff]="crop:x=100,y=100,width=4800,height=4800;resize:scale=0.9;convolve:kernel=$kernel,scale=0.125"
   [jpeg]="resize:scale=0.5;convolve:kernel=$kernel,scale=0.125"
 )
-declare -A count=([tiff]=$tiff_n [jpeg]=$jpeg_n)
+pipeline[jpegx]=${pipeline[jpeg]}
+declare -A count=([tiff]=$tiff_n [jpeg]=$jpeg_n [jpegx]=$((jpeg_n * jpegx_k)))
 
 # texcv's info and batch help, read once into variables: `texcv ... | grep -q` under pipefail
 # fails at random (grep exits at the first match, texcv dies of SIGPIPE writing the rest), which
@@ -221,20 +230,37 @@ one() {
   sync
   "$py" "$here/measure.py" run --results "$res" --tool "$spec" --dataset "$set" --outdir "$dst" \
     --log "$log.log" -- "${cmd[@]}"
-  if [ -f "$log.jsonl" ]; then "$py" "$here/measure.py" stages "$log.jsonl" | tee "$log.stages"; fi
+  if [ -f "$log.jsonl" ]; then
+    {
+      "$py" "$here/measure.py" stages "$log.jsonl"
+      # texcv's own account of the run: its engine time and the fixed cost before the first file
+      grep -h -E "images/s on |time before the first file" "$log.log" | sed 's/^texcv batch: /texcv: /'
+    } | tee "$log.stages"
+  fi
 }
 
 for set in $sets; do
   # the inputs, as symbolic links in one folder, read once into the page cache
   rm -rf "$work/inputs-$set"
   mkdir -p "$work/inputs-$set"
-  list_inputs "$set" | while read -r f; do ln -s "$f" "$work/inputs-$set/"; done
-  list_inputs "$set" | xargs cat >/dev/null
+  set_tools=$tools
+  if [ "$set" = jpegx ]; then
+    # K links to each JPEG of the jpeg set: img_0001_k1.jpg .. img_0001_kK.jpg
+    list_inputs jpeg | while read -r f; do
+      b=$(basename "$f" .jpg)
+      for k in $(seq "$jpegx_k"); do ln -s "$f" "$work/inputs-$set/${b}_k$k.jpg"; done
+    done
+    list_inputs jpeg | xargs cat >/dev/null
+    set_tools=$jpegx_tools
+  else
+    list_inputs "$set" | while read -r f; do ln -s "$f" "$work/inputs-$set/"; done
+    list_inputs "$set" | xargs cat >/dev/null
+  fi
   for rep in $(seq "$repeat"); do
-    for tool in $tools; do one "$set" "$tool" "$rep"; done
+    for tool in $set_tools; do one "$set" "$tool" "$rep"; done
   done
   others=()
-  for tool in $tools; do
+  for tool in $set_tools; do
     [ "$tool" != opencv ] && [ -d "$work/$set/$tool" ] && others+=(--other "$tool=$work/$set/$tool")
   done
   if [ -d "$work/$set/opencv" ] && [ ${#others[@]} -gt 0 ]; then

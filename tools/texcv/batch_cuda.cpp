@@ -22,7 +22,11 @@
 // whole process on that GPU) makes process() throw WorkerLost: the engine retires every worker of
 // that GPU and runs the file on another worker. So does a failure to set up the worker on its GPU
 // (cudaSetDevice, the stream, nvJPEG).
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <iostream>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -204,6 +208,7 @@ class CudaWorker final : public Worker {
         jpeg_batch_(nvjpeg && jpeg_batch > 1 ? jpeg_batch : 1) {}
 
   ~CudaWorker() override {
+    if (timing_ && t_.files > 0) print_timing();
     // The buffers and the stream belong to device_; make it current for their release (the
     // destructors never throw; a failure is counted by the runtime layer).
     if (stream_) (void)cudaSetDevice(device_);
@@ -234,7 +239,20 @@ class CudaWorker final : public Worker {
 #if defined(TEXCV_HAS_NVJPEG)
     if (jpeg_batch_ <= 1) return;
     try {
+      const Tick t0 = tick();
       decode_batch(items);
+      if (timing_ && !predecoded_.empty()) {
+        sync_for_timing();
+        // The first batch (it makes the decoder's state) is counted apart.
+        const double ms = ms_since(t0);
+        if (t_.first_batch_ms == 0) {
+          t_.first_batch_ms = ms;
+        } else {
+          t_.prepare_ms += ms;
+          t_.batches += 1;
+          t_.batch_files += predecoded_.size();
+        }
+      }
     } catch (const std::exception& e) {
       predecoded_.clear();
       throw_if_lost(e);
@@ -252,7 +270,17 @@ class CudaWorker final : public Worker {
     JobResult& r = item.result;
     r.device = device();
     try {
+      const Tick t0 = tick();
       process_on_device(item);
+      if (timing_) {
+        if (t_.first_ms == 0) {  // the worker's set-up: counted apart, the phases start again
+          t_.first_ms = ms_since(t0);
+          t_.input_ms = t_.steps_ms = t_.encode_ms = t_.download_ms = 0;
+        } else {
+          t_.process_ms += ms_since(t0);
+          t_.files += 1;
+        }
+      }
     } catch (const std::exception& e) {
       throw_if_lost(e);
       const auto* err = dynamic_cast<const Error*>(&e);
@@ -274,6 +302,50 @@ class CudaWorker final : public Worker {
   }
 
  private:
+  // TEXCV_BATCH_TIMING=1 (a diagnostic, docs/batch.md): each worker measures where its time goes
+  // and prints it when the run ends. The GPU work of a phase is waited for at its end (one
+  // stream synchronization more per phase), so the phases add up to the worker's time; the run
+  // itself is a little slower.
+  using Tick = std::chrono::steady_clock::time_point;
+  struct Timing {
+    std::size_t batches = 0, batch_files = 0;  // after the first batch
+    double first_batch_ms = 0, first_ms = 0;   // the first batch and the first file
+    std::size_t files = 0;                     // after the first file
+    double prepare_ms = 0, process_ms = 0, input_ms = 0, steps_ms = 0, encode_ms = 0,
+           download_ms = 0;
+  };
+  static bool timing_enabled() {
+    const char* v = std::getenv("TEXCV_BATCH_TIMING");
+    return v && *v && std::string(v) != "0";
+  }
+  Tick tick() const {
+    return timing_ ? std::chrono::steady_clock::now() : Tick();
+  }
+  static double ms_since(Tick t0) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  }
+  void sync_for_timing() const {
+    if (timing_ && stream_) TEXCV_CUDA_CHECK(kOp, cudaStreamSynchronize(stream_->get()));
+  }
+  void print_timing() const noexcept {
+    try {
+      const double n = static_cast<double>(t_.files);
+      const double nb = static_cast<double>(t_.batch_files);
+      char buf[512];
+      std::snprintf(buf, sizeof buf,
+                    "texcv batch: timing %s: first file %.1f ms, first hardware-decode batch %.1f "
+                    "ms; then %zu files, ms per file: process %.3f (input %.3f, steps %.3f, JPEG "
+                    "encode %.3f, download %.3f); %zu batches of %.1f files, batch decode %.3f "
+                    "ms per file\n",
+                    name().c_str(), t_.first_ms, t_.first_batch_ms, t_.files, t_.process_ms / n,
+                    t_.input_ms / n, t_.steps_ms / n, t_.encode_ms / n, t_.download_ms / n,
+                    t_.batches, t_.batches ? nb / static_cast<double>(t_.batches) : 0.0,
+                    nb > 0 ? t_.prepare_ms / nb : 0.0);
+      std::cerr << buf;
+    } catch (...) {
+    }
+  }
+
   // Turns a failure that ends this worker into WorkerLost: no stream yet (cudaSetDevice or the
   // stream failed: the worker cannot run on its GPU), or a sticky CUDA error (the GPU is gone for
   // every worker on it; the items were not processed). Returns for any other failure.
@@ -473,6 +545,7 @@ class CudaWorker final : public Worker {
 #endif
 
   void process_on_device(WorkItem& item) {
+    const Tick t0 = tick();
     init();
     const cudaStream_t s = stream_->get();
 
@@ -494,6 +567,9 @@ class CudaWorker final : public Worker {
     }
 #endif
     if (dsrc.empty()) dsrc = upload(host_input(item).view());
+    sync_for_timing();
+    Tick t = tick();
+    if (timing_) t_.input_ms += ms_since(t0);
 
     // 2. The steps, each on the stream, into the step buffer its input is not in; a crop is a
     // view of its input (the next step reads the rectangle in place, as run_steps_on_host).
@@ -520,6 +596,11 @@ class CudaWorker final : public Worker {
                     "step " + std::to_string(step.index) + " (" + step.name + "): " + e.what());
       }
     }
+    sync_for_timing();
+    if (timing_) {
+      t_.steps_ms += ms_since(t);
+      t = tick();
+    }
 
 #if defined(TEXCV_HAS_NVJPEG)
     // 3a. JPEG output encoded on the GPU.
@@ -535,6 +616,10 @@ class CudaWorker final : public Worker {
         item.encoded_output.clear();
         item.result.note =
             std::string("nvJPEG could not encode it (") + e.what() + "); encoded on the CPU";
+      }
+      if (timing_) {
+        t_.encode_ms += ms_since(t);
+        t = tick();
       }
       if (encoded) {
         JobResult& r = item.result;
@@ -562,9 +647,12 @@ class CudaWorker final : public Worker {
     Image out(o.width, o.height, o.channels, o.type, Location::host);
     copy_rows(out.data(), out.pitch(), pinned_out_.data(), orow, orow, o.height);
     item.image = std::move(out);
+    if (timing_) t_.download_ms += ms_since(t);
   }
 
   const std::vector<PipelineStep>& steps_;
+  const bool timing_ = timing_enabled();
+  Timing t_;
   int device_ = 0, slot_ = 0;
   bool use_nvjpeg_ = false;
   std::unique_ptr<cuda::Stream> stream_;

@@ -208,7 +208,6 @@ class CudaWorker final : public Worker {
         jpeg_batch_(nvjpeg && jpeg_batch > 1 ? jpeg_batch : 1) {}
 
   ~CudaWorker() override {
-    if (timing_ && t_.files > 0) print_timing();
     // The buffers and the stream belong to device_; make it current for their release (the
     // destructors never throw; a failure is counted by the runtime layer).
     if (stream_) (void)cudaSetDevice(device_);
@@ -227,6 +226,23 @@ class CudaWorker final : public Worker {
   std::string device() const override {
     return "cuda:" + std::to_string(device_);
   }
+  std::string timing() const override {
+    if (!timing_ || t_.files == 0) return {};
+    const double n = static_cast<double>(t_.files);
+    const double nb = static_cast<double>(t_.batch_files);
+    char buf[512];
+    std::snprintf(buf, sizeof buf,
+                  "timing %s: first file %.1f ms, first hardware-decode batch %.1f "
+                  "ms; then %zu files, ms per file: process %.3f (input %.3f, steps %.3f, JPEG "
+                  "encode %.3f, download %.3f); %zu batches of %.1f files, batch decode %.3f "
+                  "ms per file",
+                  name().c_str(), t_.first_ms, t_.first_batch_ms, t_.files, t_.process_ms / n,
+                  t_.input_ms / n, t_.steps_ms / n, t_.encode_ms / n, t_.download_ms / n,
+                  t_.batches, t_.batches ? nb / static_cast<double>(t_.batches) : 0.0,
+                  nb > 0 ? t_.prepare_ms / nb : 0.0);
+    return buf;
+  }
+
   std::size_t batch_size() const override {
     return static_cast<std::size_t>(jpeg_batch_);
   }
@@ -326,24 +342,6 @@ class CudaWorker final : public Worker {
   }
   void sync_for_timing() const {
     if (timing_ && stream_) TEXCV_CUDA_CHECK(kOp, cudaStreamSynchronize(stream_->get()));
-  }
-  void print_timing() const noexcept {
-    try {
-      const double n = static_cast<double>(t_.files);
-      const double nb = static_cast<double>(t_.batch_files);
-      char buf[512];
-      std::snprintf(buf, sizeof buf,
-                    "texcv batch: timing %s: first file %.1f ms, first hardware-decode batch %.1f "
-                    "ms; then %zu files, ms per file: process %.3f (input %.3f, steps %.3f, JPEG "
-                    "encode %.3f, download %.3f); %zu batches of %.1f files, batch decode %.3f "
-                    "ms per file\n",
-                    name().c_str(), t_.first_ms, t_.first_batch_ms, t_.files, t_.process_ms / n,
-                    t_.input_ms / n, t_.steps_ms / n, t_.encode_ms / n, t_.download_ms / n,
-                    t_.batches, t_.batches ? nb / static_cast<double>(t_.batches) : 0.0,
-                    nb > 0 ? t_.prepare_ms / nb : 0.0);
-      std::cerr << buf;
-    } catch (...) {
-    }
   }
 
   // Turns a failure that ends this worker into WorkerLost: no stream yet (cudaSetDevice or the

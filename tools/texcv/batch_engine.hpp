@@ -106,6 +106,8 @@ class Worker {
   // Throws WorkerLost when the device is lost (every file of the batch goes back to the queue);
   // other errors are the worker's to handle.
   virtual void prepare(const std::vector<WorkItem*>& items) { (void)items; }
+  // A diagnostic line on where the worker's time went (TEXCV_BATCH_TIMING=1), "" for none.
+  virtual std::string timing() const { return {}; }
 };
 
 // Runs the steps on the CPU backend.

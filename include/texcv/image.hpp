@@ -74,6 +74,12 @@ class Image {
   void* data() const noexcept { return view_.data; }
   bool empty() const noexcept { return view_.empty(); }
 
+  // An image over memory allocated elsewhere (a pool's buffer, another library's array): the
+  // view as given (validated as any view; its location says host or device), kept alive by
+  // `owner`, which the image releases when it is destroyed (the owner's deleter decides what
+  // happens to the memory). A null owner is rejected.
+  static Image adopt(const ImageView& view, std::shared_ptr<void> owner);
+
   // A deep copy in the given location (host <-> device transfers go through CUDA).
   Image clone(Location location) const;
   Image clone() const { return clone(view_.location); }

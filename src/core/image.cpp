@@ -163,6 +163,17 @@ Image::Image(int width, int height, int channels, ElemType type, Location locati
   view_ = v;
 }
 
+Image Image::adopt(const ImageView& view, std::shared_ptr<void> owner) {
+  validate_view(view, "Image::adopt", "view");
+  if (!owner)
+    fail(ErrorCode::InvalidArgument, "Image::adopt", "no owner for the view's memory", "null",
+         "a shared_ptr that keeps the memory alive");
+  Image img;
+  img.storage_ = std::move(owner);
+  img.view_ = view;
+  return img;
+}
+
 Image Image::clone(Location location) const {
   if (empty()) return Image();
   Image out(view_.width, view_.height, view_.channels, view_.type, location);

@@ -3,6 +3,8 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <memory>
+#include <vector>
 
 #include "common/test_support.hpp"
 
@@ -130,6 +132,43 @@ TEST(Image, RoiSharesPitchAndOffsetsPointer) {
       ErrorCode::InvalidArgument,
       "roi: rectangle is not inside the view; got (-1, 0) 2x1, expected a non-empty rectangle "
       "inside 10x8");
+}
+
+TEST(Image, AdoptKeepsTheOwnerAliveUntilTheLastMoveIsDestroyed) {
+  std::vector<unsigned char> mem(16 * 5, 0);
+  int released = 0;
+  std::shared_ptr<void> owner(mem.data(), [&released](void*) { ++released; });
+  texcv::ImageView v;
+  v.data = mem.data() + 16;
+  v.width = 4;
+  v.height = 3;
+  v.channels = 3;
+  v.type = texcv::ElemType::u8;
+  v.pitch = 16;
+  {
+    texcv::Image a = texcv::Image::adopt(v, owner);
+    owner.reset();
+    EXPECT_EQ(a.data(), mem.data() + 16);
+    EXPECT_EQ(a.pitch(), 16u);
+    EXPECT_EQ(a.width(), 4);
+    EXPECT_EQ(a.location(), texcv::Location::host);
+    texcv::Image b = std::move(a);
+    EXPECT_EQ(released, 0);
+    static_cast<unsigned char*>(b.data())[0] = 7;
+    EXPECT_EQ(mem[16], 7);
+  }
+  EXPECT_EQ(released, 1);
+  // A bad view or no owner: errors that say what was wrong.
+  try {
+    (void)texcv::Image::adopt(v, nullptr);
+    ADD_FAILURE() << "no error for a null owner";
+  } catch (const texcv::Error& e) {
+    EXPECT_STREQ(e.what(),
+                 "Image::adopt: no owner for the view's memory; got null, expected a shared_ptr "
+                 "that keeps the memory alive");
+  }
+  v.pitch = 8;  // smaller than a row of 12 bytes
+  EXPECT_THROW((void)texcv::Image::adopt(v, std::make_shared<int>(0)), texcv::Error);
 }
 
 TEST(Image, CopyAndCloneAcrossPitches) {

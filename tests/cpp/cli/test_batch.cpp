@@ -9,9 +9,11 @@
 
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <iterator>
 #include <map>
 #include <string>
@@ -52,6 +54,10 @@ struct Proc {
 pid_t spawn(const std::vector<std::string>& args, const fs::path& out, const fs::path& err) {
   std::vector<std::string> argv_s{TEXCV_CLI_PATH};
   argv_s.insert(argv_s.end(), args.begin(), args.end());
+  // The child's freopen flushes what this process had buffered for stdout (the test's
+  // "[ info ]" lines) into the log a second time unless it is flushed here first.
+  std::cout.flush();
+  std::fflush(nullptr);
   const pid_t pid = ::fork();
   if (pid == 0) {
     std::FILE* o = std::freopen(out.c_str(), "w", stdout);

@@ -11,9 +11,11 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <iterator>
 #include <map>
 #include <memory>
@@ -506,6 +508,10 @@ Proc texcv_run(const std::vector<std::string>& args, const std::vector<std::stri
   const fs::path out = dir / "stdout.txt", err = dir / "stderr.txt";
   std::vector<std::string> argv_s{TEXCV_CLI_PATH};
   argv_s.insert(argv_s.end(), args.begin(), args.end());
+  // The child's freopen flushes what this process had buffered for stdout (the test's
+  // "[ info ]" lines) into the log a second time unless it is flushed here first.
+  std::cout.flush();
+  std::fflush(nullptr);
   const pid_t pid = ::fork();
   if (pid == 0) {
     if (!std::freopen(out.c_str(), "w", stdout) || !std::freopen(err.c_str(), "w", stderr))

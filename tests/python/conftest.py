@@ -11,7 +11,7 @@ import texcv
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples" / "images"
-SHARED = ROOT.parent / "shared" / "data" / "images"
+TEST_IMAGES = ROOT / "tests" / "data" / "images"  # photographs the tests need (LICENSES.md)
 
 DTYPES = ("uint8", "uint16", "float32")
 CHANNELS = (1, 3, 4)
@@ -43,10 +43,10 @@ def with_channels(rgb: np.ndarray, ch: int) -> np.ndarray:
 
 
 def photo_path(name: str) -> Path:
-    for d in (EXAMPLES, SHARED):
+    for d in (EXAMPLES, TEST_IMAGES):
         if (d / name).exists():
             return d / name
-    pytest.skip(f"sample image {name} not found in {EXAMPLES} or {SHARED}")
+    raise FileNotFoundError(f"sample image {name} not found in {EXAMPLES} or {TEST_IMAGES}")
 
 
 def photo(name: str, dtype: str, ch: int, w: int = 160, h: int = 120) -> np.ndarray:
@@ -64,8 +64,8 @@ def random_image(w: int, h: int, ch: int, dtype: str, seed: int) -> np.ndarray:
     return rng.integers(0, int(FULL[dtype]) + 1, shape, dtype=dtype)
 
 
-# The photographs used by the conformance tests: coffee.png ships with the repository; the
-# shared images (astronaut, camera) are used as well where the shared data folder is present.
+# The photographs used by the conformance tests, all in the repository: coffee.png and camera.png
+# in examples/images, astronaut.png in tests/data/images.
 PHOTOS = ["coffee.png", "camera.png", "astronaut.png"]
 
 

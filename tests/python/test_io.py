@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import texcv
-from conftest import EXAMPLES, SHARED, random_image
+from conftest import EXAMPLES, TEST_IMAGES, random_image
 
 cv2 = pytest.importorskip("cv2", reason="opencv-python-headless is not installed")
 
@@ -80,8 +80,7 @@ def test_imwrite_accepts_pitched_views(tmp_path):
     assert np.array_equal(texcv.imread(tmp_path / "roi.png"), img[5:25, 3:33])
 
 
-def test_shared_images_when_present():
-    if not SHARED.exists():
-        pytest.skip(f"shared sample images not found at {SHARED}")
-    img = texcv.imread(SHARED / "astronaut.png")
-    assert np.array_equal(img, cv_read_rgb(SHARED / "astronaut.png"))
+@pytest.mark.parametrize("name", ["astronaut.png", "brick.png", "hubble_deep_field.jpg"])
+def test_test_images_decode_as_opencv(name):
+    img = texcv.imread(TEST_IMAGES / name)
+    assert np.array_equal(img, cv_read_rgb(TEST_IMAGES / name))

@@ -197,12 +197,12 @@ const char* const kPipe = "resize:scale=0.5;sharpen";
 TEST_F(Batch, GoodAndBadFilesInNestedFolders) {
   const fs::path in = dir_ / "in";
   fs::create_directories(in / "a" / "b");
-  const fs::path ex(TEXCV_EXAMPLE_IMAGES), shared(TEXCV_SHARED_IMAGES);
+  const fs::path ex(TEXCV_EXAMPLE_IMAGES), data(TEXCV_TEST_DATA);
   fs::copy_file(ex / "coffee.png", in / "coffee.png");                    // PNG RGB u8
   fs::copy_file(ex / "rocket.jpg", in / "a" / "rocket.jpg");              // JPEG RGB
   fs::copy_file(ex / "camera.png", in / "a" / "b" / "camera.png");        // PNG gray
   fs::copy_file(ex / "chessboard_GRAY_U16.tif", in / "a" / "board.tif");  // TIFF u16
-  fs::copy_file(shared / "truncated.jpg", in / "a" / "truncated.jpg");    // truncated
+  fs::copy_file(data / "truncated.jpg", in / "a" / "truncated.jpg");      // truncated
   { std::ofstream(in / "a" / "b" / "empty.png"); }                        // 0 bytes
   std::ofstream(in / "text.png") << "this is not an image\n";             // text as .png
   write_png_header_only(in / "a" / "huge.png", 100000, 100000);           // header lies
@@ -734,13 +734,14 @@ TEST_F(Batch, GpuWorkersMatchTheCpuBackend) {
 // files of a batch are reported as decoded on the GPU.
 TEST_F(Batch, GpuBatchedJpegDecodeAgreesWithLibjpeg) {
   TEXCV_REQUIRE_GPU();
-  const fs::path in = dir_ / "in", ex(TEXCV_EXAMPLE_IMAGES), shared(TEXCV_SHARED_IMAGES);
+  const fs::path in = dir_ / "in", ex(TEXCV_EXAMPLE_IMAGES), images(TEXCV_TEST_IMAGES),
+                 data(TEXCV_TEST_DATA);
   fs::create_directories(in);
   for (int i = 0; i < 5; ++i) {
     fs::copy_file(ex / "rocket.jpg", in / numbered("r", i, ".jpg"));
-    fs::copy_file(shared / "hubble_deep_field.jpg", in / numbered("h", i, ".jpg"));
+    fs::copy_file(images / "hubble_deep_field.jpg", in / numbered("h", i, ".jpg"));
   }
-  fs::copy_file(shared / "truncated.jpg", in / "truncated.jpg");
+  fs::copy_file(data / "truncated.jpg", in / "truncated.jpg");
   const std::string pipe = "flip:code=both";
   Proc r = texcv({"batch", "-i", in.string(), "-o", (dir_ / "cpu").string(), "-p", pipe, "--device",
                   "cpu", "--format", "png", "--quiet"});

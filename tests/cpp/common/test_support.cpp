@@ -170,4 +170,10 @@ bool gpu_available(std::string* why) {
   return false;
 }
 
+std::string sample_image(const std::string& name) {
+  const std::filesystem::path ex = std::filesystem::path(TEXCV_EXAMPLE_IMAGES) / name;
+  if (std::filesystem::exists(ex)) return ex.string();
+  return (std::filesystem::path(TEXCV_TEST_IMAGES) / name).string();
+}
+
 }  // namespace texcv::test

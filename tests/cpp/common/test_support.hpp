@@ -54,6 +54,10 @@ Image to_host(const ImageView& v);
 // True when the CUDA backend is compiled and a GPU is present; otherwise the reason.
 bool gpu_available(std::string* why);
 
+// The path of a photograph the tests read: examples/images/NAME when it ships there, else
+// tests/data/images/NAME (both in the repository; nothing outside it is read).
+std::string sample_image(const std::string& name);
+
 // A fresh folder under the system temporary directory, removed with everything in it.
 class TempDir {
  public:

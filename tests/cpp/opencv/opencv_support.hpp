@@ -48,12 +48,12 @@ inline int cv_border_isolated(Border b) {
 }
 
 // A width x height region at (180, 60) of camera.png (1 channel) or astronaut.png (3/4
-// channels) from the shared sample images, in type t (u16 = u8 * 257, f32 = u8 / 255).
+// channels) from the test images (tests/data/images), in type t (u16 = u8 * 257, f32 = u8 / 255).
 inline Image photo(ElemType t, int ch, int width = 160, int height = 120) {
-  const std::string dir = TEXCV_SHARED_IMAGES;
-  cv::Mat m = cv::imread(dir + (ch == 1 ? "/camera.png" : "/astronaut.png"), cv::IMREAD_UNCHANGED);
+  const std::string path = sample_image(ch == 1 ? "camera.png" : "astronaut.png");
+  cv::Mat m = cv::imread(path, cv::IMREAD_UNCHANGED);
   if (m.empty()) {
-    ADD_FAILURE() << "cannot read the sample images in " << dir;
+    ADD_FAILURE() << "cannot read the sample image " << path;
     return random_image(width, height, ch, t, 5);
   }
   if (ch == 1 && m.channels() != 1) cv::cvtColor(m, m, cv::COLOR_BGR2GRAY);

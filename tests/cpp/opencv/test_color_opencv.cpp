@@ -34,7 +34,7 @@ Image from_mat(const cv::Mat& m) {
 
 // A sample image (RGB order, or gray), converted to type t (u16: * 257, f32: / 255).
 cv::Mat photo(const char* name, int channels, ElemType t) {
-  const std::string path = std::string(TEXCV_SHARED_IMAGES) + "/" + name;
+  const std::string path = test::sample_image(name);
   cv::Mat m = cv::imread(path, cv::IMREAD_COLOR);  // BGR
   if (m.empty()) {
     ADD_FAILURE() << "cannot read " << path;

@@ -1,6 +1,6 @@
 // The CPU backend against OpenCV (pinned: the version this test is built with must be 4.6; the
 // tolerances below were derived from OpenCV 4.6's implementation and are written next to each
-// check with the reason, see /work/shared/guide/CONVENTIONS.md and docs/conventions.md).
+// check with the reason, see docs/conventions.md).
 #include <opencv2/core.hpp>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
@@ -66,10 +66,10 @@ Image to_image(const cv::Mat& m, ElemType t) {
 // 3/4) or random data, in the requested type and channel count.
 Image source(bool photo, ElemType t, int ch, std::uint32_t seed = 1) {
   if (!photo) return test::random_image(61, 47, ch, t, seed);
-  const std::string dir = TEXCV_SHARED_IMAGES;
-  cv::Mat m = cv::imread(dir + (ch == 1 ? "/camera.png" : "/astronaut.png"), cv::IMREAD_UNCHANGED);
+  const std::string path = test::sample_image(ch == 1 ? "camera.png" : "astronaut.png");
+  cv::Mat m = cv::imread(path, cv::IMREAD_UNCHANGED);
   if (m.empty()) {
-    ADD_FAILURE() << "cannot read the sample images in " << dir;
+    ADD_FAILURE() << "cannot read the sample image " << path;
     return test::random_image(61, 47, ch, t, seed);
   }
   if (ch == 1 && m.channels() != 1) cv::cvtColor(m, m, cv::COLOR_BGR2GRAY);

@@ -18,7 +18,6 @@ namespace texcv::test {
 namespace {
 
 const std::string kExamples = TEXCV_EXAMPLE_IMAGES;
-const std::string kShared = TEXCV_SHARED_IMAGES;
 const std::string kData = std::string(TEXCV_TEST_DATA) + "/io/";
 
 // Joins the pieces (ostringstream: GCC 12 warns falsely, -Wrestrict, on some string "+" at -O3).
@@ -54,7 +53,7 @@ TEST(IoOpenCV, SampleImagesDecodeIdentically) {
   for (const char* name : {"camera.png", "coffee.png", "chelsea.png", "rocket.jpg"})
     expect_same_as_opencv(kExamples + "/" + name);
   for (const char* name : {"astronaut.png", "brick.png", "hubble_deep_field.jpg"})
-    expect_same_as_opencv(kShared + "/" + name);
+    expect_same_as_opencv(sample_image(name));
 #if defined(TEXCV_HAS_TIFF)
   expect_same_as_opencv(kExamples + "/chessboard_GRAY_U16.tif");
 #endif

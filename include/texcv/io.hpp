@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "texcv/image.hpp"
@@ -45,10 +46,36 @@ ImageInfo read_info(const std::string& path);
 // (Error(Unsupported) as read_info does).
 Image imread(const std::string& path);
 
+// How TIFF outputs are compressed; every choice is lossless (the pixels read back identical).
+// none is the default, as libvips's: on a 5000x5000 RGB u8 image (2-core machine,
+// docs/performance.md, "TIFF output") none writes in ~0.1 s, zstd level 1 in ~0.3 s at about
+// half the size, deflate level 6 in several seconds at about the same size: a compressed
+// default would cost more than the processing of a typical pipeline. Pick zstd for smaller files
+// at little cost; deflate, lzw and packbits for readers without zstd (libtiff < 4.0.10, some
+// older tools); lzma for the smallest files, slowly.
+enum class TiffCompression : std::uint8_t { none, deflate, zstd, lzw, packbits, lzma };
+const char* to_string(TiffCompression c) noexcept;
+// "none", "deflate" (also "zip"), "zstd", "lzw", "packbits", "lzma". Throws
+// Error(InvalidArgument) naming the accepted values for anything else.
+TiffCompression parse_tiff_compression(std::string_view s);
+// Every value of TiffCompression, in declaration order.
+std::vector<TiffCompression> all_tiff_compressions();
+// The TIFF compressions this build can write: those the linked libtiff has codecs for (none
+// always; empty in a build without libtiff). imwrite with another one throws Unsupported.
+std::vector<TiffCompression> supported_tiff_compressions();
+
 struct WriteOptions {
-  int jpeg_quality = 95;      // 1..100
-  int png_compression = 6;    // 0..9 (zlib level)
-  bool tiff_compress = true;  // deflate (lossless) when true
+  int jpeg_quality = 95;    // 1..100
+  int png_compression = 6;  // 0..9 (zlib level)
+  TiffCompression tiff_compression = TiffCompression::none;
+  // The codec's level; 0: texcv's default for it. deflate 1..9 (default 6, as zlib), zstd
+  // 1..22 (default 1: measured as fast as it is small, docs/performance.md), lzma 1..9 (default
+  // 6); none, lzw and packbits have no level (anything but 0 is InvalidArgument).
+  int tiff_level = 0;
+  // Deprecated (kept for existing callers): false writes uncompressed TIFF whatever
+  // tiff_compression says; true (the default) leaves tiff_compression in charge. (It used to
+  // choose between deflate, then the default, and none.)
+  bool tiff_compress = true;
 };
 
 // Writes a host image. The format comes from the extension. JPEG takes u8 with 1 or 3 channels
@@ -58,6 +85,12 @@ struct WriteOptions {
 // Writes to a temporary file beside the target and renames it into place, so a failure never
 // leaves a half-written file or the temporary behind.
 void imwrite(const std::string& path, const ImageView& img, const WriteOptions& opt = {});
+
+// Checks the options imwrite would use for a file of format fmt, without an image: the ranges
+// (jpeg_quality, png_compression, tiff_level for its codec) and, for TIFF, that the linked
+// libtiff has the codec. Throws as imwrite would (InvalidArgument, Unsupported), with the op
+// "check_write_options".
+void check_write_options(ImageFormat fmt, const WriteOptions& opt);
 
 // Which formats this build can read and write ("png", "jpeg", "tiff").
 std::vector<std::string> supported_formats();

@@ -54,7 +54,18 @@ void write_png(std::FILE* f, const std::string& path, const ImageView& img,
 void write_jpeg(std::FILE* f, const std::string& path, const ImageView& img,
                 const WriteOptions& opt);
 
+// The levels WriteOptions::tiff_level accepts for a TIFF compression (max 0: it has none) and
+// the one 0 stands for (io.cpp).
+struct TiffLevels {
+  int min = 0, max = 0, fallback = 0;
+};
+TiffLevels tiff_levels(TiffCompression c) noexcept;
+
 #if defined(TEXCV_HAS_TIFF)
+// Whether the linked libtiff can encode c (TIFFIsCODECConfigured).
+bool tiff_codec_configured(TiffCompression c) noexcept;
+// The first line of TIFFGetVersion(), e.g. "LIBTIFF, Version 4.5.0".
+std::string tiff_library_version();
 // TIFF works on file descriptors (libtiff owns and closes the descriptor it is given).
 ImageInfo read_tiff_info(int fd, const std::string& path);
 Image read_tiff(int fd, const std::string& path);

@@ -167,6 +167,48 @@ int create_temp(const std::string& target, TempFile& tmp) {
   fail_file(ErrorCode::Io, "imwrite", target, "cannot find a free temporary file name");
 }
 
+// The option values for fmt (ranges, the TIFF codec), with messages naming op.
+void check_options(const char* op, ImageFormat fmt, const WriteOptions& opt) {
+  switch (fmt) {
+    case ImageFormat::png:
+      if (opt.png_compression < 0 || opt.png_compression > 9)
+        fail(ErrorCode::InvalidArgument, op, "png_compression out of range",
+             std::to_string(opt.png_compression), "0..9");
+      break;
+    case ImageFormat::jpeg:
+      if (opt.jpeg_quality < 1 || opt.jpeg_quality > 100)
+        fail(ErrorCode::InvalidArgument, op, "jpeg_quality out of range",
+             std::to_string(opt.jpeg_quality), "1..100");
+      break;
+    case ImageFormat::tiff: {
+      const TiffCompression c = opt.tiff_compress ? opt.tiff_compression : TiffCompression::none;
+      const io_detail::TiffLevels lv = io_detail::tiff_levels(c);
+      if (opt.tiff_level != 0 && lv.max == 0)
+        fail(ErrorCode::InvalidArgument, op,
+             std::string("tiff_level: TIFF compression ") + to_string(c) + " has no level",
+             std::to_string(opt.tiff_level), "0");
+      if (opt.tiff_level != 0 && (opt.tiff_level < lv.min || opt.tiff_level > lv.max))
+        fail(ErrorCode::InvalidArgument, op,
+             std::string("tiff_level out of range for ") + to_string(c),
+             std::to_string(opt.tiff_level),
+             "0 (default) or " + std::to_string(lv.min) + ".." + std::to_string(lv.max));
+#if defined(TEXCV_HAS_TIFF)
+      if (!io_detail::tiff_codec_configured(c)) {
+        std::string have;
+        for (const TiffCompression k : supported_tiff_compressions()) {
+          if (!have.empty()) have += ", ";
+          have += to_string(k);
+        }
+        fail(ErrorCode::Unsupported, op,
+             std::string("the linked libtiff (") + io_detail::tiff_library_version() + ") has no " +
+                 to_string(c) + " encoder; it writes " + have);
+      }
+#endif
+      break;
+    }
+  }
+}
+
 void check_writable(ImageFormat fmt, const ImageView& img, const WriteOptions& opt,
                     const std::string& path) {
   const std::string got =
@@ -176,9 +218,6 @@ void check_writable(ImageFormat fmt, const ImageView& img, const WriteOptions& o
       if (img.type == ElemType::f32)
         fail(ErrorCode::Unsupported, "imwrite", path + ": PNG cannot store this element type", got,
              "u8 or u16");
-      if (opt.png_compression < 0 || opt.png_compression > 9)
-        fail(ErrorCode::InvalidArgument, "imwrite", "png_compression out of range",
-             std::to_string(opt.png_compression), "0..9");
       break;
     case ImageFormat::jpeg:
       if (img.type != ElemType::u8)
@@ -188,13 +227,11 @@ void check_writable(ImageFormat fmt, const ImageView& img, const WriteOptions& o
         fail(ErrorCode::Unsupported, "imwrite",
              path + ": JPEG has no alpha channel (drop it first, or write PNG/TIFF)", got,
              "1 or 3 channels");
-      if (opt.jpeg_quality < 1 || opt.jpeg_quality > 100)
-        fail(ErrorCode::InvalidArgument, "imwrite", "jpeg_quality out of range",
-             std::to_string(opt.jpeg_quality), "1..100");
       break;
     case ImageFormat::tiff:
       break;  // u8/u16/f32 and 1/3/4 channels are all writable
   }
+  check_options("imwrite", fmt, opt);
 }
 
 }  // namespace
@@ -219,6 +256,78 @@ ImageFormat format_from_path(const std::string& path) {
   fail(ErrorCode::Unsupported, "format_from_path", "unsupported file extension for '" + path + "'",
        ext.empty() ? std::string("no extension") : "'" + ext + "'",
        ".png, .jpg, .jpeg, .tif or .tiff");
+}
+
+namespace io_detail {
+
+TiffLevels tiff_levels(TiffCompression c) noexcept {
+  switch (c) {
+    case TiffCompression::deflate:
+      return {1, 9, 6};
+    case TiffCompression::zstd:
+      return {1, 22, 1};
+    case TiffCompression::lzma:
+      return {1, 9, 6};
+    case TiffCompression::none:
+    case TiffCompression::lzw:
+    case TiffCompression::packbits:
+      break;
+  }
+  return {0, 0, 0};
+}
+
+}  // namespace io_detail
+
+const char* to_string(TiffCompression c) noexcept {
+  switch (c) {
+    case TiffCompression::none:
+      return "none";
+    case TiffCompression::deflate:
+      return "deflate";
+    case TiffCompression::zstd:
+      return "zstd";
+    case TiffCompression::lzw:
+      return "lzw";
+    case TiffCompression::packbits:
+      return "packbits";
+    case TiffCompression::lzma:
+      return "lzma";
+  }
+  return "unknown";
+}
+
+std::vector<TiffCompression> all_tiff_compressions() {
+  return {TiffCompression::none, TiffCompression::deflate,  TiffCompression::zstd,
+          TiffCompression::lzw,  TiffCompression::packbits, TiffCompression::lzma};
+}
+
+TiffCompression parse_tiff_compression(std::string_view s) {
+  for (const TiffCompression c : all_tiff_compressions())
+    if (s == to_string(c)) return c;
+  if (s == "zip") return TiffCompression::deflate;
+  std::string names = "one of ";
+  for (const TiffCompression c : all_tiff_compressions()) {
+    if (c != TiffCompression::none) names += ", ";
+    names += to_string(c);
+  }
+  std::string got = "'";
+  got.append(s);
+  got += "'";
+  fail(ErrorCode::InvalidArgument, "parse_tiff_compression", "unknown TIFF compression", got,
+       names);
+}
+
+std::vector<TiffCompression> supported_tiff_compressions() {
+  std::vector<TiffCompression> out;
+#if defined(TEXCV_HAS_TIFF)
+  for (const TiffCompression c : all_tiff_compressions())
+    if (io_detail::tiff_codec_configured(c)) out.push_back(c);
+#endif
+  return out;
+}
+
+void check_write_options(ImageFormat fmt, const WriteOptions& opt) {
+  check_options("check_write_options", fmt, opt);
 }
 
 std::vector<std::string> supported_formats() {

@@ -575,6 +575,8 @@ int batch_command(const BatchOptions& opt) {
                                : "8, 16 or 32"));
     return kExitUsage;
   }
+  WriteOptions write_opt;  // --quality, --png-compression, --tiff-compression, --tiff-level
+  if (!write_options_from(opt, write_opt, "texcv batch")) return kExitUsage;
 
   // 2. Device and workers. An explicit --devices list is checked for its syntax first, then
   // against the GPUs the CUDA runtime sees (CUDA_VISIBLE_DEVICES applies).
@@ -666,11 +668,9 @@ int batch_command(const BatchOptions& opt) {
   const int hw = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
   EngineConfig cfg;
   cfg.steps = steps;
+  cfg.write = write_opt;
   cfg.decode_threads = opt.decode_threads > 0 ? opt.decode_threads : hw;
   cfg.encode_threads = opt.encode_threads > 0 ? opt.encode_threads : hw;
-  cfg.write.jpeg_quality = opt.quality;
-  cfg.write.png_compression = opt.png_compression;
-  cfg.write.tiff_compress = opt.tiff_compression != "none";
   cfg.bit_depth = opt.bit_depth;
   cfg.max_pixels = opt.max_pixels;
   cfg.max_bytes = opt.max_bytes;

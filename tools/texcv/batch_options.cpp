@@ -52,16 +52,7 @@ CLI::App* add_batch_subcommand(CLI::App& app, BatchOptions& opt) {
   cmd->add_option("-f,--format", opt.format, "output format; same keeps each input's")
       ->check(CLI::IsMember({"same", "png", "jpeg", "jpg", "tiff", "tif"}))
       ->capture_default_str();
-  cmd->add_option("-q,--quality", opt.quality, "JPEG quality, 1 to 100")
-      ->check(CLI::Range(1, 100))
-      ->capture_default_str();
-  cmd->add_option("--png-compression", opt.png_compression, "PNG zlib level, 0 to 9")
-      ->check(CLI::Range(0, 9))
-      ->capture_default_str();
-  cmd->add_option("--tiff-compression", opt.tiff_compression,
-                  "TIFF outputs: deflate (lossless, smaller) or none (faster to write)")
-      ->check(CLI::IsMember({"deflate", "none"}))
-      ->capture_default_str();
+  add_output_options(*cmd, opt);  // --quality, --png-compression, --tiff-compression, --tiff-level
   cmd->add_option("--bit-depth", opt.bit_depth,
                   "convert the result to 8, 16 or 32 (float) bits per sample before writing "
                   "(scaled: 255, 65535, 1.0 = full range)")

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "texcv/io.hpp"
 #include "texcv/registry.hpp"
 
 namespace CLI {
@@ -26,13 +27,25 @@ constexpr int kExitOk = 0;      // every file processed
 constexpr int kExitFailed = 1;  // some files failed (reported on stderr), the others written
 constexpr int kExitUsage = 2;   // usage or set-up error: bad options or pipeline, missing input...
 
-struct RunOptions {
+// The output options of texcv run and texcv batch (tools/texcv/output_options.cpp).
+struct OutputOptions {
+  int quality = 95;                       // JPEG quality, 1..100
+  int png_compression = 6;                // zlib level, 0..9
+  std::string tiff_compression = "none";  // a texcv::TiffCompression name
+  int tiff_level = 0;                     // the TIFF codec's level; 0: its default
+};
+// Declares --quality, --png-compression, --tiff-compression and --tiff-level on cmd.
+void add_output_options(CLI::App& cmd, OutputOptions& opt);
+// Fills w from opt; checks that the linked libtiff has the codec and the level fits it. On an
+// error prints "<prefix>: --tiff-...: <reason>" on stderr and returns false (a usage error).
+bool write_options_from(const OutputOptions& opt, WriteOptions& w, const std::string& prefix);
+
+struct RunOptions : OutputOptions {
   std::string input;
   std::string output;
   std::string pipeline;
   std::string device = "auto";  // cpu, cuda, auto
   std::string format;           // "" (keep), png, jpg, jpeg, tif, tiff
-  int quality = 95;             // JPEG quality
   bool overwrite = false;
   bool quiet = false;
 };
@@ -40,17 +53,14 @@ struct RunOptions {
 int run_command(const RunOptions& opt);
 
 // texcv batch (tools/texcv/batch.cpp, docs/batch.md).
-struct BatchOptions {
+struct BatchOptions : OutputOptions {
   std::string input;   // folder (recursive) or one file; the root that outputs mirror
   std::string output;  // output folder (or a file when input is a file)
   std::string pipeline;
   std::string list;                // a file of input paths, one a line
   std::vector<std::string> globs;  // keep only inputs matching one of these
   std::string format = "same";     // same, png, jpeg, jpg, tiff, tif
-  int quality = 95;
-  int png_compression = 6;
-  std::string tiff_compression = "deflate";  // deflate or none
-  int bit_depth = 0;  // 0: keep the pipeline's element type; 8, 16, 32 (float)
+  int bit_depth = 0;               // 0: keep the pipeline's element type; 8, 16, 32 (float)
   std::string device = "auto";
   std::string devices = "all";
   int streams = 2;

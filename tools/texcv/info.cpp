@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "texcv/io.hpp"
 #include "texcv/runtime.hpp"
 #include "tools/texcv/commands.hpp"
 
@@ -40,7 +41,11 @@ int info_command() {
                                 : std::string("not compiled (CPU backend only)"))
             << "\n";
   std::cout << "  OpenMP             " << (b.openmp ? "yes" : "no") << "\n";
-  std::cout << "  image formats      " << join(b.formats) << "\n\nGPUs:\n";
+  std::cout << "  image formats      " << join(b.formats) << "\n";
+  std::vector<std::string> tiff;
+  for (const TiffCompression c : supported_tiff_compressions()) tiff.emplace_back(to_string(c));
+  if (!tiff.empty()) std::cout << "  TIFF compression   " << join(tiff) << " (default none)\n";
+  std::cout << "\nGPUs:\n";
 
   if (!b.cuda_compiled) {
     std::cout << "  none usable: this build has no CUDA backend (--device cpu only)\n";

@@ -91,7 +91,9 @@ int run_command(const RunOptions& opt) {
   if (!parse_pipeline_checked(opt.pipeline, steps, "texcv", "rotate:angle=30;resize:scale=0.5"))
     return kExitUsage;
 
-  // 2. Format and device.
+  // 2. Output options, format and device.
+  WriteOptions wopt;  // --quality, --png-compression, --tiff-compression, --tiff-level
+  if (!write_options_from(opt, wopt, "texcv")) return kExitUsage;
   const BuildInfo build = build_info();
   if (!opt.format.empty()) {
     const std::string want =
@@ -209,8 +211,6 @@ int run_command(const RunOptions& opt) {
         opt.input + "'");
 
   // 4. The files, one by one: a failure is reported and the others continue.
-  WriteOptions wopt;
-  wopt.jpeg_quality = opt.quality;
   const auto t0 = Clock::now();
   std::size_t ok = 0, failed = 0;
   std::set<fs::path> written;

@@ -334,31 +334,60 @@ TEST_F(Batch, TiffCompressionOption) {
   const fs::path in = dir_ / "in", ex(TEXCV_EXAMPLE_IMAGES);
   fs::create_directories(in);
   fs::copy_file(ex / "coffee.png", in / "coffee.png");
-  // A value outside the list is a usage error.
+  // A value outside the list is a usage error that names the accepted ones.
   Proc r = texcv({"batch", "-i", in.string(), "-o", (dir_ / "bad").string(), "-p", "flip",
-                  "--device", "cpu", "--format", "tiff", "--tiff-compression", "lzw"});
+                  "--device", "cpu", "--format", "tiff", "--tiff-compression", "jpeg"});
   EXPECT_EQ(r.code, 2);
   EXPECT_TRUE(has(r.err, "--tiff-compression")) << r.err;
+  EXPECT_TRUE(has(r.err, "none,deflate,zstd,lzw,packbits,lzma")) << r.err;
+  EXPECT_FALSE(fs::exists(dir_ / "bad"));
+  // A level the codec does not have, likewise.
+  r = texcv({"batch", "-i", in.string(), "-o", (dir_ / "bad").string(), "-p", "flip", "--device",
+             "cpu", "--format", "tiff", "--tiff-compression", "deflate", "--tiff-level", "12"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(has(r.err, "texcv batch: --tiff-level 12: ")) << r.err;
+  EXPECT_TRUE(
+      has(r.err, "tiff_level out of range for deflate; got 12, expected 0 (default) or 1..9"))
+      << r.err;
   EXPECT_FALSE(fs::exists(dir_ / "bad"));
 #if !defined(TEXCV_HAS_TIFF)
   GTEST_SKIP() << "this build has no TIFF codec (libtiff not found): TIFF outputs untested here";
 #else
-  for (const bool compress : {true, false}) {
-    const fs::path out = dir_ / (compress ? "deflate" : "none");
-    r = texcv({"batch", "-i", in.string(), "-o", out.string(), "-p", "flip", "--device", "cpu",
-               "--format", "tiff", "--tiff-compression", compress ? "deflate" : "none", "--quiet"});
+  // Each choice writes the same bytes as texcv::imwrite with that choice (the default: none).
+  struct Case {
+    std::vector<std::string> args;
+    texcv::TiffCompression c;
+    int level;
+  };
+  const std::vector<Case> cases = {
+      {{}, texcv::TiffCompression::none, 0},
+      {{"--tiff-compression", "none"}, texcv::TiffCompression::none, 0},
+      {{"--tiff-compression", "deflate"}, texcv::TiffCompression::deflate, 0},
+      {{"--tiff-compression", "zstd"}, texcv::TiffCompression::zstd, 0},
+      {{"--tiff-compression", "zstd", "--tiff-level", "5"}, texcv::TiffCompression::zstd, 5},
+  };
+  int k = 0;
+  for (const Case& c : cases) {
+    const std::string n = std::to_string(++k);
+    const fs::path out = dir_ / ("o" + n);
+    std::vector<std::string> args = {"batch",      "-i",       in.string(), "-o",
+                                     out.string(), "-p",       "flip",      "--device",
+                                     "cpu",        "--format", "tiff",      "--quiet"};
+    args.insert(args.end(), c.args.begin(), c.args.end());
+    r = texcv(args);
     EXPECT_EQ(r.code, 0) << r.err;
     texcv::WriteOptions w;
-    w.tiff_compress = compress;
-    const fs::path ref = dir_ / "ref" / (compress ? "d.tif" : "n.tif");
+    w.tiff_compression = c.c;
+    w.tiff_level = c.level;
+    const fs::path ref = dir_ / "ref" / ("r" + n + ".tif");
     write_reference(in / "coffee.png", ref, "flip", w);
-    EXPECT_EQ(read_all(out / "coffee.tif"), read_all(ref)) << (compress ? "deflate" : "none");
-    // Uncompressed holds at least the 600x400x3 samples; deflate of the photo is smaller.
+    EXPECT_EQ(read_all(out / "coffee.tif"), read_all(ref)) << k;
+    // Uncompressed holds at least the 600x400x3 samples; the codecs make the photo smaller.
     const auto size = fs::file_size(out / "coffee.tif");
-    if (compress)
-      EXPECT_LT(size, 600u * 400u * 3u);
+    if (c.c == texcv::TiffCompression::none)
+      EXPECT_GE(size, 600u * 400u * 3u) << k;
     else
-      EXPECT_GE(size, 600u * 400u * 3u);
+      EXPECT_LT(size, 600u * 400u * 3u) << k;
   }
 #endif
 }

@@ -3,6 +3,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -12,6 +13,10 @@
 
 #include "common/test_support.hpp"
 #include "texcv/texcv.hpp"
+
+#if defined(TEXCV_HAS_TIFF) && __has_include(<tiffio.h>)
+#include <tiffio.h>
+#endif
 
 namespace fs = std::filesystem;
 
@@ -405,6 +410,137 @@ TEST_F(Cli, OpsFooterSaysHistogramIsNotAStep) {
   EXPECT_TRUE(contains(r.out, "histogram is not a pipeline step: it returns counts, not an image"))
       << r.out;
   EXPECT_TRUE(contains(r.out, "cvt_color: ")) << r.out;
+}
+
+// texcv run's output options, shared with texcv batch: --tiff-compression, --tiff-level,
+// --png-compression, --quality.
+
+bool same_pixels(const fs::path& a, const fs::path& b) {
+  const texcv::Image x = texcv::imread(a.string()), y = texcv::imread(b.string());
+  const texcv::ImageView u = x.view(), v = y.view();
+  if (u.width != v.width || u.height != v.height || u.channels != v.channels || u.type != v.type)
+    return false;
+  for (int r = 0; r < u.height; ++r)
+    if (std::memcmp(u.row<const unsigned char>(r), v.row<const unsigned char>(r), u.row_bytes()) !=
+        0)
+      return false;
+  return true;
+}
+
+#if defined(TEXCV_HAS_TIFF) && __has_include(<tiffio.h>)
+// The Compression tag, read with libtiff (on the link line through the static texcv library).
+int tiff_compression_tag(const fs::path& p) {
+  TIFF* tif = TIFFOpen(p.string().c_str(), "r");
+  if (!tif) return -1;
+  std::uint16_t c = 0;
+  const int got = TIFFGetField(tif, TIFFTAG_COMPRESSION, &c);
+  TIFFClose(tif);
+  return got ? c : -1;
+}
+#define TEXCV_CLI_TEST_LIBTIFF 1
+#endif
+
+TEST_F(Cli, RunTiffCompressionOption) {
+#if !defined(TEXCV_HAS_TIFF)
+  GTEST_SKIP() << "this build has no TIFF codec (libtiff not found)";
+#else
+  const fs::path in = samples("in", {"coffee.png"}) / "coffee.png";
+  struct Case {
+    std::string name;
+    std::vector<std::string> args;
+    int tag;  // libtiff's COMPRESSION_* value
+  };
+  const std::vector<Case> cases = {
+      {"default", {}, 1},                                 // COMPRESSION_NONE
+      {"none", {"--tiff-compression", "none"}, 1},        //
+      {"deflate", {"--tiff-compression", "deflate"}, 8},  // COMPRESSION_ADOBE_DEFLATE
+      {"zstd", {"--tiff-compression", "zstd"}, 50000},    // COMPRESSION_ZSTD
+      {"zstd5", {"--tiff-compression", "zstd", "--tiff-level", "5"}, 50000},
+      {"lzw", {"--tiff-compression", "lzw"}, 5},  // COMPRESSION_LZW
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    const fs::path out = dir_ / (c.name + ".tif");
+    std::vector<std::string> args = {"run", "-i",   in.string(), "-o",  out.string(),
+                                     "-p",  "flip", "--device",  "cpu", "--quiet"};
+    args.insert(args.end(), c.args.begin(), c.args.end());
+    const Result r = texcv(args);
+    EXPECT_EQ(r.code, 0) << r.err;
+    ASSERT_TRUE(fs::exists(out));
+#if defined(TEXCV_CLI_TEST_LIBTIFF)
+    EXPECT_EQ(tiff_compression_tag(out), c.tag);
+#endif
+    if (c.tag == 1)
+      EXPECT_GE(fs::file_size(out), 600u * 400u * 3u);
+    else
+      EXPECT_LT(fs::file_size(out), 600u * 400u * 3u);
+    EXPECT_TRUE(same_pixels(out, dir_ / "default.tif"));
+  }
+#endif
+}
+
+TEST_F(Cli, RunRejectsBadOutputOptions) {
+  const fs::path in = samples("in", {"coffee.png"}) / "coffee.png";
+  const fs::path out = dir_ / "out.tif";
+  const auto run = [&](const std::vector<std::string>& extra) {
+    std::vector<std::string> args = {"run", "-i",   in.string(), "-o", out.string(),
+                                     "-p",  "flip", "--device",  "cpu"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return texcv(args);
+  };
+  Result r = run({"--tiff-compression", "jpeg"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(
+      contains(r.err, "--tiff-compression: jpeg not in {none,deflate,zstd,lzw,packbits,lzma}"))
+      << r.err;
+  r = run({"--tiff-compression", "zstd", "--tiff-level", "23"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(contains(r.err, "--tiff-level")) << r.err;
+  r = run({"--tiff-compression", "zstd", "--tiff-level", "20"});  // in the option's range...
+  EXPECT_EQ(r.code, 0) << r.err;
+  fs::remove(out);
+  r = run({"--tiff-compression", "deflate", "--tiff-level", "20"});  // ...but not deflate's
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(contains(r.err,
+                       "texcv: --tiff-level 20: check_write_options: tiff_level out of "
+                       "range for deflate; got 20, expected 0 (default) or 1..9"))
+      << r.err;
+  r = run({"--tiff-level", "3"});  // the default, none, has no level
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(contains(r.err, "TIFF compression none has no level")) << r.err;
+  r = run({"--png-compression", "10"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(contains(r.err, "--png-compression")) << r.err;
+  r = run({"--quality", "0"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(contains(r.err, "--quality")) << r.err;
+  EXPECT_FALSE(fs::exists(out));
+  // run --help lists the shared options.
+  r = texcv({"run", "--help"});
+  EXPECT_EQ(r.code, 0);
+  for (const char* o : {"--quality", "--png-compression", "--tiff-compression", "--tiff-level"})
+    EXPECT_TRUE(contains(r.out, o)) << o << "\n" << r.out;
+}
+
+TEST_F(Cli, RunPngCompressionAndQuality) {
+  const fs::path in = samples("in", {"coffee.png"}) / "coffee.png";
+  for (const char* level : {"0", "9"}) {
+    const Result r = texcv({"run", "-i", in.string(), "-o",
+                            (dir_ / (std::string("p") + level + ".png")).string(), "-p", "flip",
+                            "--device", "cpu", "--quiet", "--png-compression", level});
+    EXPECT_EQ(r.code, 0) << r.err;
+  }
+  // zlib level 0 stores: at least the samples; 9 compresses the photo; same pixels.
+  EXPECT_GE(fs::file_size(dir_ / "p0.png"), 600u * 400u * 3u);
+  EXPECT_LT(fs::file_size(dir_ / "p9.png"), fs::file_size(dir_ / "p0.png") * 3 / 4);
+  EXPECT_TRUE(same_pixels(dir_ / "p0.png", dir_ / "p9.png"));
+  for (const char* q : {"20", "98"}) {
+    const Result r =
+        texcv({"run", "-i", in.string(), "-o", (dir_ / (std::string("q") + q + ".jpg")).string(),
+               "-p", "flip", "--device", "cpu", "--quiet", "--quality", q});
+    EXPECT_EQ(r.code, 0) << r.err;
+  }
+  EXPECT_LT(fs::file_size(dir_ / "q20.jpg"), fs::file_size(dir_ / "q98.jpg") / 2);
 }
 
 }  // namespace

@@ -176,7 +176,7 @@ TEST(IoRoundTrip, TiffExactAllTypesChannelsAndCompression) {
           r[5] = -123.25f;
         }
         WriteOptions o;
-        o.tiff_compress = compress;
+        o.tiff_compression = compress ? TiffCompression::deflate : TiffCompression::none;
         const std::string p = dir.file("rt_" + std::to_string(seed) + ".tif");
         imwrite(p, src, o);
         const Image back = imread(p);
@@ -193,7 +193,7 @@ TEST(IoRoundTrip, TiffSeveralStrips) {
   const Image img = random_image(300, 500, 3, ElemType::u16, 7);
   for (bool compress : {true, false}) {
     WriteOptions o;
-    o.tiff_compress = compress;
+    o.tiff_compression = compress ? TiffCompression::deflate : TiffCompression::none;
     const std::string p = dir.file(compress ? "s_deflate.tiff" : "s_none.TIF");
     imwrite(p, img, o);
     expect_bits_equal(imread(p).view(), img);

@@ -1,0 +1,86 @@
+// The output options that `texcv run` and `texcv batch` share: --quality, --png-compression,
+// --tiff-compression, --tiff-level (declared once here, checked once here).
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <exception>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "texcv/io.hpp"
+#include "tools/texcv/commands.hpp"
+
+namespace texcv::cli {
+
+namespace {
+
+std::string join(const std::vector<TiffCompression>& v) {
+  std::string s;
+  for (const TiffCompression c : v) {
+    if (!s.empty()) s += ", ";
+    s += to_string(c);
+  }
+  return s.empty() ? std::string("none") : s;
+}
+
+}  // namespace
+
+void add_output_options(CLI::App& cmd, OutputOptions& opt) {
+  cmd.add_option("-q,--quality", opt.quality, "JPEG quality, 1 to 100")
+      ->check(CLI::Range(1, 100))
+      ->capture_default_str();
+  cmd.add_option("--png-compression", opt.png_compression, "PNG zlib level, 0 to 9")
+      ->check(CLI::Range(0, 9))
+      ->capture_default_str();
+  std::vector<std::string> names;
+  for (const TiffCompression c : all_tiff_compressions()) names.emplace_back(to_string(c));
+  cmd.add_option("--tiff-compression", opt.tiff_compression,
+                 "TIFF outputs, all lossless: none (uncompressed, fastest to write, as libvips), "
+                 "zstd (about half the size, ~3x the write time of none), deflate (as small, "
+                 "much slower), lzw, packbits, lzma (smallest, slowest); this build writes " +
+                     join(supported_tiff_compressions()))
+      ->check(CLI::IsMember(names))
+      ->capture_default_str();
+  cmd.add_option("--tiff-level", opt.tiff_level,
+                 "the TIFF codec's level: deflate 1-9 (default 6), zstd 1-22 (default 1), lzma "
+                 "1-9 (default 6); 0: the default")
+      ->check(CLI::Range(0, 22))
+      ->capture_default_str();
+}
+
+bool write_options_from(const OutputOptions& opt, WriteOptions& w, const std::string& prefix) {
+  const auto say = [&](const std::string& msg) { std::cerr << prefix << ": " << msg << "\n"; };
+  TiffCompression c = TiffCompression::none;
+  try {
+    c = parse_tiff_compression(opt.tiff_compression);
+  } catch (const std::exception& e) {
+    say(std::string("--tiff-compression: ") + e.what());
+    return false;
+  }
+  const std::vector<TiffCompression> have = supported_tiff_compressions();
+  if (c != TiffCompression::none && std::find(have.begin(), have.end(), c) == have.end()) {
+    say("--tiff-compression " + opt.tiff_compression + ": " +
+        (have.empty() ? std::string("this build has no TIFF support (libtiff)")
+                      : "the linked libtiff has no " + opt.tiff_compression +
+                            " codec; this build writes " + join(have)));
+    return false;
+  }
+  w.jpeg_quality = opt.quality;
+  w.png_compression = opt.png_compression;
+  w.tiff_compression = c;
+  w.tiff_level = opt.tiff_level;
+  // The level's range depends on the codec: imwrite checks it; check it here once, before any
+  // file, with an image of any size.
+  if (opt.tiff_level != 0) {
+    try {
+      check_write_options(ImageFormat::tiff, w);
+    } catch (const std::exception& e) {
+      say(std::string("--tiff-level ") + std::to_string(opt.tiff_level) + ": " + e.what());
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace texcv::cli

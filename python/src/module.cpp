@@ -417,10 +417,12 @@ NB_MODULE(_texcv, m) {
       "resize",
       [](InArray src, OutArray dst, const std::string& interp, bool align_corners,
          const std::string& border, const std::vector<double>& border_value,
-         const std::string& precision, const std::string& path, const std::string& device,
-         std::uintptr_t stream) {
+         const std::string& precision, const std::string& path, double fx, double fy,
+         const std::string& device, std::uintptr_t stream) {
         const char* op = "resize";
         texcv::ResizeParams p;
+        p.fx = fx;  // 0: the size ratio (docs/conventions.md)
+        p.fy = fy;
         p.interp = texcv::parse_interp(interp);
         p.align_corners = align_corners;
         p.border = texcv::parse_border(border);
@@ -431,7 +433,7 @@ NB_MODULE(_texcv, m) {
             [&](auto& in, auto& out, void* s) { texcv::resize(in[0], out, p, s); });
       },
       "src"_a, "dst"_a, "interp"_a, "align_corners"_a, "border"_a, "border_value"_a, "precision"_a,
-      "path"_a, "device"_a, "stream"_a);
+      "path"_a, "fx"_a, "fy"_a, "device"_a, "stream"_a);
 
   m.def(
       "warp_affine",

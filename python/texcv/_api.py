@@ -82,10 +82,35 @@ def _out_dtype(op: str, src: Array, dtype: Any) -> str:
 # ---- Geometry ---------------------------------------------------------------------------------
 
 
-def _resize(dst: Any, src: Any, width: int | None, height: int | None, scale: float | None,
+def _dsize(width: Any, height: int | None, fx: float | None,
+           fy: float | None) -> tuple[int | None, int | None]:
+    """cv2's dsize tuple (w, h) given as the second positional argument: (width, height), or
+    (None, None) for cv2's (0, 0) ("use fx and fy")."""
+    got = repr(tuple(width)) if isinstance(width, (tuple, list)) else repr(width)
+    expected = "(width, height) with both > 0, or (0, 0) with fx/fy"
+    if len(width) != 2 or not all(isinstance(v, (int, np.integer)) and not isinstance(v, bool)
+                                  for v in width):
+        raise invalid("resize", "dsize must be a pair of integers (width, height)", got, expected)
+    w, h = int(width[0]), int(width[1])
+    if height is not None:
+        raise invalid("resize", "dsize and height cannot be combined", f"{got} with height={height}",
+                      "dsize=(width, height) alone")
+    if w == 0 and h == 0:
+        if fx is None and fy is None:
+            raise invalid("resize", "dsize (0, 0) needs fx and/or fy", got,
+                          "fx=X and/or fy=Y, as cv2.resize(src, (0, 0), fx=X, fy=Y)")
+        return None, None
+    if w <= 0 or h <= 0:
+        raise invalid("resize", "dsize must be positive", got, expected)
+    return w, h
+
+
+def _resize(dst: Any, src: Any, width: Any, height: int | None, scale: float | None,
             fx: float | None, fy: float | None, interp: str, align_corners: bool, border: str,
             border_value: Any, precision: str, path: str, device: str, stream: Any) -> Any:
     s = as_input(src, "resize")
+    if isinstance(width, (tuple, list)):
+        width, height = _dsize(width, height, fx, fy)
     if dst is None:
         params = {k: _text(v) for k, v in
                   (("width", width), ("height", height), ("scale", scale), ("fx", fx),
@@ -94,20 +119,31 @@ def _resize(dst: Any, src: Any, width: int | None, height: int | None, scale: fl
         d = s.empty(out_shape(s, h, w), s.dtype)
     else:
         d = as_output(dst, "resize")
+    # scale, fx and fy map as cv2.resize(src, None, fx=, fy=); sizes with the size ratio.
+    if scale is not None:
+        mfx = mfy = float(scale)
+    else:
+        mfx = 0.0 if fx is None else float(fx)
+        mfy = 0.0 if fy is None else float(fy)
     _go("resize", _n.resize, s, d, device, stream, interp, align_corners, border,
-        _bv(border_value), precision, path)
+        _bv(border_value), precision, path, mfx, mfy)
     return _ret(d)
 
 
-def resize(src: Any, width: int | None = None, height: int | None = None, *,
+def resize(src: Any, width: int | tuple[int, int] | None = None, height: int | None = None, *,
            scale: float | None = None, fx: float | None = None, fy: float | None = None,
            interp: str = "linear", align_corners: bool = False, border: str = "replicate",
            border_value: Any = 0, precision: str = "auto", path: str = "auto",
            device: str = "auto", stream: Any = None) -> Any:
     """Resizes src, as cv2.resize (pixel centres).
 
-    The output size: width and/or height (one alone keeps the aspect ratio), or scale, or fx
-    and/or fy (output = size * factor rounded half to even, as cv2.resize).
+    The output size, in one of cv2.resize's two forms:
+    - a size: cv2's dsize tuple ``resize(img, (w, h))``, or width and/or height (one alone keeps
+      the aspect ratio). Source x = (x + 0.5) * src_w / dst_w - 0.5, as cv2.resize(img, (w, h)).
+    - factors: fx and/or fy (a missing one is 1), or scale for both. Output = size * factor
+      rounded half to even and source x = (x + 0.5) / fx - 0.5, as cv2.resize(img, None, fx=,
+      fy=) (also ``resize(img, (0, 0), fx=, fy=)``). The two forms differ where size * factor
+      is not whole. interp="nearest" (cv2.INTER_NEAREST_EXACT) maps by the sizes in both.
     Accuracy: CPU vs OpenCV within 1 level (u8/u16) or 1e-5 (f32); CUDA exact vs CPU within 1
     level or 1e-5 relative; precision="fast" up to 2 levels at the steepest u8 edges.
     """
@@ -115,11 +151,14 @@ def resize(src: Any, width: int | None = None, height: int | None = None, *,
                    border_value, precision, path, device, stream)
 
 
-def resize_into(dst: Any, src: Any, *, interp: str = "linear", align_corners: bool = False,
-                border: str = "replicate", border_value: Any = 0, precision: str = "auto",
-                path: str = "auto", device: str = "auto", stream: Any = None) -> Any:
-    """resize into dst (its size is the output size); returns dst."""
-    return _resize(dst, src, None, None, None, None, None, interp, align_corners, border,
+def resize_into(dst: Any, src: Any, *, fx: float | None = None, fy: float | None = None,
+                interp: str = "linear", align_corners: bool = False, border: str = "replicate",
+                border_value: Any = 0, precision: str = "auto", path: str = "auto",
+                device: str = "auto", stream: Any = None) -> Any:
+    """resize into dst (its size is the output size); returns dst. Without fx/fy it maps with
+    the size ratio; with them as cv2.resize(src, None, fx=, fy=), and dst's size must then be
+    the one that gives (round(size * factor), ties to even)."""
+    return _resize(dst, src, None, None, None, fx, fy, interp, align_corners, border,
                    border_value, precision, path, device, stream)
 
 

@@ -29,7 +29,10 @@ struct ResizeDesc {
   bool align_corners = false;
   ResizeAxis ax{1.0f, false};  // x: source coordinate of a destination column
   ResizeAxis ay{1.0f, false};
-  double scale_x = 1.0, scale_y = 1.0;  // src/dst, for Interp::area
+  // For Interp::area, as cv::resize's scale_x = 1 / inv_scale_x and inv_scale_x: inv_scale is
+  // dst / src (the size form) or fx (the factor form).
+  double scale_x = 1.0, scale_y = 1.0;
+  double inv_scale_x = 1.0, inv_scale_y = 1.0;
 };
 
 enum class WarpKind { affine, perspective };

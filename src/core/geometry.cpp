@@ -6,8 +6,10 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <limits>
 #include <string>
+#include <utility>
 
 #include "src/core/backends.hpp"
 #include "src/core/view_checks.hpp"
@@ -31,6 +33,14 @@ using detail::WarpKind;
 std::string num(double v) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.17g", v);
+  return buf;
+}
+
+// The shortest of %.15g / %.17g that reads back as v (0.1 prints as 0.1).
+std::string short_num(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.15g", v);
+  if (std::strtod(buf, nullptr) != v) std::snprintf(buf, sizeof buf, "%.17g", v);
   return buf;
 }
 
@@ -180,6 +190,37 @@ void check_angle(const char* op, double angle) {
          "a finite number of degrees");
 }
 
+// One axis of resize's factor form: f must be 0 (unset) or finite and > 0.
+void check_factor(const char* op, const char* name, double f) {
+  if (f == 0) return;
+  if (!std::isfinite(f) || !(f > 0)) {
+    std::string what(name);
+    what.append(" must be finite and positive (0: the size ratio)");
+    fail(ErrorCode::InvalidArgument, op, what.c_str(), short_num(f), "a finite factor > 0, or 0");
+  }
+}
+
+// round(n * f), ties to even, as cv::resize's cvRound (the default rounding mode); checked to
+// lie in [1, INT_MAX]. axis names the side ("width"), name the factor ("fx").
+int factor_size(const char* op, const char* axis, const char* name, int n, double f) {
+  const double v = std::nearbyint(static_cast<double>(n) * f);
+  const std::string got = std::string(name) + " " + short_num(f) + " on " + axis + " " +
+                          std::to_string(n) + " gives " + short_num(v);
+  if (!(v >= 1)) {
+    std::string what("the output ");
+    what.append(axis).append(" is less than 1");
+    fail(ErrorCode::InvalidArgument, op, what.c_str(), got,
+         std::string(name) + " > 0.5 / " + axis + " (an output of at least 1 pixel)");
+  }
+  if (!(v <= static_cast<double>(std::numeric_limits<int>::max()))) {
+    std::string what("the output ");
+    what.append(axis).append(" overflows");
+    fail(ErrorCode::InvalidArgument, op, what.c_str(), got,
+         "at most " + std::to_string(std::numeric_limits<int>::max()));
+  }
+  return static_cast<int>(v);
+}
+
 }  // namespace
 
 void resize(const ImageView& src, const ImageView& dst, const ResizeParams& p, void* stream) {
@@ -192,8 +233,35 @@ void resize(const ImageView& src, const ImageView& dst, const ResizeParams& p, v
     fail(ErrorCode::Unsupported, op, "align_corners is not supported with area interpolation",
          "area", "nearest, linear or cubic");
   d.align_corners = p.align_corners;
-  d.scale_x = static_cast<double>(src.width) / dst.width;
-  d.scale_y = static_cast<double>(src.height) / dst.height;
+  check_factor(op, "fx", p.fx);
+  check_factor(op, "fy", p.fy);
+  // The factor form: dst must have cv::resize's size for the factors (it ignores them when also
+  // given a dsize; a mismatch here is an error, so that the factors mean what they mean to
+  // cv::resize(src, dst, Size(), fx, fy)).
+  if (p.fx > 0) {
+    const int want = factor_size(op, "width", "fx", src.width, p.fx);
+    if (dst.width != want)
+      fail(ErrorCode::InvalidArgument, op, "destination width does not match fx",
+           std::to_string(dst.width) + " (fx " + short_num(p.fx) + " on width " +
+               std::to_string(src.width) + ")",
+           std::to_string(want) + ", round(width * fx) as cv::resize (texcv::resized_size)");
+  }
+  if (p.fy > 0) {
+    const int want = factor_size(op, "height", "fy", src.height, p.fy);
+    if (dst.height != want)
+      fail(ErrorCode::InvalidArgument, op, "destination height does not match fy",
+           std::to_string(dst.height) + " (fy " + short_num(p.fy) + " on height " +
+               std::to_string(src.height) + ")",
+           std::to_string(want) + ", round(height * fy) as cv::resize (texcv::resized_size)");
+  }
+  // As cv::resize: inv_scale = dst / src (the size form) or the factor, and the coordinate step
+  // scale = 1 / inv_scale (linear, cubic and area use 1 / fx in the factor form). A dst of the
+  // source's size is a copy in cv::resize whatever the factors: the size ratio (1) then.
+  const bool same_size = dst.width == src.width && dst.height == src.height;
+  d.inv_scale_x = p.fx > 0 && !same_size ? p.fx : static_cast<double>(dst.width) / src.width;
+  d.inv_scale_y = p.fy > 0 && !same_size ? p.fy : static_cast<double>(dst.height) / src.height;
+  d.scale_x = 1.0 / d.inv_scale_x;
+  d.scale_y = 1.0 / d.inv_scale_y;
   if (p.align_corners) {
     // With one destination pixel there is no span to align: it samples source pixel 0.
     const double sx = dst.width > 1 ? static_cast<double>(src.width - 1) / (dst.width - 1) : 0.0;
@@ -201,6 +269,8 @@ void resize(const ImageView& src, const ImageView& dst, const ResizeParams& p, v
     d.ax = {static_cast<float>(sx), true};
     d.ay = {static_cast<float>(sy), true};
   } else {
+    // Interp::nearest uses the sizes' 16.16 step in both forms: cv::INTER_NEAREST_EXACT ignores
+    // the factors (measured with OpenCV 4.6).
     d.ax = {static_cast<float>(d.scale_x), false, detail::nearest_fixed_step(src.width, dst.width)};
     d.ay = {static_cast<float>(d.scale_y), false,
             detail::nearest_fixed_step(src.height, dst.height)};
@@ -210,6 +280,25 @@ void resize(const ImageView& src, const ImageView& dst, const ResizeParams& p, v
   } else {
     cuda::resize(src, dst, d, stream);
   }
+}
+
+Rect resized_size(int width, int height, double fx, double fy) {
+  const char* op = "resized_size";
+  if (width < 1)
+    fail(ErrorCode::InvalidArgument, op, "width must be positive", std::to_string(width), "> 0");
+  if (height < 1)
+    fail(ErrorCode::InvalidArgument, op, "height must be positive", std::to_string(height), "> 0");
+  for (const auto& [name, f] : {std::pair<const char*, double>{"fx", fx}, {"fy", fy}}) {
+    if (!std::isfinite(f) || !(f > 0)) {
+      std::string what(name);
+      what.append(" must be finite and positive");
+      fail(ErrorCode::InvalidArgument, op, what.c_str(), short_num(f), "a finite factor > 0");
+    }
+  }
+  Rect r;
+  r.width = factor_size(op, "width", "fx", width, fx);
+  r.height = factor_size(op, "height", "fy", height, fy);
+  return r;
 }
 
 void warp_affine(const ImageView& src, const ImageView& dst, const std::array<double, 6>& m,

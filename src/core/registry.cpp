@@ -865,17 +865,24 @@ std::vector<OpEntry> make_entries() {
     e.spec.name = "resize";
     e.spec.summary =
         "change the image size, as cv::resize (pixel centres; give scale, or width and/or "
-        "height, or fx and/or fy)";
+        "height, or fx and/or fy; scale/fx/fy sample at (x + 0.5) / factor - 0.5 as "
+        "cv2.resize(img, None, fx=, fy=), width/height at the size ratio)";
     auto& ps = e.spec.params;
     ps.push_back(p_float(
         "scale", "",
-        "scale factor of both axes: output = size * scale rounded (ties to even, as cv::resize)", 0,
-        true));
-    ps.push_back(p_int("width", "", 1, "output width; alone, the height follows the aspect ratio"));
+        "scale factor of both axes: output = size * scale rounded (ties to even), source x = (x + "
+        "0.5) / scale - 0.5, as cv2.resize(img, None, fx=scale, fy=scale)",
+        0, true));
+    ps.push_back(p_int("width", "", 1,
+                       "output width, sampled at the size ratio as cv2.resize(img, (w, h)); "
+                       "alone, the height follows the aspect ratio"));
     ps.push_back(
         p_int("height", "", 1, "output height; alone, the width follows the aspect ratio"));
-    ps.push_back(p_float("fx", "", "horizontal scale factor (fy missing: 1)", 0, true));
-    ps.push_back(p_float("fy", "", "vertical scale factor (fx missing: 1)", 0, true));
+    ps.push_back(p_float("fx", "",
+                         "horizontal scale factor, as cv::resize's fx: output width = round(width "
+                         "* fx), source x = (x + 0.5) / fx - 0.5 (fy missing: 1)",
+                         0, true));
+    ps.push_back(p_float("fy", "", "vertical scale factor, as fx (fx missing: 1)", 0, true));
     ps.push_back(
         p_bool("align_corners", "false",
                "sample x * (src_w - 1) / (dst_w - 1): corner pixels map to corner pixels"));
@@ -936,6 +943,15 @@ std::vector<OpEntry> make_entries() {
       p.border_value = a.border_value();
       p.precision = parse_precision(a.e("precision"));
       p.path = parse_path(a.e("path"));
+      // scale, fx and fy map as cv::resize(src, dst, Size(), fx, fy): source x = (x + 0.5) / fx
+      // - 0.5 (a missing fx or fy is 1, the size ratio of an unchanged side); width/height map
+      // with the size ratio, as cv::resize(src, dst, dsize).
+      if (a.has("scale")) {
+        p.fx = p.fy = a.f("scale");
+      } else {
+        if (a.has("fx")) p.fx = a.f("fx");
+        if (a.has("fy")) p.fy = a.f("fy");
+      }
       resize(src, dst, p, stream);
     };
     ops.push_back(std::move(e));

@@ -335,14 +335,17 @@ TEXCV_HD void area_taps(int d, double scale, int n, F&& f) {
   }
 }
 
-// Enlarging (or mixed) with Interp::area, as OpenCV: bilinear with the fraction
-// fx = (d + 1) - (floor(d * scale) + 1) / scale taken modulo 1 (0 when negative).
-TEXCV_HD void area_upscale_coord(int d, double scale, int& i0, float& frac) {
+// Enlarging (or mixed) with Interp::area, exactly as OpenCV 4.6: bilinear with the fraction
+// fx = (float)((d + 1) - (floor(d * scale) + 1) * inv_scale) taken modulo 1 in float (0 when
+// <= 0), scale = 1 / inv_scale. inv_scale is cv::resize's (dst / src, or fx): dividing by scale
+// instead moves the product by an ulp, and where it lands on a whole number (160 -> 208: d = 13)
+// the fraction then flips between 0 and ~1.
+TEXCV_HD void area_upscale_coord(int d, double scale, double inv_scale, int& i0, float& frac) {
   const int s = static_cast<int>(floor(d * scale));
-  double f = (d + 1) - (s + 1) / scale;
-  f = f <= 0 ? 0.0 : f - floor(f);
+  float f = static_cast<float>((d + 1) - (s + 1) * inv_scale);
+  f = f <= 0.0f ? 0.0f : f - floorf(f);
   i0 = s;
-  frac = static_cast<float>(f);
+  frac = f;
 }
 
 // Store C floats to a destination pixel with rounding and saturation.

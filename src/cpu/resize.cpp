@@ -77,14 +77,15 @@ template <typename T, int C>
 void resize_area_upscale(const ImageView& src, const ImageView& dst, const ResizeDesc& d) {
   std::vector<int> xi(dst.width);
   std::vector<float> xf(dst.width);
-  for (int x = 0; x < dst.width; ++x) sd::area_upscale_coord(x, d.scale_x, xi[x], xf[x]);
+  for (int x = 0; x < dst.width; ++x)
+    sd::area_upscale_coord(x, d.scale_x, d.inv_scale_x, xi[x], xf[x]);
   const auto s = detail::source_of<T, C>(src);
   const sd::SamplingDesc& sp = d.sampling;
   TEXCV_OMP_PARALLEL_FOR_IF(static_cast<long>(dst.width) * dst.height)
   for (int y = 0; y < dst.height; ++y) {
     int y0;
     float fy;
-    sd::area_upscale_coord(y, d.scale_y, y0, fy);
+    sd::area_upscale_coord(y, d.scale_y, d.inv_scale_y, y0, fy);
     const float gy = 1.0f - fy;
     T* drow = dst.row<T>(y);
     for (int x = 0; x < dst.width; ++x) {

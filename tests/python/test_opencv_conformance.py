@@ -78,9 +78,8 @@ def test_resize(kind, dtype, ch):
 
 
 def test_resize_scale_matches_fx_fy_on_even_sizes():
-    # cv2.resize with fx/fy samples at (x + 0.5) / fx - 0.5; texcv's scale= picks the output
-    # size the same way (rounded half to even) and then samples at the size ratio, as every
-    # texcv resize: the two agree where size * scale is whole (here 160 x 120 by 0.5).
+    # cv2.resize with fx/fy samples at (x + 0.5) / fx - 0.5, and so does texcv's scale= (the
+    # factor form); odd sizes and every interpolation: test_resize_factors.py.
     src = source("coffee.png", "uint8", 3)
     ours = texcv.resize(src, scale=0.5, device="cpu")
     theirs = cv2.resize(src, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_LINEAR)

@@ -47,10 +47,12 @@ TEST(Registry, ListsTheGeometryOperationsInOrder) {
 TEST(Registry, ResizeEqualsDirectCall) {
   const Image src = texcv::test::random_image(41, 30, 3, ElemType::u8, 1);
   const Image got = texcv::apply("resize", src, {{"scale", "0.5"}, {"interp", "area"}});
-  // 41 * 0.5 = 20.5 rounds to even (20), as cv::resize; 30 * 0.5 = 15.
+  // 41 * 0.5 = 20.5 rounds to even (20), as cv::resize; 30 * 0.5 = 15. scale is the factor
+  // form (cells of 1 / 0.5 = 2 pixels, as cv::resize with fx, fy), not the size ratio 41 / 20.
   Image want(20, 15, 3, ElemType::u8);
   texcv::ResizeParams p;
   p.interp = texcv::Interp::area;
+  p.fx = p.fy = 0.5;
   texcv::resize(src, want, p);
   expect_same(got, want);
 }

@@ -46,8 +46,9 @@ struct ResizeArgs {
   SampleArgs s;
   detail::ResizeAxis ax{1.0f, false};
   detail::ResizeAxis ay{1.0f, false};
-  double scale_x = 1.0, scale_y = 1.0;  // Interp::area
-  bool area_shrink = false;             // Interp::area: both axes shrink (averaging)
+  double scale_x = 1.0, scale_y = 1.0;          // Interp::area: 1 / inv_scale
+  double inv_scale_x = 1.0, inv_scale_y = 1.0;  // Interp::area: dst / src or fx (ResizeDesc)
+  bool area_shrink = false;                     // Interp::area: both axes shrink (averaging)
 };
 
 struct WarpArgs {

@@ -18,6 +18,8 @@ void resize(const ImageView& src, const ImageView& dst, const ResizeDesc& d, voi
   a.ay = d.ay;
   a.scale_x = d.scale_x;
   a.scale_y = d.scale_y;
+  a.inv_scale_x = d.inv_scale_x;
+  a.inv_scale_y = d.inv_scale_y;
   a.area_shrink = d.scale_x >= 1.0 && d.scale_y >= 1.0;
   const ops::DstArgs da = ops::dst_args(dst);
   ops::dispatch_type_channels(kOp, src.type, src.channels, [&]<typename T, int C>() {

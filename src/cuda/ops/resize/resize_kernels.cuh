@@ -34,8 +34,8 @@ __device__ __forceinline__ void area_pixel(const Src& src, int x, int y, const R
   }
   int x0, y0;
   float fx, fy;
-  detail::area_upscale_coord(x, a.scale_x, x0, fx);
-  detail::area_upscale_coord(y, a.scale_y, y0, fy);
+  detail::area_upscale_coord(x, a.scale_x, a.inv_scale_x, x0, fx);
+  detail::area_upscale_coord(y, a.scale_y, a.inv_scale_y, y0, fy);
   float p00[C], p01[C], p10[C], p11[C];
   detail::fetch<C>(src, x0, y0, a.s.border, a.s.bv, p00);
   detail::fetch<C>(src, x0 + 1, y0, a.s.border, a.s.bv, p01);

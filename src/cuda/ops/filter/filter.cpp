@@ -105,10 +105,10 @@ void separable(const char* op, const ImageView& src, const ops::DstArgs& d, Elem
   const int channels = src.channels;
   const ops::Kernel1DArgs kx = taps_1d(desc.kx, desc.ax);
   const ops::Kernel1DArgs ky = taps_1d(desc.ky, desc.ay);
+  const bool vec = ops::sep_vec_applies(kx.n, ky.n, kx.anchor, ky.anchor, dst_type == src.type);
   const ops::FilterBorderArgs b = border_args(desc.border);
   ops::SourcePlan plan = stencil_source(
-      op, ops::StencilKind::separable, src, desc.border, kx.n, ky.n,
-      ops::sep_vec_applies(kx.n, ky.n, kx.anchor, ky.anchor),
+      op, ops::StencilKind::separable, src, desc.border, kx.n, ky.n, vec,
       ops::sep_tile_bytes(kx.n, ky.n, channels, ops::filter_px(src.type, channels)), st);
   ops::ColumnArgs ca;
   ca.border = desc.border.border;
@@ -130,7 +130,7 @@ void separable(const char* op, const ImageView& src, const ops::DstArgs& d, Elem
     plan.finish();
     return;
   }
-  if (plan.path() == Path::global && ops::sep_vec_applies(kx.n, ky.n, kx.anchor, ky.anchor)) {
+  if (plan.path() == Path::global && vec) {
     ops::by_type(op, src.type, [&]<typename T>() {
       const auto run = [&]<int NB>() {
         ops::launch_sep_vec_taps<T, NB>(plan.args(), d, channels, dst_type, kx, ky, b, ca, st);

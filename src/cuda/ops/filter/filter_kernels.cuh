@@ -743,7 +743,7 @@ void launch_sep_vec_taps(const SourceArgs& s, const DstArgs& d, int channels, El
                          const ColumnArgs& c, cudaStream_t st) {
   constexpr const char* kOp = "separable_filter";
   by_channels(kOp, channels, [&]<int C>() {
-    by_dst<T>(dst_type, [&]<typename Tout>() {
+    const auto run = [&]<typename Tout>() {
       constexpr int PX = kSepPx<T, C, NB>, S = kSepRows<NB>;
       const dim3 grid(static_cast<unsigned>(((d.width + PX - 1) / PX + kBlockX - 1) / kBlockX),
                       static_cast<unsigned>((d.height + kBlockY * S - 1) / (kBlockY * S)));
@@ -759,7 +759,15 @@ void launch_sep_vec_taps(const SourceArgs& s, const DstArgs& d, int channels, El
       sep_vec_kernel<T, Tout, C, PX, S, NB, false>
           <<<grid, dim3(kBlockX, kBlockY), 0, st>>>(src, d, kx, ky, b, c, in);
       TEXCV_CUDA_CHECK_LAUNCH(kOp);
-    });
+    };
+    if constexpr (NB <= 9) {
+      by_dst<T>(dst_type, run);
+    } else {  // sep_vec_applies: 13 and 17 taps only into the source's type
+      if (dst_type != detail::ElemTraits<T>::kType)
+        fail(ErrorCode::Internal, kOp, "no 13/17-tap register kernel for this destination type",
+             to_string(dst_type), "the source's element type");
+      run.template operator()<T>();
+    }
   });
 }
 

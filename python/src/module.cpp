@@ -316,6 +316,10 @@ NB_MODULE(_texcv, m) {
     d["cuda_architectures"] = b.cuda_architectures;
     d["openmp"] = b.openmp;
     d["formats"] = b.formats;
+    std::vector<std::string> tiff;
+    for (const texcv::TiffCompression c : texcv::supported_tiff_compressions())
+      tiff.emplace_back(texcv::to_string(c));
+    d["tiff_compressions"] = tiff;
     return d;
   });
   m.def("cuda_available", &cuda_usable);
@@ -386,16 +390,20 @@ NB_MODULE(_texcv, m) {
   m.def(
       "imwrite",
       [](const std::string& path, InArray img, int jpeg_quality, int png_compression,
-         bool tiff_compress) {
+         const std::string& tiff_compression, int tiff_level, bool tiff_compress) {
         const ImageView v = view_of(img, "imwrite", "img");
         texcv::WriteOptions o;
         o.jpeg_quality = jpeg_quality;
         o.png_compression = png_compression;
-        o.tiff_compress = tiff_compress;
+        // The library's parser: an unknown name throws its message listing the accepted ones.
+        o.tiff_compression = texcv::parse_tiff_compression(tiff_compression);
+        o.tiff_level = tiff_level;
+        o.tiff_compress = tiff_compress;  // deprecated: false forces uncompressed
         nb::gil_scoped_release nogil;
         texcv::imwrite(path, v, o);
       },
-      "path"_a, "img"_a, "jpeg_quality"_a, "png_compression"_a, "tiff_compress"_a);
+      "path"_a, "img"_a, "jpeg_quality"_a, "png_compression"_a, "tiff_compression"_a,
+      "tiff_level"_a, "tiff_compress"_a);
   m.def(
       "read_info",
       [](const std::string& path) {

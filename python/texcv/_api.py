@@ -872,16 +872,25 @@ def imread(path: Any) -> np.ndarray:
 
 
 def imwrite(path: Any, img: Any, *, jpeg_quality: int = 95, png_compression: int = 6,
+            tiff_compression: str = "none", tiff_level: int = 0,
             tiff_compress: bool = True) -> None:
     """Writes img (numpy, or a CuPy/torch array, copied to the host) to path; the format comes
-    from the extension. Written to a temporary file and renamed into place."""
+    from the extension. Written to a temporary file and renamed into place.
+
+    jpeg_quality 1..100; png_compression 0..9 (zlib level). tiff_compression: "none" (the
+    default), "deflate" (also "zip"), "zstd", "lzw", "packbits" or "lzma", all lossless; those
+    this build's libtiff can write are info()["tiff_compressions"]. tiff_level: the codec's
+    level, 0 for its default (deflate 1..9, zstd 1..22, lzma 1..9; the others have none).
+    tiff_compress is deprecated: False writes uncompressed TIFF whatever tiff_compression says,
+    True leaves tiff_compression in charge."""
     k = kind_of(img)
     if k == "cupy":
         img = img.get()
     elif k in ("torch", "torch_cpu"):
         img = img.detach().cpu().numpy()
     a = as_input(img, "imwrite", "img")
-    _n.imwrite(str(path), a.native, int(jpeg_quality), int(png_compression), bool(tiff_compress))
+    _n.imwrite(str(path), a.native, int(jpeg_quality), int(png_compression),
+               str(tiff_compression), int(tiff_level), bool(tiff_compress))
 
 
 def read_info(path: Any) -> dict:
@@ -907,8 +916,8 @@ def clear_texture_cache() -> None:
 
 
 def info() -> dict:
-    """Build options (version, CUDA, architectures, OpenMP, formats), GPUs and which device
-    device="auto" picks for numpy arrays."""
+    """Build options (version, CUDA, architectures, OpenMP, formats, tiff_compressions: those
+    imwrite can write), GPUs and which device device="auto" picks for numpy arrays."""
     b = dict(_n.build_info())
     b["gpus"] = devices()
     b["default_device"] = "cuda" if cuda_available() else "cpu"

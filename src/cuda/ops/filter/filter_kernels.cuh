@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 #include "src/core/sampling.hpp"
 #include "src/cuda/ops/common/device_common.cuh"
@@ -742,7 +743,9 @@ void launch_sep_vec_taps(const SourceArgs& s, const DstArgs& d, int channels, El
                          const Kernel1DArgs& kx, const Kernel1DArgs& ky, const FilterBorderArgs& b,
                          const ColumnArgs& c, cudaStream_t st) {
   constexpr const char* kOp = "separable_filter";
-  by_channels(kOp, channels, [&]<int C>() {
+  // sep_vec_applies(): which channel counts and destination types have kernels.
+  constexpr bool kNarrow = !std::is_same_v<T, float>;
+  const auto per_channels = [&]<int C>() {
     const auto run = [&]<typename Tout>() {
       constexpr int PX = kSepPx<T, C, NB>, S = kSepRows<NB>;
       const dim3 grid(static_cast<unsigned>(((d.width + PX - 1) / PX + kBlockX - 1) / kBlockX),
@@ -760,15 +763,24 @@ void launch_sep_vec_taps(const SourceArgs& s, const DstArgs& d, int channels, El
           <<<grid, dim3(kBlockX, kBlockY), 0, st>>>(src, d, kx, ky, b, c, in);
       TEXCV_CUDA_CHECK_LAUNCH(kOp);
     };
-    if constexpr (NB <= 9) {
+    if constexpr (NB <= 7) {
       by_dst<T>(dst_type, run);
-    } else {  // sep_vec_applies: 13 and 17 taps only into the source's type
+    } else {
       if (dst_type != detail::ElemTraits<T>::kType)
-        fail(ErrorCode::Internal, kOp, "no 13/17-tap register kernel for this destination type",
+        fail(ErrorCode::Internal, kOp, "no register kernel of these taps for this destination type",
              to_string(dst_type), "the source's element type");
       run.template operator()<T>();
     }
-  });
+  };
+  if constexpr (NB >= 13 && kNarrow) {
+    if (channels == 4)
+      fail(ErrorCode::Internal, kOp, "no 13/17-tap register kernel for 4-channel u8/u16", "4",
+           "1 or 3 channels");
+    if (channels == 3) return per_channels.template operator()<3>();
+    return per_channels.template operator()<1>();
+  } else {
+    by_channels(kOp, channels, per_channels);
+  }
 }
 
 template <typename T>

@@ -104,14 +104,39 @@ void launch_sep_fused(const SourceArgs& s, const DstArgs& d, int channels, ElemT
 inline bool filter_2d_vec_applies(int kw, int kh, int ax, int ay) {
   return kw == kh && (kw == 3 || kw == 5) && ax == kw / 2 && ay == kh / 2;
 }
-// Whether launch_sep_vec_taps has a kernel for these taps and types: both kernels of one size
-// among 3, 5, 7, 9, 13, 17 with centred anchors; 13 and 17 taps only when the destination has the
-// source's element type (same_type). The 13- and 17-tap register kernels are the build's largest
-// (1-3 minutes of ptxas each on 2 cores); an f32 result of a u8/u16 source at those sizes is rare
-// and runs on the shared tile instead, with the same arithmetic.
-inline bool sep_vec_applies(int nx, int ny, int ax, int ay, bool same_type) {
-  return nx == ny && ax == nx / 2 && ay == ny / 2 &&
-         (nx == 3 || nx == 5 || nx == 7 || nx == 9 || ((nx == 13 || nx == 17) && same_type));
+// Whether launch_sep_vec_taps has a kernel for these taps, types and channels: both kernels of
+// one size among 3, 5, 7, 9, 13, 17 with centred anchors, with these limits, which keep the
+// build's largest objects (the register kernels: 1-3 minutes of ptxas each on 2 cores) to what
+// pays:
+// - an f32 destination of a u8/u16 source only for 3, 5 and 7 taps (sobel's and scharr's sizes;
+//   a 9-, 13- or 17-tap blur into f32 is rare and runs on the shared tile, same arithmetic);
+// - 13 and 17 taps of 4-channel u8/u16 not at all: there the register kernel holds too few
+//   pixels a thread (64 accumulators), and the two-pass texture path is faster (H200, 8192x8192
+//   u8x4 gaussian sigma 2, 13 taps: texture 2.21 ms, register 3.08, shared 3.25;
+//   sep_texture_preferred()).
+inline bool sep_vec_applies(int nx, int ny, int ax, int ay, ElemType src, ElemType dst,
+                            int channels) {
+  if (nx != ny || ax != nx / 2 || ay != ny / 2) return false;
+  const bool narrow = src != ElemType::f32;  // u8 or u16
+  switch (nx) {
+    case 3:
+    case 5:
+    case 7:
+      return true;
+    case 9:
+      return src == dst;
+    case 13:
+    case 17:
+      return src == dst && !(narrow && channels == 4);
+    default:
+      return false;
+  }
+}
+// Whether path=automatic should take the two-pass texture path for these taps (the cases that
+// sep_vec_applies() leaves out for 4-channel u8/u16, measured above), when the source binds.
+inline bool sep_texture_preferred(int nx, int ny, int ax, int ay, ElemType src, int channels) {
+  return nx == ny && ax == nx / 2 && ay == ny / 2 && (nx == 13 || nx == 17) &&
+         src != ElemType::f32 && channels == 4;
 }
 // Both passes in registers (global path), NB taps each (a sep_vec_applies() size), centred.
 template <typename T, int NB>

@@ -43,8 +43,16 @@ pip=("$venv/bin/python" -m pip --disable-pip-version-check -q)
 echo "== pip install . (TEXCV_CUDA=${TEXCV_PY_CUDA:-OFF})"
 t0=$(date +%s)
 mkdir -p build-python
+# The main build's C++ compiler, named as it named it (ccache keys on the compiler's path too:
+# left alone, scikit-build-core picks g++ where CMake picked c++, and nothing is reused).
+compiler=()
+cache="${TEXCV_BUILD_DIR:-build}/CMakeCache.txt"
+if [ -f "$cache" ]; then
+  cxx=$(sed -n 's/^CMAKE_CXX_COMPILER:[A-Z]*=//p' "$cache")
+  [ -n "$cxx" ] && compiler=(-C "cmake.define.CMAKE_CXX_COMPILER=$cxx")
+fi
 if ! "${pip[@]}" install -v --no-build-isolation --force-reinstall --no-deps \
-  -C cmake.define.TEXCV_CUDA="${TEXCV_PY_CUDA:-OFF}" . >build-python/build.log 2>&1; then
+  -C cmake.define.TEXCV_CUDA="${TEXCV_PY_CUDA:-OFF}" "${compiler[@]}" . >build-python/build.log 2>&1; then
   tail -n 60 build-python/build.log >&2
   echo "texcv: building the Python package failed (log: build-python/build.log)" >&2
   exit 1

@@ -321,6 +321,12 @@ __global__ void __launch_bounds__(kFilterThreads)
   store_acc<Tout, S, PX, C>(d, x0, y0, acc, a.scale, a.delta);
 }
 
+// How far sep_vec_kernel's border blocks unroll their window-row loop: 1 (the default) keeps
+// the loop; 0 unrolls it fully, as the interior blocks do (for comparing the two on a GPU).
+#ifndef TEXCV_SEP_BORDER_UNROLL
+#define TEXCV_SEP_BORDER_UNROLL 1
+#endif
+
 // Rows a thread and pixels a thread of the separable vector kernel for NB taps: enough rows to
 // amortize the row pass (recomputed for the S + NB - 1 window rows of S outputs), at most 64
 // accumulators a thread.
@@ -357,7 +363,12 @@ __global__ void __launch_bounds__(kFilterThreads)
   float acc[S][PX * C];
   zero_acc<S, PX, C>(acc);
   const bool inside_x = x0 - R >= 0 && x0 - R + PX + NB - 1 <= src.width;
-#pragma unroll
+  // Interior blocks unroll the window rows fully. Border blocks (the Interior == false launch,
+  // which skips the interior ones) keep the loop over window rows: unrolled, their border
+  // handling made these the build's largest kernels (filter_sepvec_17.u8.cu 62 s of ptxas and
+  // cicc on one core, 9 s with the loop kept); the arithmetic and its order are the same.
+  constexpr int kBorderUnroll = TEXCV_SEP_BORDER_UNROLL > 0 ? TEXCV_SEP_BORDER_UNROLL : S + NB - 1;
+#pragma unroll(Interior ? S + NB - 1 : kBorderUnroll)
   for (int r = 0; r < S + NB - 1; ++r) {
     const int iy = Interior ? y0 - R + r : detail::border_index(y0 - R + r, src.height, b.border);
     float rowv[PX][C];

@@ -5,8 +5,8 @@
 #include <texcv/texcv.hpp>
 
 #include <cmath>
-#include <cstdio>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <string>
 
@@ -56,11 +56,11 @@ int main(int argc, char** argv) {
         same = back.view().row<std::uint8_t>(y)[i] == half.view().row<std::uint8_t>(y)[i];
 
     const auto* p = half.view().row<std::uint8_t>(h / 2) + (w / 2) * c;
-    std::printf("texcv consumer: %dx%dx%d -> area half %dx%d, centre pixel (%d,%d,%d), "
-                "%ld mismatches (max %d), png round trip %s, cuda_available %d\n",
-                src.width(), src.height(), c, w, h, p[0], c > 1 ? p[1] : p[0],
-                c > 2 ? p[2] : p[0], mismatches, max_diff, same ? "ok" : "DIFFERS",
-                texcv::cuda_available() ? 1 : 0);
+    std::printf(
+        "texcv consumer: %dx%dx%d -> area half %dx%d, centre pixel (%d,%d,%d), "
+        "%ld mismatches (max %d), png round trip %s, cuda_available %d\n",
+        src.width(), src.height(), c, w, h, p[0], c > 1 ? p[1] : p[0], c > 2 ? p[2] : p[0],
+        mismatches, max_diff, same ? "ok" : "DIFFERS", texcv::cuda_available() ? 1 : 0);
     if (mismatches != 0 || !same) {
       std::fprintf(stderr, "FAIL\n");
       return 1;

@@ -221,6 +221,18 @@ int factor_size(const char* op, const char* axis, const char* name, int n, doubl
   return static_cast<int>(v);
 }
 
+// The factor form's destination extent along one axis must be factor_size's.
+void check_factor_size(const char* op, const char* axis, const char* name, int src_n, int dst_n,
+                       double f) {
+  const int want = factor_size(op, axis, name, src_n, f);
+  if (dst_n == want) return;
+  const std::string a(axis), n(name);
+  fail(ErrorCode::InvalidArgument, op, "destination " + a + " does not match " + n,
+       std::to_string(dst_n) + " (" + n + " " + short_num(f) + " on " + a + " " +
+           std::to_string(src_n) + ")",
+       std::to_string(want) + ", round(" + a + " * " + n + ") as cv::resize (texcv::resized_size)");
+}
+
 }  // namespace
 
 void resize(const ImageView& src, const ImageView& dst, const ResizeParams& p, void* stream) {
@@ -238,22 +250,8 @@ void resize(const ImageView& src, const ImageView& dst, const ResizeParams& p, v
   // The factor form: dst must have cv::resize's size for the factors (it ignores them when also
   // given a dsize; a mismatch here is an error, so that the factors mean what they mean to
   // cv::resize(src, dst, Size(), fx, fy)).
-  if (p.fx > 0) {
-    const int want = factor_size(op, "width", "fx", src.width, p.fx);
-    if (dst.width != want)
-      fail(ErrorCode::InvalidArgument, op, "destination width does not match fx",
-           std::to_string(dst.width) + " (fx " + short_num(p.fx) + " on width " +
-               std::to_string(src.width) + ")",
-           std::to_string(want) + ", round(width * fx) as cv::resize (texcv::resized_size)");
-  }
-  if (p.fy > 0) {
-    const int want = factor_size(op, "height", "fy", src.height, p.fy);
-    if (dst.height != want)
-      fail(ErrorCode::InvalidArgument, op, "destination height does not match fy",
-           std::to_string(dst.height) + " (fy " + short_num(p.fy) + " on height " +
-               std::to_string(src.height) + ")",
-           std::to_string(want) + ", round(height * fy) as cv::resize (texcv::resized_size)");
-  }
+  if (p.fx > 0) check_factor_size(op, "width", "fx", src.width, dst.width, p.fx);
+  if (p.fy > 0) check_factor_size(op, "height", "fy", src.height, dst.height, p.fy);
   // As cv::resize: inv_scale = dst / src (the size form) or the factor, and the coordinate step
   // scale = 1 / inv_scale (linear, cubic and area use 1 / fx in the factor form). A dst of the
   // source's size is a copy in cv::resize whatever the factors: the size ratio (1) then.

@@ -394,6 +394,55 @@ TEST_P(GeometryCuda, RemapMatchesCpu) {
       });
 }
 
+// resize's factor form (ResizeParams::fx/fy, as cv::resize(src, dst, Size(), fx, fy)) on every
+// path, whole images and sub-images. Odd sizes (ties at 0.5: 101 * 0.5 = 50.5 -> 50, 67 * 0.5 =
+// 33.5 -> 34); area shrinking by more than 3 (0.3) takes the per-pixel area kernel, by less the
+// separable one.
+TEST_P(GeometryCuda, ResizeFactorsMatchCpu) {
+  TEXCV_REQUIRE_GPU();
+  const TypeCase& k = GetParam();
+  constexpr double kFactors[][2] = {{0.5, 0.5}, {0.3, 0.7}, {1.5, 2.5}, {0.5, 1.7}, {1.3, 0.45}};
+  const Image src = random_image(101, 67, k.channels, k.type, 29);
+  const Dev in_image = upload(src.view(), Layout::image), in_roi = upload(src.view(), Layout::roi);
+  for (const auto& f : kFactors) {
+    const Rect r = resized_size(src.width(), src.height(), f[0], f[1]);
+    // The factor form's coordinates: (x + 0.5) / fx - 0.5 (ResizeAxis with scale 1 / fx).
+    const detail::ResizeAxis ax{static_cast<float>(1.0 / f[0]), false};
+    const detail::ResizeAxis ay{static_cast<float>(1.0 / f[1]), false};
+    const CoordFn coord = [=](int x, int y, float& sx, float& sy) {
+      sx = ax(x);
+      sy = ay(y);
+    };
+    for (Interp ip : {Interp::nearest, Interp::linear, Interp::cubic, Interp::area}) {
+      for (Path path : {Path::global, Path::texture, Path::texture_filter, Path::automatic}) {
+        if (path == Path::texture && k.channels == 3) continue;  // no 3-channel textures
+        if (path == Path::texture_filter && (ip != Interp::linear || k.channels == 3)) continue;
+        ResizeParams p;
+        p.interp = ip;
+        p.path = path;
+        p.precision = path == Path::texture_filter ? Precision::fast
+                      : path == Path::automatic    ? Precision::automatic
+                                                   : Precision::exact;
+        p.fx = f[0];
+        p.fy = f[1];
+        Image want(r.width, r.height, k.channels, k.type);
+        texcv::resize(src, want, p);
+        const Tol tol = ip == Interp::nearest ? identical()
+                        : path == Path::texture_filter
+                            ? fast_bound(src.view(), Border::replicate, {0, 0, 0, 0}, coord)
+                            : exact_bound(k.type);
+        for (Layout l : {Layout::image, Layout::roi}) {
+          const Dev out = device_image(r.width, r.height, k.channels, k.type, l, 3, 1);
+          texcv::resize(l == Layout::roi ? in_roi.view : in_image.view, out.view, p);
+          expect_close("fx " + std::to_string(f[0]) + " fy " + std::to_string(f[1]) + " " +
+                           to_string(ip) + " path " + to_string(path) + " " + to_string(l),
+                       out, want, tol);
+        }
+      }
+    }
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Grid, GeometryCuda, kTypeCases, type_case_name);
 
 // ---- resize with Interp::area: shrinking (averaging), enlarging and mixed ----

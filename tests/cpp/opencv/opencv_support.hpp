@@ -25,6 +25,26 @@ inline cv::Mat as_mat(const ImageView& v) {
   return cv::Mat(v.height, v.width, CV_MAKETYPE(cv_depth(v.type), v.channels), v.data, v.pitch);
 }
 
+// OpenCV's interpolation flag for texcv's warps and remap (nearest: cv::INTER_NEAREST).
+inline int cv_interp(Interp ip) {
+  switch (ip) {
+    case Interp::nearest:
+      return cv::INTER_NEAREST;
+    case Interp::linear:
+      return cv::INTER_LINEAR;
+    case Interp::cubic:
+      return cv::INTER_CUBIC;
+    case Interp::area:
+      return cv::INTER_AREA;
+  }
+  return -1;
+}
+
+// ... and for resize, whose nearest is cv::INTER_NEAREST_EXACT (docs/conventions.md).
+inline int cv_resize_interp(Interp ip) {
+  return ip == Interp::nearest ? cv::INTER_NEAREST_EXACT : cv_interp(ip);
+}
+
 inline int cv_border(Border b) {
   switch (b) {
     case Border::constant:

@@ -20,6 +20,8 @@ namespace {
 using test::as_mat;
 using test::cv_border;
 using test::cv_depth;
+using test::cv_interp;
+using test::cv_resize_interp;
 
 constexpr ElemType kTypes[] = {ElemType::u8, ElemType::u16, ElemType::f32};
 constexpr int kChannels[] = {1, 3, 4};
@@ -28,20 +30,6 @@ constexpr Border kBorders[] = {Border::constant, Border::replicate, Border::refl
 
 TEST(OpenCV, VersionIsPinned) {
   EXPECT_EQ(CV_VERSION_MAJOR * 100 + CV_VERSION_MINOR, 406) << CV_VERSION;
-}
-
-int cv_interp(Interp ip) {
-  switch (ip) {
-    case Interp::nearest:
-      return cv::INTER_NEAREST;
-    case Interp::linear:
-      return cv::INTER_LINEAR;
-    case Interp::cubic:
-      return cv::INTER_CUBIC;
-    case Interp::area:
-      return cv::INTER_AREA;
-  }
-  return -1;
 }
 
 // Full scale of an element type: u8 255, u16 65535, f32 1 (test data of f32 lies in [0, 1]).
@@ -120,8 +108,7 @@ TEST(OpenCVResize, AllInterpolationsTypesAndChannels) {
             p.interp = ip;
             resize(src, ours, p);
             cv::Mat theirs;
-            cv::resize(as_mat(src), theirs, cv::Size(dw, dh), 0, 0,
-                       ip == Interp::nearest ? cv::INTER_NEAREST_EXACT : cv_interp(ip));
+            cv::resize(as_mat(src), theirs, cv::Size(dw, dh), 0, 0, cv_resize_interp(ip));
             if (ip == Interp::nearest) {
               // Nearest picks pixels: identical (same floor((x + 0.5) * scale) index).
               expect_within(ours, theirs, 0, what);

@@ -24,19 +24,7 @@ constexpr int kChannels[] = {1, 3, 4};
 constexpr Interp kInterps[] = {Interp::nearest, Interp::linear, Interp::cubic, Interp::area};
 
 // texcv's nearest is cv::INTER_NEAREST_EXACT (which ignores the factors and maps by the sizes).
-int cv_flag(Interp ip) {
-  switch (ip) {
-    case Interp::nearest:
-      return cv::INTER_NEAREST_EXACT;
-    case Interp::linear:
-      return cv::INTER_LINEAR;
-    case Interp::cubic:
-      return cv::INTER_CUBIC;
-    case Interp::area:
-      return cv::INTER_AREA;
-  }
-  return -1;
-}
+using test::cv_resize_interp;
 
 // nearest picks pixels: identical. Otherwise u8/u16 1 level (OpenCV's fixed-point weights for
 // u8, rounding of another summation order), f32 1e-5 (data in [0, 1]; cubic's 16 products summed
@@ -90,7 +78,7 @@ TEST(OpenCVResizeFactors, MatchesCvResizeWithFxFy) {
           for (Interp ip : kInterps) {
             const std::string what = name(s, t, ch, ip, f[0], f[1]);
             cv::Mat theirs;
-            cv::resize(as_mat(src), theirs, cv::Size(), f[0], f[1], cv_flag(ip));
+            cv::resize(as_mat(src), theirs, cv::Size(), f[0], f[1], cv_resize_interp(ip));
             ASSERT_EQ(r.width, theirs.cols) << what;
             ASSERT_EQ(r.height, theirs.rows) << what;
             Image ours(r.width, r.height, ch, t);
@@ -114,7 +102,7 @@ TEST(OpenCVResizeFactors, OneAxisFactor) {
     for (bool along_x : {true, false}) {
       const double fx = along_x ? 0.5 : 1.0, fy = along_x ? 1.0 : 0.5;
       cv::Mat theirs;
-      cv::resize(as_mat(src), theirs, cv::Size(), fx, fy, cv_flag(ip));
+      cv::resize(as_mat(src), theirs, cv::Size(), fx, fy, cv_resize_interp(ip));
       Image ours(theirs.cols, theirs.rows, 3, ElemType::u8);
       ResizeParams p;
       p.interp = ip;
@@ -133,7 +121,7 @@ TEST(OpenCVResizeFactors, FactorKeepingTheSizeIsACopy) {
     const Image src = test::random_image(61, 47, 3, t, 3);
     for (Interp ip : kInterps) {
       cv::Mat theirs;
-      cv::resize(as_mat(src), theirs, cv::Size(), 1.005, 1.005, cv_flag(ip));
+      cv::resize(as_mat(src), theirs, cv::Size(), 1.005, 1.005, cv_resize_interp(ip));
       ASSERT_EQ(theirs.cols, 61);
       ASSERT_EQ(theirs.rows, 47);
       Image ours(61, 47, 3, t);
@@ -187,27 +175,27 @@ TEST(OpenCVResizeFactors, PipelineStepMatchesCvResize) {
           const double f = std::stod(sc);
           const Image got = apply("resize", src, {{"scale", sc}, {"interp", ipn}});
           cv::Mat theirs;
-          cv::resize(as_mat(src), theirs, cv::Size(), f, f, cv_flag(ip));
+          cv::resize(as_mat(src), theirs, cv::Size(), f, f, cv_resize_interp(ip));
           expect_within(got, theirs, bound(ip, t),
                         name(s, t, 3, ip, f, f) + " pipeline resize:scale=" + sc);
         }
         {
           const Image got = apply("resize", src, {{"fx", "0.7"}, {"fy", "2.5"}, {"interp", ipn}});
           cv::Mat theirs;
-          cv::resize(as_mat(src), theirs, cv::Size(), 0.7, 2.5, cv_flag(ip));
+          cv::resize(as_mat(src), theirs, cv::Size(), 0.7, 2.5, cv_resize_interp(ip));
           expect_within(got, theirs, bound(ip, t), name(s, t, 3, ip, 0.7, 2.5) + " pipeline fx/fy");
         }
         {
           const Image got = apply("resize", src, {{"fx", "0.5"}, {"interp", ipn}});
           cv::Mat theirs;
-          cv::resize(as_mat(src), theirs, cv::Size(), 0.5, 1.0, cv_flag(ip));
+          cv::resize(as_mat(src), theirs, cv::Size(), 0.5, 1.0, cv_resize_interp(ip));
           expect_within(got, theirs, bound(ip, t), name(s, t, 3, ip, 0.5, 1) + " pipeline fx");
         }
         {
           const Image got =
               apply("resize", src, {{"width", "37"}, {"height", "29"}, {"interp", ipn}});
           cv::Mat theirs;
-          cv::resize(as_mat(src), theirs, cv::Size(37, 29), 0, 0, cv_flag(ip));
+          cv::resize(as_mat(src), theirs, cv::Size(37, 29), 0, 0, cv_resize_interp(ip));
           expect_within(got, theirs, bound(ip, t),
                         name(s, t, 3, ip, 0, 0) + " pipeline width/height");
         }

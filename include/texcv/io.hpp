@@ -2,6 +2,7 @@
 // with libtiff). Channels 1, 3 or 4 (RGB order; gray+alpha files are read as RGBA).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -85,6 +86,17 @@ struct WriteOptions {
 // Writes to a temporary file beside the target and renames it into place, so a failure never
 // leaves a half-written file or the temporary behind.
 void imwrite(const std::string& path, const ImageView& img, const WriteOptions& opt = {});
+
+// The temporary files imwrite (and texcv batch) write before renaming them into place, beside
+// the target `name` (a file name, no folder): temp_file_prefix(name) + 16 random hex digits.
+// The prefix is ".<name>.tmp-", or, when that name would not fit in name_max bytes (the file
+// system's limit, 255 on most), ".<the name's first bytes>~<8 hex digits of a hash of the whole
+// name>.tmp-", so a temporary name fits whatever name the file system accepts.
+std::string temp_file_prefix(const std::string& name, std::size_t name_max = 255);
+// Creates such a temporary file for `target` exclusively (mode 0666 minus the umask) and
+// returns its descriptor; tmp_path receives its path. Throws Error(Io) naming target and the
+// reason (the folder is missing or not writable...).
+int create_temp_file(const std::string& target, std::string& tmp_path);
 
 // Checks the options imwrite would use for a file of format fmt, without an image: the ranges
 // (jpeg_quality, png_compression, tiff_level for its codec) and, for TIFF, that the linked

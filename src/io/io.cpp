@@ -139,23 +139,42 @@ std::uint64_t random_suffix() {
   return rng() ^ counter.fetch_add(1, std::memory_order_relaxed);
 }
 
-// Creates "<dir>/.<name>.tmp-<random>" exclusively, beside the target (same file system, so
-// the rename is atomic). Mode 0666 minus the umask, like any new file.
-int create_temp(const std::string& target, TempFile& tmp) {
+}  // namespace
+
+std::string temp_file_prefix(const std::string& name, std::size_t name_max) {
+  constexpr std::size_t kSuffix = 5 + 16;  // ".tmp-" and 16 hex digits
+  if (1 + name.size() + kSuffix <= name_max) return "." + name + ".tmp-";
+  // ".<first bytes>~<8 hex>.tmp-": the hash (FNV-1a, of the whole name) keeps two long names
+  // with the same beginning apart; the cut backs off to the start of a UTF-8 sequence.
+  std::uint64_t h = 14695981039346656037ull;
+  for (unsigned char c : name) h = (h ^ c) * 1099511628211ull;
+  std::size_t keep = name_max > 1 + 9 + kSuffix ? name_max - (1 + 9 + kSuffix) : 0;
+  keep = std::min(keep, name.size());
+  while (keep > 0 && (static_cast<unsigned char>(name[keep]) & 0xC0) == 0x80) --keep;
+  char hash[16];
+  std::snprintf(hash, sizeof hash, "~%08llx",
+                static_cast<unsigned long long>((h ^ (h >> 32)) & 0xFFFFFFFFull));
+  return "." + name.substr(0, keep) + hash + ".tmp-";
+}
+
+int create_temp_file(const std::string& target, std::string& tmp_path) {
   namespace fs = std::filesystem;
   const fs::path p(target);
   const std::string name = p.filename().string();
   if (name.empty() || name == "." || name == "..")
     fail_file(ErrorCode::Io, "imwrite", target, "not a file name");
   const fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
+  const long name_max = ::pathconf(dir.c_str(), _PC_NAME_MAX);
+  const std::string prefix =
+      temp_file_prefix(name, name_max > 0 ? static_cast<std::size_t>(name_max) : 255);
   for (int attempt = 0; attempt < 100; ++attempt) {
     char suffix[32];
     std::snprintf(suffix, sizeof suffix, "%016llx",
                   static_cast<unsigned long long>(random_suffix()));
-    const std::string candidate = (dir / ("." + name + ".tmp-" + suffix)).string();
+    const std::string candidate = (dir / (prefix + suffix)).string();
     const int fd = ::open(candidate.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
     if (fd >= 0) {
-      tmp.path = candidate;
+      tmp_path = candidate;
       return fd;
     }
     if (errno != EEXIST) {
@@ -166,6 +185,8 @@ int create_temp(const std::string& target, TempFile& tmp) {
   }
   fail_file(ErrorCode::Io, "imwrite", target, "cannot find a free temporary file name");
 }
+
+namespace {
 
 // The option values for fmt (ranges, the TIFF codec), with messages naming op.
 void check_options(const char* op, ImageFormat fmt, const WriteOptions& opt) {
@@ -392,7 +413,7 @@ void imwrite(const std::string& path, const ImageView& img, const WriteOptions& 
   check_writable(fmt, img, opt, path);
 
   TempFile tmp;
-  const int fd = create_temp(path, tmp);
+  const int fd = create_temp_file(path, tmp.path);
   if (fmt == ImageFormat::tiff) {
 #if defined(TEXCV_HAS_TIFF)
     io_detail::write_tiff(fd, path, img, opt);  // closes fd

@@ -58,31 +58,11 @@ std::vector<unsigned char> read_bytes(const std::string& path, std::uint64_t siz
   return data;
 }
 
-// Writes bytes as imwrite writes images: a temporary file ".<name>.tmp-<16 hex>" beside the
-// target, then a rename (so --resume's rule and the stale-file clean-up hold for it too).
+// Writes bytes as imwrite writes images: a temporary file beside the target (create_temp_file,
+// so --resume's rule and the stale-file clean-up hold for it too), then a rename.
 void write_bytes_atomic(const std::string& path, const std::vector<unsigned char>& data) {
-  const fs::path p(path);
-  const fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
-  static std::atomic<std::uint64_t> counter{0};
   std::string tmp;
-  int fd = -1;
-  for (int attempt = 0; attempt < 100 && fd < 0; ++attempt) {
-    char suffix[32];
-    const std::uint64_t r = (static_cast<std::uint64_t>(::getpid()) << 40) ^
-                            static_cast<std::uint64_t>(Clock::now().time_since_epoch().count()) ^
-                            (counter.fetch_add(1) * 0x9E3779B97F4A7C15ull);
-    std::snprintf(suffix, sizeof suffix, "%016llx", static_cast<unsigned long long>(r));
-    std::string name(".");  // appended piecewise: GCC 12 warns (-Wrestrict) on "." + string
-    name += p.filename().string();
-    name += ".tmp-";
-    name += suffix;
-    tmp = (dir / name).string();
-    fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-    if (fd < 0 && errno != EEXIST)
-      fail(ErrorCode::Io, "batch",
-           path + ": cannot create a temporary file: " + std::strerror(errno));
-  }
-  if (fd < 0) fail(ErrorCode::Io, "batch", path + ": cannot find a free temporary file name");
+  const int fd = create_temp_file(path, tmp);
   std::size_t done = 0;
   while (done < data.size()) {
     const ssize_t w = ::write(fd, data.data() + done, data.size() - done);

@@ -17,6 +17,7 @@
 #include "texcv/registry.hpp"
 #include "texcv/runtime.hpp"
 #include "tools/texcv/commands.hpp"
+#include "tools/texcv/file_safety.hpp"
 
 namespace fs = std::filesystem;
 
@@ -26,8 +27,9 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// Control characters in names are escaped (file_safety.hpp), never printed raw.
 void say(const std::string& msg) {
-  std::cerr << "texcv: " << msg << "\n";
+  std::cerr << "texcv: " << printable(msg) << "\n";
 }
 
 // ".png", ".jpg" or ".tif" for a --format value.
@@ -48,10 +50,12 @@ bool is_image_file(const fs::path& p) {
   }
 }
 
-// True when a and b name the same file (existing or not).
+// True when a and b name the same file (existing or not): by identity (device and inode, so
+// through symlinks, hard links and bind mounts) when both exist, else by resolved path.
 bool same_file(const fs::path& a, const fs::path& b) {
+  const FileId ia = file_id(a.string()), ib = file_id(b.string());
+  if (ia && ib) return ia == ib;
   std::error_code ec;
-  if (fs::exists(a, ec) && fs::exists(b, ec)) return fs::equivalent(a, b, ec);
   return fs::weakly_canonical(a, ec) == fs::weakly_canonical(b, ec);
 }
 
@@ -210,6 +214,10 @@ int run_command(const RunOptions& opt) {
     say("skipping " + std::to_string(skipped) + " file(s) without an image extension in '" +
         opt.input + "'");
 
+  FileIdSet input_ids;
+  for (const auto& j : jobs)
+    if (const FileId id = file_id(j.input.string())) input_ids.insert(id);
+
   // 4. The files, one by one: a failure is reported and the others continue.
   const auto t0 = Clock::now();
   std::size_t ok = 0, failed = 0;
@@ -227,14 +235,21 @@ int run_command(const RunOptions& opt) {
       if (!opt.overwrite && fs::exists(job.output, ec))
         throw Error(ErrorCode::Io,
                     "output '" + job.output.string() + "' exists (use --overwrite to replace it)");
+      // No output lands on an input, whatever links lead there (as texcv batch).
+      if (const FileId id = file_id(job.output.string()); id && input_ids.count(id))
+        throw Error(ErrorCode::InvalidArgument,
+                    "output '" + job.output.string() +
+                        "' is one of the inputs (the same file on disk, through a link or a "
+                        "mount); refusing to overwrite it");
       const std::string sizes = process(job, steps, on_gpu, wopt);
       ++ok;
       if (!opt.quiet) {
         const double ms = std::chrono::duration<double, std::milli>(Clock::now() - t1).count();
         char buf[32];
         std::snprintf(buf, sizeof buf, "%.1f ms", ms);
-        std::cerr << "texcv: [" << (k + 1) << "/" << total << "] " << job.input.string() << " ("
-                  << sizes << ") -> " << job.output.string() << " (" << buf << ")\n";
+        std::cerr << "texcv: [" << (k + 1) << "/" << total << "] " << printable(job.input.string())
+                  << " (" << sizes << ") -> " << printable(job.output.string()) << " (" << buf
+                  << ")\n";
       }
     } catch (const std::exception& e) {
       ++failed;

@@ -8,6 +8,7 @@
 // in their callers.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <memory>
@@ -40,11 +41,17 @@ struct ErrorText {
 };
 
 // Readers: `f` is an open regular, non-empty file positioned at 0. read_*_info reads only the
-// header; read_* returns the decoded image (host, channels 1, 3 or 4).
+// header (damage in it fails as imread's default does); read_* returns the decoded image (host,
+// channels 1, 3 or 4) and fills `notes` (reset by the caller): a corrupt-data warning fails the
+// read with Error(Io) "<op>: <path>: Corrupt <FORMAT> data: ..." unless opt.allow_corrupt, when
+// the first one goes to notes.corrupt instead (the same text after "<path>: ").
 ImageInfo read_png_info(std::FILE* f, const std::string& path);
-Image read_png(std::FILE* f, const std::string& path);
+Image read_png(std::FILE* f, const std::string& path, const ReadOptions& opt, ReadNotes& notes);
 ImageInfo read_jpeg_info(std::FILE* f, const std::string& path);
-Image read_jpeg(std::FILE* f, const std::string& path);
+Image read_jpeg(std::FILE* f, const std::string& path, const ReadOptions& opt, ReadNotes& notes);
+// check_jpeg's decoding part (texcv/io.hpp): the caller has checked the size and signature.
+std::string check_jpeg_data(const unsigned char* data, std::size_t size, const std::string& path,
+                            const ReadOptions& opt);
 
 // Writers: `f` is the temporary file beside the target; `path` (the target) is for messages.
 // The caller has checked the view (host, valid) and the type/channels for the format, flushes
@@ -68,7 +75,7 @@ bool tiff_codec_configured(TiffCompression c) noexcept;
 std::string tiff_library_version();
 // TIFF works on file descriptors (libtiff owns and closes the descriptor it is given).
 ImageInfo read_tiff_info(int fd, const std::string& path);
-Image read_tiff(int fd, const std::string& path);
+Image read_tiff(int fd, const std::string& path, const ReadOptions& opt, ReadNotes& notes);
 // Writes and closes `fd` (also on failure).
 void write_tiff(int fd, const std::string& path, const ImageView& img, const WriteOptions& opt);
 #endif

@@ -5,13 +5,45 @@
 //
 // libjpeg reports errors by calling error_exit, which we replace: it formats the message and
 // longjmps back to the setjmp in one of the small stage functions below, whose frames hold only
-// plain data. A premature end of file is only a warning to libjpeg (it pads the image with
-// gray); texcv treats it as an error, so a truncated file never decodes "successfully".
+// plain data.
+//
+// Corrupt data. libjpeg only warns (emit_message level -1) about damaged data and carries on,
+// padding or repeating what it cannot decode, as djpeg does (djpeg then exits with status 2);
+// texcv treats those warnings as errors, so a damaged file never decodes "successfully":
+// imread throws Error(Io) "imread: <path>: Corrupt JPEG data: <libjpeg's text>" (libjpeg's text
+// is prefixed with "Corrupt JPEG data: " where it lacks it), unless ReadOptions::allow_corrupt,
+// when the first one goes to ReadNotes::corrupt and the recovered image is returned. Level -1
+// warnings that fail:
+//   JWRN_HIT_MARKER       premature end of data segment (the entropy data stops early)
+//   JWRN_HUFF_BAD_CODE    bad Huffman code
+//   JWRN_ARITH_BAD_CODE   bad arithmetic code
+//   JWRN_EXTRANEOUS_DATA  N extraneous bytes before a marker (damaged or misplaced data)
+//   JWRN_MUST_RESYNC      found marker 0xNN instead of RSTn (a restart marker lost)
+//   JWRN_JPEG_EOF         premature end of JPEG file (truncated; libjpeg inserts a fake EOI)
+//   JWRN_BOGUS_PROGRESSION  inconsistent progression sequence (a progressive file's scans do not
+//                         fit together, so coefficients are refined wrongly)
+//   and any level -1 warning not named below (unknown ones count as damage).
+// Level -1 warnings that are ignored, being about metadata or not about the file:
+//   JWRN_ADOBE_XFORM      unknown Adobe color transform code (libjpeg assumes YCbCr/YCCK)
+//   JWRN_JFIF_MAJOR       unknown JFIF revision number
+//   JWRN_NOT_SEQUENTIAL   invalid SOS parameters for sequential JPEG (libjpeg: "some baseline
+//                         files out there with all zeroes in these bytes"; they decode fine)
+//   JWRN_BOGUS_ICC        bad ICC marker (only jpeg_read_icc_profile reports it; texcv never
+//                         reads the profile)
+//   JWRN_TOO_MUCH_DATA    the application read too many scanlines (cannot happen here)
+// Levels >= 0 are traces (JTRC_*) and are ignored. read_info reads the header with the default
+// (a damaged header fails it). The data reaches libjpeg through JpegSourceMgr below, a few
+// hundred bytes at a time, which keeps libjpeg-turbo's Huffman decoder on its checked path (its
+// fast path decodes a bad code as 0 without a word, so that damage went unseen wherever the
+// buffer happened to be full). check_jpeg runs the same header code on the same source and then
+// jpeg_read_coefficients, which decodes the same entropy data in the same order as the full
+// decode, so it meets the same first warning.
 // jpeglib.h needs size_t and FILE declared before it.
 #include <csetjmp>
 #include <cstddef>
 #include <cstdio>
 #include <cstring>
+#include <vector>
 
 #include <jpeglib.h>
 // jerror.h after jpeglib.h (it needs its types)
@@ -25,7 +57,10 @@ namespace {
 struct JpegErr {
   jpeg_error_mgr mgr;  // first member: libjpeg passes &mgr, we cast back
   std::jmp_buf jump;
-  ErrorText text;
+  ErrorText text;              // what stopped the decoder
+  ErrorText corrupt;           // the first corrupt-data warning, when allowed
+  bool allow_corrupt = false;  // ReadOptions::allow_corrupt
+  bool has_corrupt = false;    // `corrupt` is set
 };
 
 [[noreturn]] void on_jpeg_error(j_common_ptr cinfo) {
@@ -36,23 +71,129 @@ struct JpegErr {
   std::longjmp(e->jump, 1);
 }
 
-void on_jpeg_message(j_common_ptr cinfo, int level) {
-  // level -1: a warning about corrupt data. A truncated file is an error for texcv; other
-  // warnings (e.g. extraneous bytes before a marker) leave a usable image and are ignored.
-  if (level < 0 && cinfo->err->msg_code == JWRN_JPEG_EOF) on_jpeg_error(cinfo);
+// Whether a level -1 warning says the data is damaged (the lists at the top of the file).
+bool is_damage_warning(int code) noexcept {
+  switch (code) {
+    case JWRN_ADOBE_XFORM:
+    case JWRN_JFIF_MAJOR:
+    case JWRN_NOT_SEQUENTIAL:
+    case JWRN_TOO_MUCH_DATA:
+#if defined(LIBJPEG_TURBO_VERSION)
+    case JWRN_BOGUS_ICC:
+#endif
+      return false;
+    default:
+      return true;
+  }
 }
 
-void init_err(JpegErr& e) {
+void on_jpeg_message(j_common_ptr cinfo, int level) {
+  if (level >= 0) return;  // traces
+  cinfo->err->num_warnings++;
+  if (!is_damage_warning(cinfo->err->msg_code)) return;
+  auto* e = reinterpret_cast<JpegErr*>(cinfo->err);
+  if (!e->allow_corrupt || !e->has_corrupt) {
+    char buf[JMSG_LENGTH_MAX];
+    (*cinfo->err->format_message)(cinfo, buf);
+    static constexpr char kPrefix[] = "Corrupt JPEG data";
+    char full[JMSG_LENGTH_MAX + sizeof kPrefix + 2];
+    if (std::strncmp(buf, kPrefix, sizeof kPrefix - 1) == 0)
+      std::snprintf(full, sizeof full, "%s", buf);
+    else
+      std::snprintf(full, sizeof full, "%s: %s", kPrefix, buf);
+    if (!e->allow_corrupt) {
+      e->text.set(full);
+      std::longjmp(e->jump, 1);
+    }
+    e->corrupt.set(full);
+    e->has_corrupt = true;
+  }
+}
+
+void init_err(JpegErr& e, bool allow_corrupt = false) {
   jpeg_std_error(&e.mgr);
   e.mgr.error_exit = on_jpeg_error;
   e.mgr.emit_message = on_jpeg_message;
+  e.allow_corrupt = allow_corrupt;
+}
+
+// The data source of every decode (imread, read_info, check_jpeg): the file's bytes, or the
+// caller's, handed to libjpeg at most kFeed bytes at a time. libjpeg-turbo's Huffman decoder
+// takes an unchecked fast path while at least 512 bytes per block of an MCU are buffered
+// (jdhuff.c, decode_mcu: BUFSIZE * blocks_in_MCU), where an invalid code silently decodes as 0;
+// only its other path warns "Corrupt JPEG data: bad Huffman code". Feeding fewer bytes than that
+// keeps it on the checked path always, so a bad code is found wherever it is, and the verdict
+// does not depend on where the buffer boundaries fall: imread (from a file) and check_jpeg (from
+// memory) meet the same first warning. At the end of the data it does what libjpeg's own
+// sources do: a warning (JWRN_JPEG_EOF) and a fake EOI marker; no data at all is
+// JERR_INPUT_EMPTY.
+constexpr std::size_t kFeed = DCTSIZE2 * 8 - 1;  // 511: below jdhuff.c's BUFSIZE
+constexpr std::size_t kFileChunk = kFeed * 16;   // bytes read from a file at a time (8 KiB)
+
+// Plain data: libjpeg calls the functions below with &pub.
+struct JpegSourceMgr {
+  jpeg_source_mgr pub;                  // first member: libjpeg passes &pub, we cast back
+  std::FILE* file = nullptr;            // null: all the data is in [data, data + size)
+  const unsigned char* data = nullptr;  // the bytes not yet fed (a file: its read buffer)
+  std::size_t size = 0;
+  unsigned char* chunk = nullptr;  // a file's read buffer, kFileChunk bytes
+  bool started = false;            // some data was fed
+  JOCTET eoi[2] = {0xFF, JPEG_EOI};
+};
+
+void source_init(j_decompress_ptr) {}
+void source_term(j_decompress_ptr) {}
+
+boolean source_fill(j_decompress_ptr cinfo) {
+  auto* s = reinterpret_cast<JpegSourceMgr*>(cinfo->src);
+  if (s->size == 0 && s->file) {
+    s->size = std::fread(s->chunk, 1, kFileChunk, s->file);
+    s->data = s->chunk;
+    if (s->size == 0 && std::ferror(s->file)) ERREXIT(cinfo, JERR_FILE_READ);
+  }
+  if (s->size == 0) {
+    if (!s->started) ERREXIT(cinfo, JERR_INPUT_EMPTY);
+    WARNMS(cinfo, JWRN_JPEG_EOF);  // may not return (on_jpeg_message)
+    s->pub.next_input_byte = s->eoi;
+    s->pub.bytes_in_buffer = 2;
+    return TRUE;
+  }
+  const std::size_t n = s->size < kFeed ? s->size : kFeed;
+  s->pub.next_input_byte = s->data;
+  s->pub.bytes_in_buffer = n;
+  s->data += n;
+  s->size -= n;
+  s->started = true;
+  return TRUE;
+}
+
+void source_skip(j_decompress_ptr cinfo, long num_bytes) {
+  if (num_bytes <= 0) return;
+  jpeg_source_mgr* src = cinfo->src;
+  auto left = static_cast<std::size_t>(num_bytes);
+  while (left > src->bytes_in_buffer) {
+    left -= src->bytes_in_buffer;
+    source_fill(cinfo);
+  }
+  src->next_input_byte += left;
+  src->bytes_in_buffer -= left;
 }
 
 struct JpegReader {
   jpeg_decompress_struct cinfo{};
   JpegErr err{};
+  JpegSourceMgr src{};
+  std::vector<unsigned char> chunk;  // a file's read buffer
   bool created = false;
-  JpegReader() = default;
+  // Reads from an open file, or from memory.
+  explicit JpegReader(std::FILE* f) : chunk(kFileChunk) {
+    src.file = f;
+    src.chunk = chunk.data();
+  }
+  JpegReader(const unsigned char* data, std::size_t size) {
+    src.data = data;
+    src.size = size;
+  }
   JpegReader(const JpegReader&) = delete;
   JpegReader& operator=(const JpegReader&) = delete;
   ~JpegReader() {
@@ -73,12 +214,20 @@ struct JpegWriter {
 };
 
 // Stage 1: creates the decompressor and reads the header. `created` tells the owner to destroy.
-bool jpeg_header_stage(jpeg_decompress_struct* cinfo, JpegErr* err, bool* created, std::FILE* f) {
+bool jpeg_header_stage(jpeg_decompress_struct* cinfo, JpegErr* err, bool* created,
+                       JpegSourceMgr* src) {
   cinfo->err = &err->mgr;
   if (setjmp(err->jump)) return false;
   jpeg_create_decompress(cinfo);
   *created = true;
-  jpeg_stdio_src(cinfo, f);
+  src->pub.init_source = source_init;
+  src->pub.fill_input_buffer = source_fill;
+  src->pub.skip_input_data = source_skip;
+  src->pub.resync_to_restart = jpeg_resync_to_restart;
+  src->pub.term_source = source_term;
+  src->pub.bytes_in_buffer = 0;
+  src->pub.next_input_byte = nullptr;
+  cinfo->src = &src->pub;
   jpeg_read_header(cinfo, TRUE);
   return true;
 }
@@ -102,9 +251,18 @@ bool jpeg_pixels_stage(jpeg_decompress_struct* cinfo, JpegErr* err, const ImageV
   return true;
 }
 
-ImageInfo jpeg_info_of(JpegReader& r, std::FILE* f, const char* op, const std::string& path) {
-  init_err(r.err);
-  if (!jpeg_header_stage(&r.cinfo, &r.err, &r.created, f))
+// Stage 2 of check_jpeg: decodes the entropy data into coefficients (no IDCT, no color
+// conversion) up to EOI, as the full decode reads it.
+bool jpeg_coefficients_stage(jpeg_decompress_struct* cinfo, JpegErr* err) {
+  if (setjmp(err->jump)) return false;
+  jpeg_read_coefficients(cinfo);
+  jpeg_finish_decompress(cinfo);
+  return true;
+}
+
+ImageInfo jpeg_info_of(JpegReader& r, bool allow_corrupt, const char* op, const std::string& path) {
+  init_err(r.err, allow_corrupt);
+  if (!jpeg_header_stage(&r.cinfo, &r.err, &r.created, &r.src))
     fail_file(ErrorCode::Io, op, path, r.err.text.text);
   ImageInfo info;
   info.width = static_cast<int>(r.cinfo.image_width);  // at most 65500
@@ -136,18 +294,29 @@ ImageInfo jpeg_info_of(JpegReader& r, std::FILE* f, const char* op, const std::s
 }  // namespace
 
 ImageInfo read_jpeg_info(std::FILE* f, const std::string& path) {
-  JpegReader r;
-  return jpeg_info_of(r, f, "read_info", path);
+  JpegReader r(f);
+  return jpeg_info_of(r, false, "read_info", path);
 }
 
-Image read_jpeg(std::FILE* f, const std::string& path) {
-  JpegReader r;
-  const ImageInfo info = jpeg_info_of(r, f, "imread", path);
+Image read_jpeg(std::FILE* f, const std::string& path, const ReadOptions& opt, ReadNotes& notes) {
+  JpegReader r(f);
+  const ImageInfo info = jpeg_info_of(r, opt.allow_corrupt, "imread", path);
   check_image_size("imread", path, info);
   Image img(info.width, info.height, info.channels, info.type);
   if (!jpeg_pixels_stage(&r.cinfo, &r.err, &img.view()))
     fail_file(ErrorCode::Io, "imread", path, r.err.text.text);
+  if (r.err.has_corrupt) notes.corrupt = r.err.corrupt.text;
   return img;
+}
+
+std::string check_jpeg_data(const unsigned char* data, std::size_t size, const std::string& path,
+                            const ReadOptions& opt) {
+  JpegReader r(data, size);
+  const ImageInfo info = jpeg_info_of(r, opt.allow_corrupt, "imread", path);
+  check_image_size("imread", path, info);
+  if (!jpeg_coefficients_stage(&r.cinfo, &r.err))
+    fail_file(ErrorCode::Io, "imread", path, r.err.text.text);
+  return r.err.has_corrupt ? std::string(r.err.corrupt.text) : std::string();
 }
 
 namespace {

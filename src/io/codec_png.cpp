@@ -126,7 +126,7 @@ ImageInfo read_png_info(std::FILE* f, const std::string& path) {
   return png_info_of(r, f, "read_info", path);
 }
 
-Image read_png(std::FILE* f, const std::string& path) {
+Image read_png(std::FILE* f, const std::string& path, const ReadOptions&, ReadNotes&) {
   PngReader r;
   open_reader(r, "imread", path);
   const ImageInfo info = png_info_of(r, f, "imread", path);

@@ -332,7 +332,7 @@ ImageInfo read_tiff_info(int fd, const std::string& path) {
   return tiff_layout(f.get(), "read_info", path).info;
 }
 
-Image read_tiff(int fd, const std::string& path) {
+Image read_tiff(int fd, const std::string& path, const ReadOptions&, ReadNotes&) {
   TiffErrors errs;
   ErrorScope scope(errs);
   TiffFile f(fd, path, "r", "imread", errs);

@@ -78,6 +78,21 @@ const char* sniff(const unsigned char* b, std::size_t n) {
   return nullptr;
 }
 
+// Checks that the first n bytes of a file carry fmt's signature (the error names the path).
+void check_signature(const char* op, const std::string& path, ImageFormat fmt,
+                     const unsigned char* head, std::size_t n) {
+  const char* is = sniff(head, n);
+  const char* want = to_string(fmt);
+  if (!is || std::strcmp(is, want) != 0) {
+    std::string up = want;
+    std::transform(up.begin(), up.end(), up.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+    fail_file(ErrorCode::Io, op, path,
+              "not a " + up + " file (bad signature" +
+                  (is ? std::string("; the data looks like ") + is : std::string()) + ")");
+  }
+}
+
 // Opens `path` for reading and checks it is a non-empty regular file whose signature matches
 // `fmt`. Errors name the path and the reason.
 FilePtr open_for_read(const char* op, const std::string& path, ImageFormat fmt) {
@@ -94,16 +109,7 @@ FilePtr open_for_read(const char* op, const std::string& path, ImageFormat fmt) 
   const std::size_t n = std::fread(head, 1, sizeof head, f.get());
   if (std::ferror(f.get()))
     fail_file(ErrorCode::Io, op, path, std::string("read error: ") + std::strerror(errno));
-  const char* is = sniff(head, n);
-  const char* want = to_string(fmt);
-  if (!is || std::strcmp(is, want) != 0) {
-    std::string up = want;
-    std::transform(up.begin(), up.end(), up.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
-    fail_file(ErrorCode::Io, op, path,
-              "not a " + up + " file (bad signature" +
-                  (is ? std::string("; the data looks like ") + is : std::string()) + ")");
-  }
+  check_signature(op, path, fmt, head, n);
   std::rewind(f.get());
   return f;
 }
@@ -381,6 +387,13 @@ ImageInfo read_info(const std::string& path) {
 }
 
 Image imread(const std::string& path) {
+  return imread(path, ReadOptions{}, nullptr);
+}
+
+Image imread(const std::string& path, const ReadOptions& opt, ReadNotes* notes) {
+  ReadNotes local;
+  ReadNotes& out = notes ? *notes : local;
+  out = ReadNotes{};
   const ImageFormat fmt = format_from_path(path);
   constexpr const char* op = "imread";
 #if !defined(TEXCV_HAS_TIFF)
@@ -389,16 +402,26 @@ Image imread(const std::string& path) {
   FilePtr f = open_for_read(op, path, fmt);
   switch (fmt) {
     case ImageFormat::png:
-      return io_detail::read_png(f.get(), path);
+      return io_detail::read_png(f.get(), path, opt, out);
     case ImageFormat::jpeg:
-      return io_detail::read_jpeg(f.get(), path);
+      return io_detail::read_jpeg(f.get(), path, opt, out);
     case ImageFormat::tiff:
 #if defined(TEXCV_HAS_TIFF)
-      return io_detail::read_tiff(dup_for_tiff(op, path, f.get()), path);
+      return io_detail::read_tiff(dup_for_tiff(op, path, f.get()), path, opt, out);
 #endif
       break;
   }
   fail(ErrorCode::Internal, op, "unknown image format");
+}
+
+std::string check_jpeg(const unsigned char* data, std::size_t size, const std::string& path,
+                       const ReadOptions& opt) {
+  // What imread's open_for_read checks before the codec, with the same messages.
+  constexpr const char* op = "imread";
+  if (size == 0) fail_file(ErrorCode::Io, op, path, "empty file (0 bytes)");
+  if (!data) fail(ErrorCode::InvalidArgument, "check_jpeg", "data is null", "nullptr", "bytes");
+  check_signature(op, path, ImageFormat::jpeg, data, std::min<std::size_t>(size, 8));
+  return io_detail::check_jpeg_data(data, size, path, opt);
 }
 
 void imwrite(const std::string& path, const ImageView& img, const WriteOptions& opt) {

@@ -6,9 +6,33 @@
 // back to the setjmp in one of the small stage functions below. Those frames hold only plain
 // data; every owner (FILE, png structs, Image, row pointers) lives in the calling frame, whose
 // destructors run normally when the caller then throws.
+//
+// Corrupt data. libpng's errors always fail the read (Error(Io) "imread: <path>: <libpng's
+// text>"): a file truncated anywhere, in the IDAT data too ("unexpected end of file"), a zlib
+// stream that cannot be inflated while rows are still wanted, "Not enough image data". libpng
+// downgrades some problems to warnings (its "benign errors", warnings by default when reading)
+// and carries on; texcv treats as corrupt data, failing the read with "imread: <path>: Corrupt
+// PNG data: <libpng's text>" unless ReadOptions::allow_corrupt (then the first goes to
+// ReadNotes::corrupt and the decoded image is returned):
+//   - every warning raised while libpng is in the image data (the current chunk is IDAT):
+//     "Extra compressed data" (bytes after the end of the zlib stream), "Too much image data"
+//     (the stream holds more rows than the header says), "Too many IDATs found", zlib's
+//     messages met only once all rows are read, and "CRC error" (see below). A bad Adler-32 at
+//     the end of the stream is usually met while the last row is still wanted: then it is
+//     libpng's error "IDAT: incorrect data check", which fails whatever the options;
+//   - "Read palette index exceeding num_palette" (pixels that name no palette entry);
+//   - a CRC error in any critical chunk (IHDR, PLTE, IDAT, IEND). libpng's default makes these
+//     errors; texcv sets PNG_CRC_WARN_USE for critical chunks so that they are reported as
+//     corrupt data, like the others (allow_corrupt then uses the data as it is).
+// Ignored, as before: warnings about ancillary chunks (a bad CRC in one, which libpng then
+// discards, an invalid or misplaced iCCP, sRGB, gAMA, tEXt, tRNS, ...: metadata texcv does not
+// use, or, for tRNS, drops consistently in read_info and imread) and the application warnings
+// libpng gives about its own use. read_info reads the chunks before the first IDAT with the
+// default (a bad IHDR CRC fails it).
 #include <png.h>
 
 #include <csetjmp>
+#include <cstdio>
 #include <cstring>
 #include <vector>
 
@@ -17,11 +41,55 @@
 namespace texcv::io_detail {
 namespace {
 
+// What libpng's callbacks write into (png_get_error_ptr): plain data.
+struct PngMessages {
+  ErrorText err;               // what stopped libpng
+  ErrorText corrupt;           // the first corrupt-data warning, when allowed
+  bool allow_corrupt = false;  // ReadOptions::allow_corrupt
+  bool has_corrupt = false;    // `corrupt` is set
+};
+
 [[noreturn]] void on_png_error(png_structp png, png_const_charp msg) {
-  static_cast<ErrorText*>(png_get_error_ptr(png))->set(msg);
+  static_cast<PngMessages*>(png_get_error_ptr(png))->err.set(msg);
   png_longjmp(png, 1);
 }
-void on_png_warning(png_structp, png_const_charp) {}  // warnings (e.g. bad iCCP) are not fatal
+
+constexpr png_uint_32 chunk_code(char a, char b, char c, char d) {
+  return (png_uint_32{static_cast<unsigned char>(a)} << 24) |
+         (png_uint_32{static_cast<unsigned char>(b)} << 16) |
+         (png_uint_32{static_cast<unsigned char>(c)} << 8) | static_cast<unsigned char>(d);
+}
+constexpr png_uint_32 kIDAT = chunk_code('I', 'D', 'A', 'T');
+
+bool ends_with(const char* s, const char* tail) noexcept {
+  const std::size_t n = std::strlen(s), k = std::strlen(tail);
+  return n >= k && std::strcmp(s + n - k, tail) == 0;
+}
+
+// Whether a reading warning says the image data is damaged (the list at the top of the file).
+bool is_damage_warning(png_structp png, const char* msg) noexcept {
+  const png_uint_32 chunk = png_get_io_chunk_type(png);
+  if (chunk == kIDAT) return true;
+  if (std::strstr(msg, "palette index exceeding") != nullptr) return true;
+  const bool critical = chunk != 0 && (chunk & (png_uint_32{0x20} << 24)) == 0;
+  return critical && ends_with(msg, "CRC error");
+}
+
+void on_png_read_warning(png_structp png, png_const_charp msg) {
+  if (!msg || !is_damage_warning(png, msg)) return;
+  auto* m = static_cast<PngMessages*>(png_get_error_ptr(png));
+  if (m->allow_corrupt && m->has_corrupt) return;
+  char full[sizeof m->err.text];
+  std::snprintf(full, sizeof full, "Corrupt PNG data: %s", msg);
+  if (!m->allow_corrupt) {
+    m->err.set(full);
+    png_longjmp(png, 1);  // inside a stage function, as an error would
+  }
+  m->corrupt.set(full);
+  m->has_corrupt = true;
+}
+
+void on_png_write_warning(png_structp, png_const_charp) {}  // nothing of the file read
 
 // libpng's stdio reader only says "Read Error"; this one says why.
 void on_png_read(png_structp png, png_bytep data, std::size_t length) {
@@ -33,7 +101,7 @@ void on_png_read(png_structp png, png_bytep data, std::size_t length) {
 struct PngReader {
   png_structp png = nullptr;
   png_infop info = nullptr;
-  ErrorText err;
+  PngMessages msgs;
   PngReader() = default;
   PngReader(const PngReader&) = delete;
   PngReader& operator=(const PngReader&) = delete;
@@ -43,7 +111,7 @@ struct PngReader {
 struct PngWriter {
   png_structp png = nullptr;
   png_infop info = nullptr;
-  ErrorText err;
+  PngMessages msgs;
   PngWriter() = default;
   PngWriter(const PngWriter&) = delete;
   PngWriter& operator=(const PngWriter&) = delete;
@@ -91,15 +159,19 @@ bool png_pixels_stage(png_structp png, png_infop info, png_bytepp rows) {
   return true;
 }
 
-void open_reader(PngReader& r, const char* op, const std::string& path) {
-  r.png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &r.err, on_png_error, on_png_warning);
+void open_reader(PngReader& r, const char* op, const std::string& path, bool allow_corrupt) {
+  r.msgs.allow_corrupt = allow_corrupt;
+  r.png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &r.msgs, on_png_error, on_png_read_warning);
   if (r.png) r.info = png_create_info_struct(r.png);
   if (!r.png || !r.info) fail_file(ErrorCode::OutOfMemory, op, path, "cannot create libpng state");
+  // A critical chunk's bad CRC becomes a warning, which on_png_read_warning reports as corrupt
+  // data; ancillary chunks keep libpng's default (warn, discard the chunk).
+  png_set_crc_action(r.png, PNG_CRC_WARN_USE, PNG_CRC_DEFAULT);
 }
 
 ImageInfo png_info_of(PngReader& r, std::FILE* f, const char* op, const std::string& path) {
   PngHeader h{};
-  if (!png_header_stage(r.png, r.info, f, &h)) fail_file(ErrorCode::Io, op, path, r.err.text);
+  if (!png_header_stage(r.png, r.info, f, &h)) fail_file(ErrorCode::Io, op, path, r.msgs.err.text);
   if (h.channels != 1 && h.channels != 3 && h.channels != 4) {
     fail_file(ErrorCode::Internal, op, path,
               "libpng gave an unexpected channel count " + std::to_string(h.channels));
@@ -122,13 +194,13 @@ ImageInfo png_info_of(PngReader& r, std::FILE* f, const char* op, const std::str
 
 ImageInfo read_png_info(std::FILE* f, const std::string& path) {
   PngReader r;
-  open_reader(r, "read_info", path);
+  open_reader(r, "read_info", path, false);
   return png_info_of(r, f, "read_info", path);
 }
 
-Image read_png(std::FILE* f, const std::string& path, const ReadOptions&, ReadNotes&) {
+Image read_png(std::FILE* f, const std::string& path, const ReadOptions& opt, ReadNotes& notes) {
   PngReader r;
-  open_reader(r, "imread", path);
+  open_reader(r, "imread", path, opt.allow_corrupt);
   const ImageInfo info = png_info_of(r, f, "imread", path);
   check_image_size("imread", path, info);
   Image img(info.width, info.height, info.channels, info.type);
@@ -138,7 +210,8 @@ Image read_png(std::FILE* f, const std::string& path, const ReadOptions&, ReadNo
   std::vector<png_bytep> rows(static_cast<std::size_t>(info.height));
   for (int y = 0; y < info.height; ++y) rows[static_cast<std::size_t>(y)] = v.row<png_byte>(y);
   if (!png_pixels_stage(r.png, r.info, rows.data()))
-    fail_file(ErrorCode::Io, "imread", path, r.err.text);
+    fail_file(ErrorCode::Io, "imread", path, r.msgs.err.text);
+  if (r.msgs.has_corrupt) notes.corrupt = r.msgs.corrupt.text;
   return img;
 }
 
@@ -170,12 +243,13 @@ bool png_write_stage(png_structp png, png_infop info, std::FILE* f, const ImageV
 void write_png(std::FILE* f, const std::string& path, const ImageView& img,
                const WriteOptions& opt) {
   PngWriter w;
-  w.png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &w.err, on_png_error, on_png_warning);
+  w.png =
+      png_create_write_struct(PNG_LIBPNG_VER_STRING, &w.msgs, on_png_error, on_png_write_warning);
   if (w.png) w.info = png_create_info_struct(w.png);
   if (!w.png || !w.info)
     fail_file(ErrorCode::OutOfMemory, "imwrite", path, "cannot create libpng state");
   if (!png_write_stage(w.png, w.info, f, &img, opt.png_compression))
-    fail_file(ErrorCode::Io, "imwrite", path, w.err.text);
+    fail_file(ErrorCode::Io, "imwrite", path, w.msgs.err.text);
 }
 
 }  // namespace texcv::io_detail

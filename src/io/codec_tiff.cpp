@@ -10,6 +10,32 @@
 // libtiff reports errors through a handler and return codes (no longjmp), so plain RAII works
 // here. With libtiff >= 4.5 the handler is per file (TIFFOpenOptions); older libtiff gets a
 // process-wide handler that writes into a thread-local slot.
+//
+// Several pages: read_info and ReadNotes::pages give TIFFNumberOfDirectories; imread reads the
+// first directory.
+//
+// Corrupt data. libtiff's errors always fail the read ("imread: <path>: row N: <libtiff's
+// text>", or "tile at (x, y): ..."): a file truncated in its strip or tile data ("Read error on
+// strip N; got X bytes, expected Y"), a strip or tile offset past the end of the file, a
+// compressed strip that does not decode (e.g. a strip offset moved into the middle of a deflate
+// stream: "Decoding error ... incorrect header check"). libtiff cannot give those rows back, so
+// allow_corrupt does not change this. Warnings:
+//   - while decoding strips or tiles (TIFFReadScanline, TIFFReadTile) every warning is about the
+//     data ("LZWDecode: Strip N not terminated with EOI code", PackBits "Discarding N bytes to
+//     avoid buffer overrun", "Terminating PackBitsDecode due to lack of data", libjpeg's
+//     warnings inside a JPEG-compressed TIFF, ...) and is corrupt data: the read fails with
+//     "imread: <path>: Corrupt TIFF data: <module>: <text>" unless ReadOptions::allow_corrupt,
+//     which returns the decoded image and puts the first in ReadNotes::corrupt. Exception:
+//     "Old-style LZW codes, convert file" (an old but valid encoding, decoded correctly).
+//   - an error while counting the directories (a broken chain of directories after the first:
+//     an offset past the end, a loop) is corrupt data in the same way, reported as "Corrupt TIFF
+//     data: <libtiff's error>"; pages is then the number of directories reached.
+//   - while opening the file and reading the first directory they are ignored: they are about
+//     tags (unknown or malformed ones, ASCII without NUL, ...) or libtiff's repairs of them
+//     ("Bogus StripByteCounts field, ignoring and calculating from imagelength"); when such a
+//     repaired strip is really short, reading it is an error above.
+// An uncompressed strip whose offset was moved to other bytes inside the file cannot be told
+// from good data by any reader: it decodes as those bytes.
 #if defined(TEXCV_HAS_TIFF)
 
 #include <tiffio.h>
@@ -33,21 +59,43 @@
 namespace texcv::io_detail {
 namespace {
 
-// Keeps the first error message (later ones usually follow from it).
+void format_tiff_message(char* out, std::size_t size, const char* module, const char* fmt,
+                         va_list ap) noexcept {
+  char msg[400];
+  std::vsnprintf(msg, sizeof msg, fmt, ap);
+  if (module && *module)
+    std::snprintf(out, size, "%s: %s", module, msg);
+  else
+    std::snprintf(out, size, "%s", msg);
+}
+
+// Keeps the first error message (later ones usually follow from it), and the first warning
+// about the pixel data while `decoding` (see the top of the file).
 struct TiffErrors {
   ErrorText first;
   bool any = false;
+  bool decoding = false;  // inside TIFFReadScanline / TIFFReadTile
+  ErrorText corrupt;      // "Corrupt TIFF data: <module>: <text>"
+  bool has_corrupt = false;
   void add(const char* module, const char* fmt, va_list ap) noexcept {
     if (any) return;
     any = true;
-    char msg[400];
-    std::vsnprintf(msg, sizeof msg, fmt, ap);
     char full[512];
-    if (module && *module)
-      std::snprintf(full, sizeof full, "%s: %s", module, msg);
-    else
-      std::snprintf(full, sizeof full, "%s", msg);
+    format_tiff_message(full, sizeof full, module, fmt, ap);
     first.set(full);
+  }
+  void warn(const char* module, const char* fmt, va_list ap) noexcept {
+    if (!decoding || has_corrupt) return;
+    char full[480];
+    format_tiff_message(full, sizeof full, module, fmt, ap);
+    if (std::strstr(full, "Old-style LZW codes") != nullptr) return;
+    set_corrupt(full);
+  }
+  void set_corrupt(const char* text) noexcept {
+    char full[sizeof corrupt.text + 32];  // ErrorText::set keeps what fits
+    std::snprintf(full, sizeof full, "Corrupt TIFF data: %s", text);
+    corrupt.set(full);
+    has_corrupt = true;
   }
   const char* text(const char* fallback) const noexcept { return any ? first.text : fallback; }
 };
@@ -57,15 +105,16 @@ int on_tiff_error(TIFF*, void* user, const char* module, const char* fmt, va_lis
   static_cast<TiffErrors*>(user)->add(module, fmt, ap);
   return 1;  // handled: libtiff does not print it
 }
-int on_tiff_warning(TIFF*, void*, const char*, const char*, va_list) {
-  return 1;
-}  // ignored
+int on_tiff_warning(TIFF*, void* user, const char* module, const char* fmt, va_list ap) {
+  static_cast<TiffErrors*>(user)->warn(module, fmt, ap);
+  return 1;  // handled: libtiff does not print it
+}
 
 TIFF* tiff_open(int fd, const std::string& path, const char* mode, TiffErrors& errs) {
   TIFFOpenOptions* o = TIFFOpenOptionsAlloc();
   if (!o) return nullptr;
   TIFFOpenOptionsSetErrorHandlerExtR(o, on_tiff_error, &errs);
-  TIFFOpenOptionsSetWarningHandlerExtR(o, on_tiff_warning, nullptr);
+  TIFFOpenOptionsSetWarningHandlerExtR(o, on_tiff_warning, &errs);
   TIFF* t = TIFFFdOpenExt(fd, path.c_str(), mode, o);
   TIFFOpenOptionsFree(o);
   return t;
@@ -78,7 +127,9 @@ thread_local TiffErrors* t_errors = nullptr;
 void on_tiff_error_global(const char* module, const char* fmt, va_list ap) {
   if (t_errors) t_errors->add(module, fmt, ap);
 }
-void on_tiff_warning_global(const char*, const char*, va_list) {}
+void on_tiff_warning_global(const char* module, const char* fmt, va_list ap) {
+  if (t_errors) t_errors->warn(module, fmt, ap);
+}
 // Routes this thread's libtiff messages to `errs` while alive.
 struct ErrorScope {
   explicit ErrorScope(TiffErrors& e) {
@@ -246,26 +297,56 @@ void put_pixels(const unsigned char* src, unsigned char* dst, std::size_t n, con
   }
 }
 
+// After a decoding call: a warning it gave fails the read unless corrupt data is allowed.
+void check_decoded(const TiffErrors& errs, bool allow_corrupt, const std::string& path) {
+  if (errs.has_corrupt && !allow_corrupt)
+    fail_file(ErrorCode::Io, "imread", path, errs.corrupt.text);
+}
+
+// Sets TiffErrors::decoding while alive.
+struct DecodingScope {
+  explicit DecodingScope(TiffErrors& e) : errs(e) { errs.decoding = true; }
+  ~DecodingScope() { errs.decoding = false; }
+  DecodingScope(const DecodingScope&) = delete;
+  DecodingScope& operator=(const DecodingScope&) = delete;
+  TiffErrors& errs;
+};
+
+// The number of directories (at least 1: the first one is open). An error while walking them
+// is recorded as corrupt data (the top of the file) and does not hide later errors.
+int count_pages(TIFF* tif, TiffErrors& errs) {
+  const ErrorText saved = errs.first;
+  const bool saved_any = errs.any;
+  errs.any = false;
+  const std::uint64_t n = TIFFNumberOfDirectories(tif);
+  if (errs.any && !errs.has_corrupt) errs.set_corrupt(errs.first.text);
+  errs.first = saved;
+  errs.any = saved_any;
+  return static_cast<int>(std::clamp<std::uint64_t>(n, 1, INT_MAX));
+}
+
 void read_strips(TIFF* tif, const TiffLayout& L, const ImageView& v, TiffErrors& errs,
-                 const std::string& path) {
+                 bool allow_corrupt, const std::string& path) {
   const std::size_t file_row = static_cast<std::size_t>(L.info.width) *
                                static_cast<std::size_t>(L.file_spp) * elem_size(L.info.type);
   if (static_cast<std::uint64_t>(TIFFScanlineSize64(tif)) != file_row)
     fail_file(ErrorCode::Io, "imread", path, "TIFF scanline size does not match its header");
   const bool direct = L.file_spp == L.info.channels;
   std::vector<unsigned char> tmp(direct ? 0 : file_row);
+  DecodingScope decoding(errs);
   for (int y = 0; y < L.info.height; ++y) {
     unsigned char* dst = v.row<unsigned char>(y);
     if (TIFFReadScanline(tif, direct ? dst : tmp.data(), static_cast<std::uint32_t>(y), 0) < 0) {
       fail_file(ErrorCode::Io, "imread", path,
                 std::string("row ") + std::to_string(y) + ": " + errs.text("read error"));
     }
+    check_decoded(errs, allow_corrupt, path);
     if (!direct) put_pixels(tmp.data(), dst, static_cast<std::size_t>(L.info.width), L);
   }
 }
 
 void read_tiles(TIFF* tif, const TiffLayout& L, const ImageView& v, TiffErrors& errs,
-                const std::string& path) {
+                bool allow_corrupt, const std::string& path) {
   std::uint32_t tw = 0, th = 0;
   if (!TIFFGetField(tif, TIFFTAG_TILEWIDTH, &tw) || !TIFFGetField(tif, TIFFTAG_TILELENGTH, &th) ||
       tw == 0 || th == 0)
@@ -279,6 +360,7 @@ void read_tiles(TIFF* tif, const TiffLayout& L, const ImageView& v, TiffErrors& 
   const auto W = static_cast<std::uint32_t>(L.info.width);
   const auto H = static_cast<std::uint32_t>(L.info.height);
   const std::size_t out_px = v.pixel_bytes();
+  DecodingScope decoding(errs);
   for (std::uint32_t ty = 0; ty < H; ty += th) {
     for (std::uint32_t tx = 0; tx < W; tx += tw) {
       if (TIFFReadTile(tif, tile.data(), tx, ty, 0, 0) < 0) {
@@ -286,6 +368,7 @@ void read_tiles(TIFF* tif, const TiffLayout& L, const ImageView& v, TiffErrors& 
                   "tile at (" + std::to_string(tx) + ", " + std::to_string(ty) +
                       "): " + errs.text("read error"));
       }
+      check_decoded(errs, allow_corrupt, path);
       const std::uint32_t rows = std::min(th, H - ty);
       const std::uint32_t cols = std::min(tw, W - tx);
       for (std::uint32_t r = 0; r < rows; ++r) {
@@ -329,20 +412,26 @@ ImageInfo read_tiff_info(int fd, const std::string& path) {
   TiffErrors errs;
   ErrorScope scope(errs);
   TiffFile f(fd, path, "r", "read_info", errs);
-  return tiff_layout(f.get(), "read_info", path).info;
+  ImageInfo info = tiff_layout(f.get(), "read_info", path).info;
+  info.pages = count_pages(f.get(), errs);
+  if (errs.has_corrupt) fail_file(ErrorCode::Io, "read_info", path, errs.corrupt.text);
+  return info;
 }
 
-Image read_tiff(int fd, const std::string& path, const ReadOptions&, ReadNotes&) {
+Image read_tiff(int fd, const std::string& path, const ReadOptions& opt, ReadNotes& notes) {
   TiffErrors errs;
   ErrorScope scope(errs);
   TiffFile f(fd, path, "r", "imread", errs);
   const TiffLayout L = tiff_layout(f.get(), "imread", path);
+  notes.pages = count_pages(f.get(), errs);
+  check_decoded(errs, opt.allow_corrupt, path);
   check_image_size("imread", path, L.info);
   Image img(L.info.width, L.info.height, L.info.channels, L.info.type);
   if (L.tiled)
-    read_tiles(f.get(), L, img.view(), errs, path);
+    read_tiles(f.get(), L, img.view(), errs, opt.allow_corrupt, path);
   else
-    read_strips(f.get(), L, img.view(), errs, path);
+    read_strips(f.get(), L, img.view(), errs, opt.allow_corrupt, path);
+  if (errs.has_corrupt) notes.corrupt = errs.corrupt.text;
   return img;
 }
 

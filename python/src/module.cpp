@@ -378,15 +378,17 @@ NB_MODULE(_texcv, m) {
   // ---- I/O -------------------------------------------------------------------------------
   m.def(
       "imread",
-      [](const std::string& path) {
+      [](const std::string& path, bool allow_corrupt) {
+        texcv::ReadOptions o;
+        o.allow_corrupt = allow_corrupt;
         texcv::Image img;
         {
           nb::gil_scoped_release nogil;
-          img = texcv::imread(path);
+          img = texcv::imread(path, o);
         }
         return to_numpy(std::move(img));
       },
-      "path"_a);
+      "path"_a, "allow_corrupt"_a);
   m.def(
       "imwrite",
       [](const std::string& path, InArray img, int jpeg_quality, int png_compression,
@@ -416,6 +418,7 @@ NB_MODULE(_texcv, m) {
                      : i.type == ElemType::u16 ? "uint16"
                                                : "float32";
         d["format"] = texcv::to_string(i.format);
+        d["pages"] = i.pages;
         return d;
       },
       "path"_a);

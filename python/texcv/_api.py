@@ -865,10 +865,14 @@ def clahe_into(dst: Any, src: Any, clip_limit: float = 40.0, tiles_x: int = 8,
 # ---- Files and runtime ----------------------------------------------------------------------------
 
 
-def imread(path: Any) -> np.ndarray:
-    """Reads a PNG, JPEG or TIFF file into a numpy array (H x W for gray, else H x W x C, RGB
-    order; uint8, uint16 or float32) through texcv's codecs."""
-    return _n.imread(str(path))
+def imread(path: Any, *, allow_corrupt: bool = False) -> np.ndarray:
+    """Reads a PNG, JPEG or TIFF file (a TIFF's first page) into a numpy array (H x W for gray,
+    else H x W x C, RGB order; uint8, uint16 or float32) through texcv's codecs.
+
+    Corrupt data raises texcv.IoError ("imread: <path>: Corrupt JPEG data: bad Huffman code",
+    ...), as texcv::imread does; allow_corrupt=True returns what the decoder recovered instead
+    (texcv::ReadOptions::allow_corrupt; damage the decoder cannot get past still raises)."""
+    return _n.imread(str(path), bool(allow_corrupt))
 
 
 def imwrite(path: Any, img: Any, *, jpeg_quality: int = 95, png_compression: int = 6,
@@ -894,7 +898,8 @@ def imwrite(path: Any, img: Any, *, jpeg_quality: int = 95, png_compression: int
 
 
 def read_info(path: Any) -> dict:
-    """The header of an image file: width, height, channels, dtype, format."""
+    """The header of an image file: width, height, channels, dtype, format, pages (a TIFF's
+    number of images; 1 for PNG and JPEG)."""
     return _n.read_info(str(path))
 
 

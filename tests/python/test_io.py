@@ -237,3 +237,18 @@ def test_tiff_bad_level(tmp_path, comp, level, message):
                        + "$"):
         texcv.imwrite(tmp_path / "x.tif", A8, tiff_compression=comp, tiff_level=level)
     assert not list(tmp_path.iterdir())
+
+
+def test_corrupt_jpeg_raises_unless_allowed(tmp_path):
+    # All-ones bits in the middle of the scan (FF 00 is a stuffed FF) are no Huffman code.
+    data = bytearray((TEST_IMAGES / "hubble_deep_field.jpg").read_bytes())
+    mid = len(data) // 2
+    data[mid:mid + 64] = b"\xff\x00" * 32
+    path = tmp_path / "bad.jpg"
+    path.write_bytes(bytes(data))
+    with pytest.raises(texcv.IoError,
+                       match=re.escape(f"imread: {path}: Corrupt JPEG data: bad Huffman code")):
+        texcv.imread(path)
+    img = texcv.imread(path, allow_corrupt=True)
+    assert img.shape == (872, 1000, 3) and img.dtype == np.uint8
+    assert texcv.read_info(path)["pages"] == 1  # the header is intact

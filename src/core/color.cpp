@@ -12,6 +12,7 @@
 
 #include "src/core/color_desc.hpp"
 #include "src/core/color_stats.hpp"
+#include "src/core/param_checks.hpp"
 #include "src/core/view_checks.hpp"
 #include "texcv/error.hpp"
 
@@ -203,6 +204,25 @@ ThresholdType parse_threshold_type(std::string_view s) {
   return parse_enum<ThresholdType, 6>(s, "threshold", "unknown threshold type", threshold_name);
 }
 
+void detail::check_normalize(const char* op, Naming n, const NormalizeParams& p) {
+  const bool api = n == Naming::api;
+  if (p.mode == NormalizeMode::minmax) {
+    if (!std::isfinite(p.alpha) || !std::isfinite(p.beta))
+      fail(ErrorCode::InvalidArgument, op, "alpha and beta must be finite",
+           api ? num(p.alpha) + ", " + num(p.beta)
+               : "alpha=" + num(p.alpha) + ", beta=" + num(p.beta),
+           "finite values");
+    return;
+  }
+  if (p.mode != NormalizeMode::mean_std)
+    fail(ErrorCode::InvalidArgument, op, "normalize mode is not valid",
+         std::to_string(static_cast<int>(p.mode)), "minmax or mean_std");
+  if (!std::isfinite(p.mean) || !(p.std >= 0.0) || !std::isfinite(p.std))
+    fail(ErrorCode::InvalidArgument, op, "target mean must be finite and std >= 0",
+         api ? num(p.mean) + ", " + num(p.std) : "mean=" + num(p.mean) + ", std=" + num(p.std),
+         "a finite mean and a finite std >= 0");
+}
+
 void cvt_color(const ImageView& src, const ImageView& dst, ColorCode code, void* stream) {
   const char* op = "cvt_color";
   check_views(op, src, dst);
@@ -243,10 +263,8 @@ void normalize(const ImageView& src, const ImageView& dst, const NormalizeParams
   check_views(op, src, dst);
   check_same_type(op, src, dst);
   check_same_channels(op, src, dst);
+  detail::check_normalize(op, detail::Naming::api, p);
   if (p.mode == NormalizeMode::minmax) {
-    if (!std::isfinite(p.alpha) || !std::isfinite(p.beta))
-      fail(ErrorCode::InvalidArgument, op, "alpha and beta must be finite",
-           num(p.alpha) + ", " + num(p.beta), "finite values");
     // As cv::normalize(NORM_MINMAX): scale = (dmax - dmin) / (smax - smin) (0 when the range is
     // below DBL_EPSILON), shift = dmin - smin * scale, then convertTo in float.
     double smin = 0, smax = 0;
@@ -271,12 +289,6 @@ void normalize(const ImageView& src, const ImageView& dst, const NormalizeParams
     cpu::convert(src, dst, d);
     return;
   }
-  if (p.mode != NormalizeMode::mean_std)
-    fail(ErrorCode::InvalidArgument, op, "normalize mode is not valid",
-         std::to_string(static_cast<int>(p.mode)), "minmax or mean_std");
-  if (!std::isfinite(p.mean) || !(p.std >= 0.0) || !std::isfinite(p.std))
-    fail(ErrorCode::InvalidArgument, op, "target mean must be finite and std >= 0",
-         num(p.mean) + ", " + num(p.std), "a finite mean and a finite std >= 0");
   double mean[4], sd[4];
   if (dev)
     cuda::mean_std(src, mean, sd, stream);

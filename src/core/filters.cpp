@@ -4,12 +4,15 @@
 #include "texcv/filters.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <utility>
 
 #include "src/core/filters_desc.hpp"
+#include "src/core/param_checks.hpp"
 #include "src/core/view_checks.hpp"
 #include "texcv/error.hpp"
 
@@ -18,6 +21,9 @@ namespace texcv {
 namespace {
 
 using detail::FilterBorderDesc;
+using detail::GaussianAxes;
+using detail::Naming;
+using detail::ParamName;
 using detail::size_str;
 
 constexpr ErrorCode kInvalid = ErrorCode::InvalidArgument;
@@ -65,20 +71,6 @@ FilterBorderDesc border_desc(const char* op, const ImageView& src, const FilterB
   return d;
 }
 
-// Anchor -1 is the centre (size / 2), as OpenCV; otherwise it must lie inside the kernel.
-std::pair<int, int> resolve_anchor(const char* op, int ax, int ay, int kw, int kh) {
-  const int rx = ax == -1 ? kw / 2 : ax, ry = ay == -1 ? kh / 2 : ay;
-  if (rx < 0 || rx >= kw || ry < 0 || ry >= kh)
-    fail(kInvalid, op, "anchor is outside the kernel",
-         std::string("(")
-             .append(std::to_string(ax))
-             .append(", ")
-             .append(std::to_string(ay))
-             .append(")"),
-         "inside " + size_str(kw, kh) + " (or -1 for the centre)");
-  return {rx, ry};
-}
-
 void check_kernel_1d(const char* op, const char* name, const std::vector<float>& k) {
   const int n = static_cast<int>(k.size());
   if (n < 1)
@@ -105,55 +97,6 @@ void run_separable(const char* op, const ImageView& src, const ImageView& dst,
   cpu::filter_separable(src, dst, d);
 }
 
-// Gaussian kernel sizes and sigmas resolved as cv::GaussianBlur (createGaussianKernels).
-struct GaussianAxes {
-  int kx, ky;
-  double sx, sy;
-};
-
-GaussianAxes resolve_gaussian(const char* op, ElemType t, int ksize_x, int ksize_y, double sigma_x,
-                              double sigma_y, bool one_size = false) {
-  // unsharp_mask has one size and one sigma: its messages name them "ksize" and "sigma".
-  const char* kx_name = one_size ? "ksize" : "ksize_x";
-  const char* sx_name = one_size ? "sigma" : "sigma_x";
-  check_finite(op, sx_name, sigma_x);
-  check_finite(op, "sigma_y", sigma_y);
-  const std::pair<int, const char*> sizes[2] = {{ksize_x, kx_name}, {ksize_y, "ksize_y"}};
-  for (const auto& [k, name] : sizes)
-    if (k > 0 && k % 2 == 0)
-      fail(kInvalid, op, std::string(name) + " must be odd", std::to_string(k),
-           "an odd number > 0, or <= 0 to derive it from sigma");
-  const double given_sigma_x = sigma_x;
-  if (sigma_y <= 0) sigma_y = sigma_x;
-  sigma_x = std::max(sigma_x, 0.0);
-  sigma_y = std::max(sigma_y, 0.0);
-  // OpenCV: round(sigma * (3 for u8, else 4) * 2 + 1) | 1.
-  const double mult = t == ElemType::u8 ? 3.0 : 4.0;
-  auto derive = [&](double sigma, const char* name) {
-    const double k = std::nearbyint(sigma * mult * 2.0 + 1.0);
-    if (k > kMaxKernel1D)
-      fail(kInvalid, op, std::string("kernel size derived from ") + name + " is too large",
-           std::string(name) + "=" + num(sigma) + " gives " + num(k),
-           "at most " + std::to_string(kMaxKernel1D) + " taps");
-    return static_cast<int>(k) | 1;
-  };
-  if (ksize_x <= 0) {
-    if (!(sigma_x > 0))
-      fail(kInvalid, op, "kernel size and sigma are both unset",
-           std::string(kx_name) + "=" + std::to_string(ksize_x) + ", " + sx_name + "=" +
-               num(given_sigma_x),
-           std::string(kx_name) + " > 0 (odd) or " + sx_name + " > 0");
-    ksize_x = derive(sigma_x, sx_name);
-  }
-  if (ksize_y <= 0) ksize_y = sigma_y > 0 ? derive(sigma_y, "sigma_y") : ksize_x;
-  const std::pair<int, const char*> sz[2] = {{ksize_x, kx_name}, {ksize_y, "ksize_y"}};
-  for (const auto& [k, name] : sz)
-    if (k > kMaxKernel1D)
-      fail(kInvalid, op, std::string(name) + " is too large", std::to_string(k),
-           "at most " + std::to_string(kMaxKernel1D));
-  return {ksize_x, ksize_y, sigma_x, sigma_y};
-}
-
 // cv::getDerivKernels coefficients: [1 1]^(size - 1 - order) convolved with [-1 1]^order.
 std::vector<float> deriv_kernel(int order, int size) {
   std::vector<double> k{1.0};
@@ -170,6 +113,94 @@ std::vector<float> deriv_kernel(int order, int size) {
   return std::vector<float>(k.begin(), k.end());
 }
 
+}  // namespace
+
+// ---- The image-independent rules (src/core/param_checks.hpp) -------------------------------
+
+std::string detail::anchor_got(Naming n, int ax, int ay) {
+  if (n == Naming::step)
+    return "anchor_x=" + std::to_string(ax) + ", anchor_y=" + std::to_string(ay);
+  std::string s("(");
+  s.append(std::to_string(ax)).append(", ").append(std::to_string(ay)).append(")");
+  return s;
+}
+
+void detail::check_kernel_2d_size(const char* op, int kw, int kh) {
+  if (kw < 1 || kh < 1) fail(kInvalid, op, "kernel is empty", size_str(kw, kh), "at least 1x1");
+  if (kw > kMaxKernel2D || kh > kMaxKernel2D)
+    fail(kInvalid, op, "kernel is too large", size_str(kw, kh),
+         "at most " + size_str(kMaxKernel2D, kMaxKernel2D));
+}
+
+// Anchor -1 is the centre (size / 2), as OpenCV; otherwise it must lie inside the kernel.
+std::pair<int, int> detail::filter_anchor(const char* op, Naming n, int ax, int ay, int kw,
+                                          int kh) {
+  const int rx = ax == -1 ? kw / 2 : ax, ry = ay == -1 ? kh / 2 : ay;
+  if (rx < 0 || rx >= kw || ry < 0 || ry >= kh)
+    fail(kInvalid, op, "anchor is outside the kernel", anchor_got(n, ax, ay),
+         "inside " + size_str(kw, kh) + " (or -1 for the centre)");
+  return {rx, ry};
+}
+
+namespace {
+
+void check_finite(const char* op, const ParamName& name, double v) {
+  if (!std::isfinite(v))
+    fail(kInvalid, op, name.subject() + " must be finite", name.got(num(v)), "a finite number");
+}
+
+// The Gaussian axes of gaussian_blur and unsharp_mask (param_checks.hpp): names are kx, ky, sx,
+// sy as the messages give them.
+GaussianAxes gaussian_axes(const char* op, Naming n, const std::array<ParamName, 4>& names,
+                           int ksize_x, int ksize_y, double sigma_x, double sigma_y,
+                           std::optional<ElemType> type) {
+  const ParamName &kx_name = names[0], &ky_name = names[1], &sx_name = names[2],
+                  &sy_name = names[3];
+  check_finite(op, sx_name, sigma_x);
+  check_finite(op, sy_name, sigma_y);
+  const std::string odd = n == Naming::api ? "an odd number > 0, or <= 0 to derive it from sigma"
+                                           : "an odd number >= 1, or 0 to derive it from sigma";
+  for (const auto& [k, name] : {std::pair{ksize_x, &kx_name}, std::pair{ksize_y, &ky_name}}) {
+    if (k > 0 && k % 2 == 0)
+      fail(kInvalid, op, name->subject() + " must be odd", name->got(std::to_string(k)), odd);
+    if (k > kMaxKernel1D)
+      fail(kInvalid, op, name->subject() + " is too large", name->got(std::to_string(k)),
+           "at most " + std::to_string(kMaxKernel1D));
+  }
+  const double given_sigma_x = sigma_x;
+  if (sigma_y <= 0) sigma_y = sigma_x;
+  sigma_x = std::max(sigma_x, 0.0);
+  sigma_y = std::max(sigma_y, 0.0);
+  // OpenCV: round(sigma * (3 for u8, else 4) * 2 + 1) | 1. Without a type, u8's (the smallest).
+  const auto derived = [](double sigma, double mult) {
+    return std::nearbyint(sigma * mult * 2.0 + 1.0);
+  };
+  auto derive = [&](double sigma, const ParamName& name) {
+    const double mult = type && *type != ElemType::u8 ? 4.0 : 3.0;
+    const double k = derived(sigma, mult);
+    if (k > kMaxKernel1D) {
+      std::string got = std::string(name.name) + "=" + num(sigma) + " gives " + num(k);
+      if (!type) got += " for u8 (" + num(derived(sigma, 4.0)) + " for u16 and f32)";
+      fail(kInvalid, op, "kernel size derived from " + std::string(name.name) + " is too large",
+           got, "at most " + std::to_string(kMaxKernel1D) + " taps");
+    }
+    return static_cast<int>(k) | 1;
+  };
+  if (ksize_x <= 0) {
+    if (!(sigma_x > 0)) {
+      const std::string kx(kx_name.name), sx(sx_name.name);
+      fail(kInvalid, op, "kernel size and sigma are both unset",
+           kx + "=" + std::to_string(ksize_x) + ", " + sx + "=" + num(given_sigma_x),
+           n == Naming::api ? kx + " > 0 (odd) or " + sx + " > 0"
+                            : kx + "=<an odd size> and/or " + sx + "=<a number > 0>, e.g. " +
+                                  std::string(op) + ":" + sx + "=2");
+    }
+    ksize_x = derive(sigma_x, sx_name);
+  }
+  if (ksize_y <= 0) ksize_y = sigma_y > 0 ? derive(sigma_y, sy_name) : ksize_x;
+  return {ksize_x, ksize_y, sigma_x, sigma_y};
+}
+
 void check_order(const char* op, const char* name, int order) {
   if (order < 0)
     fail(kInvalid, op, "derivative order must not be negative",
@@ -177,6 +208,88 @@ void check_order(const char* op, const char* name, int order) {
 }
 
 }  // namespace
+
+GaussianAxes detail::resolve_gaussian(const char* op, Naming n, const GaussianParams& p,
+                                      std::optional<ElemType> type) {
+  const bool api = n == Naming::api;
+  const std::array<ParamName, 4> names{
+      ParamName{api ? "ksize_x" : "ksize", n}, ParamName{"ksize_y", n},
+      ParamName{api ? "sigma_x" : "sigma", n}, ParamName{"sigma_y", n}};
+  return gaussian_axes(op, n, names, p.ksize_x, p.ksize_y, p.sigma_x, p.sigma_y, type);
+}
+
+GaussianAxes detail::resolve_unsharp(const char* op, Naming n, const UnsharpParams& p,
+                                     std::optional<ElemType> type) {
+  // One size and one sigma: the messages name them "ksize" and "sigma".
+  const std::array<ParamName, 4> names{ParamName{"ksize", n}, ParamName{"ksize", n},
+                                       ParamName{"sigma", n}, ParamName{"sigma", n}};
+  const GaussianAxes g = gaussian_axes(op, n, names, p.ksize, p.ksize, p.sigma, p.sigma, type);
+  check_finite(op, ParamName{"amount", n}, p.amount);
+  check_finite(op, ParamName{"threshold", n}, p.threshold);
+  if (p.threshold < 0)
+    fail(kInvalid, op, ParamName{"threshold", n}.subject() + " must not be negative",
+         ParamName{"threshold", n}.got(num(p.threshold)), ">= 0");
+  return g;
+}
+
+std::pair<int, int> detail::check_box(const char* op, Naming n, const BoxParams& p) {
+  const ParamName sizes[2] = {{n == Naming::api ? "ksize_x" : "ksize", n}, {"ksize_y", n}};
+  const int values[2] = {p.ksize_x, p.ksize_y};
+  for (int i = 0; i < 2; ++i) {
+    const int k = values[i];
+    if (k < 1)
+      fail(kInvalid, op, sizes[i].subject() + " must be positive", sizes[i].got(std::to_string(k)),
+           ">= 1");
+    if (k > kMaxKernel1D)
+      fail(kInvalid, op, sizes[i].subject() + " is too large", sizes[i].got(std::to_string(k)),
+           "at most " + std::to_string(kMaxKernel1D));
+  }
+  return filter_anchor(op, n, p.anchor_x, p.anchor_y, p.ksize_x, p.ksize_y);
+}
+
+void detail::check_sobel(const char* op, Naming n, const SobelParams& p) {
+  const ParamName ksize{"ksize", n};
+  const std::string k = std::to_string(p.ksize);
+  if (p.ksize % 2 == 0)
+    fail(kInvalid, op, ksize.subject() + " must be odd", ksize.got(k), "1, 3, 5 or 7");
+  if (p.ksize < 1 || p.ksize > 7)
+    fail(kInvalid, op, ksize.subject() + " is not supported", ksize.got(k), "1, 3, 5 or 7");
+  check_order(op, "dx", p.dx);
+  check_order(op, "dy", p.dy);
+  if (p.dx + p.dy == 0)
+    fail(kInvalid, op, "derivative orders are both zero", "dx=0, dy=0", "dx + dy > 0");
+  // ksize 1: no smoothing (1 tap) along an axis of order 0, the 3-tap derivative otherwise.
+  const std::pair<int, const char*> orders[2] = {{p.dx, "dx"}, {p.dy, "dy"}};
+  for (const auto& [order, name] : orders) {
+    const int size = p.ksize == 1 && order > 0 ? 3 : p.ksize;
+    if (order >= size)
+      fail(kInvalid, op, "derivative order is too high for the kernel size",
+           std::string(name) + "=" + std::to_string(order) +
+               (n == Naming::api ? " with ksize " : ", ksize=") + k,
+           std::string(name) + " < " + std::to_string(size));
+  }
+  check_finite(op, ParamName{"scale", n}, p.scale);
+  check_finite(op, ParamName{"delta", n}, p.delta);
+}
+
+void detail::check_scharr(const char* op, Naming n, const ScharrParams& p) {
+  if (!((p.dx == 1 && p.dy == 0) || (p.dx == 0 && p.dy == 1)))
+    fail(kInvalid, op, "derivative orders are not supported",
+         "dx=" + std::to_string(p.dx) + ", dy=" + std::to_string(p.dy), "dx=1, dy=0 or dx=0, dy=1");
+  check_finite(op, ParamName{"scale", n}, p.scale);
+  check_finite(op, ParamName{"delta", n}, p.delta);
+}
+
+void detail::check_laplacian(const char* op, Naming n, const LaplacianParams& p) {
+  const ParamName ksize{"ksize", n};
+  const std::string k = std::to_string(p.ksize);
+  if (p.ksize % 2 == 0)
+    fail(kInvalid, op, ksize.subject() + " must be odd", ksize.got(k), "1, 3 or 5");
+  if (p.ksize < 1 || p.ksize > 5)
+    fail(kInvalid, op, ksize.subject() + " is not supported", ksize.got(k), "1, 3 or 5");
+  check_finite(op, ParamName{"scale", n}, p.scale);
+  check_finite(op, ParamName{"delta", n}, p.delta);
+}
 
 std::vector<float> gaussian_kernel(int ksize, double sigma) {
   const char* op = "gaussian_kernel";
@@ -213,11 +326,7 @@ void convolve(const ImageView& src, const ImageView& dst, const Kernel& kernel,
               const ConvolveParams& p, void* stream) {
   const char* op = "convolve";
   check_io(op, src, dst, true);
-  if (kernel.width < 1 || kernel.height < 1)
-    fail(kInvalid, op, "kernel is empty", size_str(kernel.width, kernel.height), "at least 1x1");
-  if (kernel.width > kMaxKernel2D || kernel.height > kMaxKernel2D)
-    fail(kInvalid, op, "kernel is too large", size_str(kernel.width, kernel.height),
-         "at most " + size_str(kMaxKernel2D, kMaxKernel2D));
+  detail::check_kernel_2d_size(op, kernel.width, kernel.height);
   const std::size_t count = static_cast<std::size_t>(kernel.width) * kernel.height;
   if (kernel.values.size() != count)
     fail(kInvalid, op, "kernel value count differs from its size",
@@ -227,7 +336,8 @@ void convolve(const ImageView& src, const ImageView& dst, const Kernel& kernel,
     if (!std::isfinite(kernel.values[i]))
       fail(kInvalid, op, "kernel element is not finite",
            num(kernel.values[i]) + " at index " + std::to_string(i), "finite values");
-  const auto [ax, ay] = resolve_anchor(op, p.anchor_x, p.anchor_y, kernel.width, kernel.height);
+  const auto [ax, ay] =
+      detail::filter_anchor(op, Naming::api, p.anchor_x, p.anchor_y, kernel.width, kernel.height);
   check_finite(op, "scale", p.scale);
   check_finite(op, "delta", p.delta);
   detail::Filter2DDesc d;
@@ -270,9 +380,9 @@ void separable_filter(const ImageView& src, const ImageView& dst,
   check_io(op, src, dst, true);
   check_kernel_1d(op, "row kernel", row_kernel);
   check_kernel_1d(op, "column kernel", column_kernel);
-  const auto [ax, ay] =
-      resolve_anchor(op, p.anchor_x, p.anchor_y, static_cast<int>(row_kernel.size()),
-                     static_cast<int>(column_kernel.size()));
+  const auto [ax, ay] = detail::filter_anchor(op, Naming::api, p.anchor_x, p.anchor_y,
+                                              static_cast<int>(row_kernel.size()),
+                                              static_cast<int>(column_kernel.size()));
   check_finite(op, "delta", p.delta);
   detail::SepFilterDesc d;
   d.kx = row_kernel;
@@ -288,7 +398,7 @@ void gaussian_blur(const ImageView& src, const ImageView& dst, const GaussianPar
                    void* stream) {
   const char* op = "gaussian_blur";
   check_io(op, src, dst, false);
-  const GaussianAxes g = resolve_gaussian(op, src.type, p.ksize_x, p.ksize_y, p.sigma_x, p.sigma_y);
+  const GaussianAxes g = detail::resolve_gaussian(op, Naming::api, p, src.type);
   detail::SepFilterDesc d;
   d.kx = gaussian_kernel(g.kx, g.sx);
   d.ky = gaussian_kernel(g.ky, g.sy);
@@ -301,15 +411,7 @@ void gaussian_blur(const ImageView& src, const ImageView& dst, const GaussianPar
 void box_filter(const ImageView& src, const ImageView& dst, const BoxParams& p, void* stream) {
   const char* op = "box_filter";
   check_io(op, src, dst, false);
-  const std::pair<int, const char*> sizes[2] = {{p.ksize_x, "ksize_x"}, {p.ksize_y, "ksize_y"}};
-  for (const auto& [k, name] : sizes) {
-    if (k < 1)
-      fail(kInvalid, op, std::string(name) + " must be positive", std::to_string(k), ">= 1");
-    if (k > kMaxKernel1D)
-      fail(kInvalid, op, std::string(name) + " is too large", std::to_string(k),
-           "at most " + std::to_string(kMaxKernel1D));
-  }
-  const auto [ax, ay] = resolve_anchor(op, p.anchor_x, p.anchor_y, p.ksize_x, p.ksize_y);
+  const auto [ax, ay] = detail::check_box(op, Naming::api, p);
   detail::SepFilterDesc d;
   d.kx.assign(static_cast<std::size_t>(p.ksize_x), 1.0f);
   d.ky.assign(static_cast<std::size_t>(p.ksize_y), 1.0f);
@@ -339,11 +441,7 @@ void unsharp_mask(const ImageView& src, const ImageView& dst, const UnsharpParam
                   void* stream) {
   const char* op = "unsharp_mask";
   check_io(op, src, dst, false);
-  const GaussianAxes g = resolve_gaussian(op, src.type, p.ksize, p.ksize, p.sigma, p.sigma, true);
-  check_finite(op, "amount", p.amount);
-  check_finite(op, "threshold", p.threshold);
-  if (p.threshold < 0)
-    fail(kInvalid, op, "threshold must not be negative", num(p.threshold), ">= 0");
+  const GaussianAxes g = detail::resolve_unsharp(op, Naming::api, p, src.type);
   detail::UnsharpDesc d;
   d.blur.kx = gaussian_kernel(g.kx, g.sx);
   d.blur.ky = gaussian_kernel(g.ky, g.sy);
@@ -359,27 +457,10 @@ void unsharp_mask(const ImageView& src, const ImageView& dst, const UnsharpParam
 void sobel(const ImageView& src, const ImageView& dst, const SobelParams& p, void* stream) {
   const char* op = "sobel";
   check_io(op, src, dst, true);
-  if (p.ksize % 2 == 0)
-    fail(kInvalid, op, "ksize must be odd", std::to_string(p.ksize), "1, 3, 5 or 7");
-  if (p.ksize < 1 || p.ksize > 7)
-    fail(kInvalid, op, "ksize is not supported", std::to_string(p.ksize), "1, 3, 5 or 7");
-  check_order(op, "dx", p.dx);
-  check_order(op, "dy", p.dy);
-  if (p.dx + p.dy == 0)
-    fail(kInvalid, op, "derivative orders are both zero", "dx=0, dy=0", "dx + dy > 0");
+  detail::check_sobel(op, Naming::api, p);
   // ksize 1: no smoothing (1 tap) along an axis of order 0, the 3-tap derivative otherwise.
   const int kx = p.ksize == 1 && p.dx > 0 ? 3 : p.ksize;
   const int ky = p.ksize == 1 && p.dy > 0 ? 3 : p.ksize;
-  const std::pair<int, int> orders[2] = {{p.dx, kx}, {p.dy, ky}};
-  const char* names[2] = {"dx", "dy"};
-  for (int i = 0; i < 2; ++i)
-    if (orders[i].first >= orders[i].second)
-      fail(kInvalid, op, "derivative order is too high for the kernel size",
-           std::string(names[i]) + "=" + std::to_string(orders[i].first) + " with ksize " +
-               std::to_string(p.ksize),
-           std::string(names[i]) + " < " + std::to_string(orders[i].second));
-  check_finite(op, "scale", p.scale);
-  check_finite(op, "delta", p.delta);
   detail::SepFilterDesc d;
   d.kx = deriv_kernel(p.dx, kx);
   d.ky = deriv_kernel(p.dy, ky);
@@ -394,11 +475,7 @@ void sobel(const ImageView& src, const ImageView& dst, const SobelParams& p, voi
 void scharr(const ImageView& src, const ImageView& dst, const ScharrParams& p, void* stream) {
   const char* op = "scharr";
   check_io(op, src, dst, true);
-  if (!((p.dx == 1 && p.dy == 0) || (p.dx == 0 && p.dy == 1)))
-    fail(kInvalid, op, "derivative orders are not supported",
-         "dx=" + std::to_string(p.dx) + ", dy=" + std::to_string(p.dy), "dx=1, dy=0 or dx=0, dy=1");
-  check_finite(op, "scale", p.scale);
-  check_finite(op, "delta", p.delta);
+  detail::check_scharr(op, Naming::api, p);
   const std::vector<float> deriv{-1.0f, 0.0f, 1.0f}, smooth{3.0f, 10.0f, 3.0f};
   detail::SepFilterDesc d;
   d.kx = p.dx == 1 ? deriv : smooth;
@@ -413,12 +490,7 @@ void scharr(const ImageView& src, const ImageView& dst, const ScharrParams& p, v
 void laplacian(const ImageView& src, const ImageView& dst, const LaplacianParams& p, void* stream) {
   const char* op = "laplacian";
   check_io(op, src, dst, true);
-  if (p.ksize % 2 == 0)
-    fail(kInvalid, op, "ksize must be odd", std::to_string(p.ksize), "1, 3 or 5");
-  if (p.ksize < 1 || p.ksize > 5)
-    fail(kInvalid, op, "ksize is not supported", std::to_string(p.ksize), "1, 3 or 5");
-  check_finite(op, "scale", p.scale);
-  check_finite(op, "delta", p.delta);
+  detail::check_laplacian(op, Naming::api, p);
   detail::Filter2DDesc d;
   if (p.ksize == 1) {
     d.kw = d.kh = 3;

@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "src/core/nonlinear_desc.hpp"
+#include "src/core/param_checks.hpp"
 #include "src/core/view_checks.hpp"
 #include "texcv/error.hpp"
 #include "texcv/filters.hpp"
@@ -33,6 +34,31 @@ void check_io(const char* op, const ImageView& src, const ImageView& dst) {
 }
 
 }  // namespace
+
+void detail::check_median(const char* op, Naming n, int ksize) {
+  const ParamName name{"ksize", n};
+  const std::string k = std::to_string(ksize);
+  const std::string expected = "an odd number from 1 to " + std::to_string(kMaxNonlinear);
+  if (ksize % 2 == 0) fail(kInvalid, op, name.subject() + " must be odd", name.got(k), expected);
+  if (ksize < 1 || ksize > kMaxNonlinear)
+    fail(kInvalid, op, name.subject() + " is out of range", name.got(k), expected);
+}
+
+int detail::bilateral_radius(const char* op, Naming n, const BilateralParams& p) {
+  const std::pair<double, ParamName> sigmas[2] = {{p.sigma_color, {"sigma_color", n}},
+                                                  {p.sigma_space, {"sigma_space", n}}};
+  for (const auto& [s, name] : sigmas)
+    if (!(std::isfinite(s) && s > 0))
+      fail(kInvalid, op, name.subject() + " must be positive and finite", name.got(num(s)), "> 0");
+  // OpenCV: radius = d / 2, or round(1.5 * sigma_space) when d <= 0; at least 1.
+  const double r = p.d > 0 ? p.d / 2 : std::nearbyint(p.sigma_space * 1.5);
+  if (2 * r + 1 > kMaxNonlinear)
+    fail(kInvalid, op, "diameter is too large",
+         p.d > 0 ? "d=" + std::to_string(p.d)
+                 : "d=" + std::to_string(p.d) + ", sigma_space=" + num(p.sigma_space),
+         "a diameter 2 * (d / 2) + 1 of at most " + std::to_string(kMaxNonlinear));
+  return r < 1 ? 1 : static_cast<int>(r);
+}
 
 void detail::bilateral_disc(BilateralDesc& d) {
   const int r = d.radius;
@@ -94,12 +120,7 @@ detail::BilateralColor detail::bilateral_color_f32(const BilateralDesc& d, int c
 void median_blur(const ImageView& src, const ImageView& dst, int ksize, void* stream) {
   const char* op = "median_blur";
   check_io(op, src, dst);
-  if (ksize % 2 == 0)
-    fail(kInvalid, op, "ksize must be odd", std::to_string(ksize),
-         "an odd number from 1 to " + std::to_string(kMaxNonlinear));
-  if (ksize < 1 || ksize > kMaxNonlinear)
-    fail(kInvalid, op, "ksize is out of range", std::to_string(ksize),
-         "an odd number from 1 to " + std::to_string(kMaxNonlinear));
+  detail::check_median(op, detail::Naming::api, ksize);
   detail::MedianDesc d;
   d.ksize = ksize;
   if (src.location == Location::device)
@@ -118,20 +139,8 @@ void bilateral_filter(const ImageView& src, const ImageView& dst, const Bilatera
   if (src.channels != 1 && src.channels != 3)
     fail(ErrorCode::Unsupported, op, "channel count is not supported", std::to_string(src.channels),
          "1 or 3");
-  const std::pair<double, const char*> sigmas[2] = {{p.sigma_color, "sigma_color"},
-                                                    {p.sigma_space, "sigma_space"}};
-  for (const auto& [s, name] : sigmas)
-    if (!(std::isfinite(s) && s > 0))
-      fail(kInvalid, op, std::string(name) + " must be positive and finite", num(s), "> 0");
-  // OpenCV: radius = d / 2, or round(1.5 * sigma_space) when d <= 0; at least 1.
-  const double r = p.d > 0 ? p.d / 2 : std::nearbyint(p.sigma_space * 1.5);
-  if (2 * r + 1 > kMaxNonlinear)
-    fail(kInvalid, op, "diameter is too large",
-         p.d > 0 ? "d=" + std::to_string(p.d)
-                 : "d=" + std::to_string(p.d) + ", sigma_space=" + num(p.sigma_space),
-         "a diameter 2 * (d / 2) + 1 of at most " + std::to_string(kMaxNonlinear));
   detail::BilateralDesc d;
-  d.radius = r < 1 ? 1 : static_cast<int>(r);
+  d.radius = detail::bilateral_radius(op, detail::Naming::api, p);
   d.color_coeff = -0.5 / (p.sigma_color * p.sigma_color);
   d.space_coeff = -0.5 / (p.sigma_space * p.sigma_space);
   if (static_cast<unsigned>(p.border.border) > static_cast<unsigned>(Border::wrap))

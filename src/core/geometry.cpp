@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "src/core/backends.hpp"
+#include "src/core/param_checks.hpp"
 #include "src/core/view_checks.hpp"
 #include "texcv/error.hpp"
 
@@ -23,6 +24,7 @@ using detail::border_value_for;
 using detail::check_no_overlap;
 using detail::check_pair;
 using detail::check_same_size;
+using detail::Naming;
 using detail::ResizeDesc;
 using detail::SamplingDesc;
 using detail::shape_str;
@@ -113,25 +115,28 @@ void check_finite(const char* op, const std::array<double, N>& m) {
 // |det| must exceed kSingular times the matrix scale (largest |element| to the power n).
 constexpr double kSingular = 1e-12;
 
-[[noreturn]] void fail_singular(const char* op, double det, double scale) {
-  fail(ErrorCode::InvalidArgument, op, "singular matrix", "determinant " + num(det),
-       "|determinant| > " + num(kSingular * scale));
+[[noreturn]] void fail_singular(const char* op, Naming n, double det, double scale) {
+  fail(ErrorCode::InvalidArgument, op,
+       n == Naming::api ? "singular matrix" : "parameter 'm' is a singular matrix",
+       "determinant " + num(det),
+       "|determinant| > " + num(kSingular * scale) +
+           (n == Naming::api ? "" : ", or inverse_map=true for a destination-to-source m"));
 }
 
 // Inverse of the affine map [a b c; d e f] (double precision).
-std::array<double, 6> invert_affine(const char* op, const std::array<double, 6>& m) {
+std::array<double, 6> invert_affine(const char* op, Naming n, const std::array<double, 6>& m) {
   const double det = m[0] * m[4] - m[1] * m[3];
   double mx = 0;
   for (int i : {0, 1, 3, 4}) mx = std::max(mx, std::fabs(m[i]));
   const double scale = mx * mx;
   if (!(std::fabs(det) > kSingular * scale) || !std::isfinite(1.0 / det))
-    fail_singular(op, det, scale);
+    fail_singular(op, n, det, scale);
   const double id = 1.0 / det;
   const double a = m[4] * id, b = -m[1] * id, d = -m[3] * id, e = m[0] * id;
   return {a, b, -(a * m[2] + b * m[5]), d, e, -(d * m[2] + e * m[5])};
 }
 
-std::array<double, 9> invert_perspective(const char* op, const std::array<double, 9>& m) {
+std::array<double, 9> invert_perspective(const char* op, Naming n, const std::array<double, 9>& m) {
   const double c00 = m[4] * m[8] - m[5] * m[7];
   const double c01 = m[5] * m[6] - m[3] * m[8];
   const double c02 = m[3] * m[7] - m[4] * m[6];
@@ -140,7 +145,7 @@ std::array<double, 9> invert_perspective(const char* op, const std::array<double
   for (double v : m) mx = std::max(mx, std::fabs(v));
   const double scale = mx * mx * mx;
   if (!(std::fabs(det) > kSingular * scale) || !std::isfinite(1.0 / det))
-    fail_singular(op, det, scale);
+    fail_singular(op, n, det, scale);
   const double id = 1.0 / det;
   return {c00 * id, (m[2] * m[7] - m[1] * m[8]) * id, (m[1] * m[5] - m[2] * m[4]) * id,
           c01 * id, (m[0] * m[8] - m[2] * m[6]) * id, (m[2] * m[3] - m[0] * m[5]) * id,
@@ -164,7 +169,7 @@ void warp_affine_impl(const char* op, const ImageView& src, const ImageView& dst
   d.kind = WarpKind::affine;
   d.sampling =
       make_sampling(op, src, s.interp, s.border, s.border_value, s.precision, s.path, false);
-  const std::array<double, 6> inv = inverse_map ? m : invert_affine(op, m);
+  const std::array<double, 6> inv = detail::warp_affine_inverse(op, Naming::api, m, inverse_map);
   for (int i = 0; i < 6; ++i) d.affine.m[i] = static_cast<float>(inv[i]);
   run_warp(src, dst, d, stream);
 }
@@ -235,18 +240,43 @@ void check_factor_size(const char* op, const char* axis, const char* name, int s
 
 }  // namespace
 
+std::array<double, 6> detail::warp_affine_inverse(const char* op, Naming n,
+                                                  const std::array<double, 6>& m,
+                                                  bool inverse_map) {
+  check_finite(op, m);
+  return inverse_map ? m : invert_affine(op, n, m);
+}
+
+std::array<double, 9> detail::warp_perspective_inverse(const char* op, Naming n,
+                                                       const std::array<double, 9>& m,
+                                                       bool inverse_map) {
+  check_finite(op, m);
+  return inverse_map ? m : invert_perspective(op, n, m);
+}
+
+void detail::check_resize(const char* op, Naming n, const ResizeParams& p) {
+  check_interp(op, p.interp, true);
+  if (p.interp == Interp::area && p.align_corners) {
+    if (n == Naming::api)
+      fail(ErrorCode::Unsupported, op, "align_corners is not supported with area interpolation",
+           "area", "nearest, linear or cubic");
+    fail(ErrorCode::Unsupported, op,
+         "parameter 'align_corners' is not supported with area interpolation",
+         "align_corners=true with interp=area",
+         "interp=nearest, linear or cubic, or align_corners=false");
+  }
+  check_factor(op, "fx", p.fx);
+  check_factor(op, "fy", p.fy);
+}
+
 void resize(const ImageView& src, const ImageView& dst, const ResizeParams& p, void* stream) {
   const char* op = "resize";
   check_pair(op, src, dst);
   ResizeDesc d;
   d.sampling =
       make_sampling(op, src, p.interp, p.border, p.border_value, p.precision, p.path, true);
-  if (p.interp == Interp::area && p.align_corners)
-    fail(ErrorCode::Unsupported, op, "align_corners is not supported with area interpolation",
-         "area", "nearest, linear or cubic");
+  detail::check_resize(op, Naming::api, p);
   d.align_corners = p.align_corners;
-  check_factor(op, "fx", p.fx);
-  check_factor(op, "fy", p.fy);
   // The factor form: dst must have cv::resize's size for the factors (it ignores them when also
   // given a dsize; a mismatch here is an error, so that the factors mean what they mean to
   // cv::resize(src, dst, Size(), fx, fy)).
@@ -313,7 +343,8 @@ void warp_perspective(const ImageView& src, const ImageView& dst, const std::arr
   d.kind = WarpKind::perspective;
   d.sampling =
       make_sampling(op, src, s.interp, s.border, s.border_value, s.precision, s.path, false);
-  const std::array<double, 9> inv = inverse_map ? m : invert_perspective(op, m);
+  const std::array<double, 9> inv =
+      detail::warp_perspective_inverse(op, Naming::api, m, inverse_map);
   for (int i = 0; i < 9; ++i) d.perspective.m[i] = static_cast<float>(inv[i]);
   run_warp(src, dst, d, stream);
 }

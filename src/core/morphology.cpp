@@ -14,6 +14,7 @@
 #include <utility>
 
 #include "src/core/morph_desc.hpp"
+#include "src/core/param_checks.hpp"
 #include "src/core/view_checks.hpp"
 #include "texcv/error.hpp"
 
@@ -34,13 +35,11 @@ std::string odd_range() {
   return "an odd size 1 to " + std::to_string(kMaxMorphKernel);
 }
 
-void check_size(const char* op, const char* name, int k) {
-  if (k < 1)
-    fail(kInvalid, op, std::string(name) + " must be positive", std::to_string(k), odd_range());
-  if (k % 2 == 0)
-    fail(kInvalid, op, std::string(name) + " must be odd", std::to_string(k), odd_range());
-  if (k > kMaxMorphKernel)
-    fail(kInvalid, op, std::string(name) + " is too large", std::to_string(k), odd_range());
+void check_size(const char* op, const detail::ParamName& name, int k) {
+  const std::string got = name.got(std::to_string(k));
+  if (k < 1) fail(kInvalid, op, name.subject() + " must be positive", got, odd_range());
+  if (k % 2 == 0) fail(kInvalid, op, name.subject() + " must be odd", got, odd_range());
+  if (k > kMaxMorphKernel) fail(kInvalid, op, name.subject() + " is too large", got, odd_range());
 }
 
 void check_shape(const char* op, MorphShape s) {
@@ -50,16 +49,12 @@ void check_shape(const char* op, MorphShape s) {
 }
 
 // Anchor -1 is the centre; otherwise inside the element.
-void resolve_anchor(const char* op, int ax, int ay, int kw, int kh, int& rx, int& ry) {
+void resolve_anchor(const char* op, detail::Naming n, int ax, int ay, int kw, int kh, int& rx,
+                    int& ry) {
   rx = ax == -1 ? kw / 2 : ax;
   ry = ay == -1 ? kh / 2 : ay;
   if (rx < 0 || rx >= kw || ry < 0 || ry >= kh)
-    fail(kInvalid, op, "anchor is outside the structuring element",
-         std::string("(")
-             .append(std::to_string(ax))
-             .append(", ")
-             .append(std::to_string(ay))
-             .append(")"),
+    fail(kInvalid, op, "anchor is outside the structuring element", detail::anchor_got(n, ax, ay),
          "inside " + detail::size_str(kw, kh) + " (or -1 for the centre)");
 }
 
@@ -98,18 +93,7 @@ struct Plan {
 Plan plan(const char* op, const ImageView& src, const ImageView& dst, const MorphParams& p) {
   detail::check_pair(op, src, dst, true);
   detail::check_same_size(op, src, dst);
-  check_shape(op, p.shape);
-  check_size(op, "ksize_x", p.ksize_x);
-  check_size(op, "ksize_y", p.ksize_y);
-  int ax = 0, ay = 0;
-  resolve_anchor(op, p.anchor_x, p.anchor_y, p.ksize_x, p.ksize_y, ax, ay);
-  if (p.iterations < 1 || p.iterations > kMaxIterations)
-    fail(kInvalid, op, "iterations is out of range", std::to_string(p.iterations),
-         "1 to " + std::to_string(kMaxIterations));
-  if (static_cast<unsigned>(p.border.border) > static_cast<unsigned>(Border::wrap))
-    fail(kInvalid, op, "border mode is not valid",
-         std::to_string(static_cast<int>(p.border.border)),
-         "constant, replicate, reflect, reflect101 or wrap");
+  auto [ax, ay] = detail::check_morph(op, detail::Naming::api, p);
   Plan pl;
   detail::MorphDesc& d = pl.d;
   d.op = op;
@@ -216,6 +200,23 @@ Exec exec_for(const char* op, const ImageView& src, void* stream) {
 
 }  // namespace
 
+std::pair<int, int> detail::check_morph(const char* op, Naming n, const MorphParams& p) {
+  check_shape(op, p.shape);
+  check_size(op, ParamName{n == Naming::api ? "ksize_x" : "ksize", n}, p.ksize_x);
+  check_size(op, ParamName{"ksize_y", n}, p.ksize_y);
+  int ax = 0, ay = 0;
+  resolve_anchor(op, n, p.anchor_x, p.anchor_y, p.ksize_x, p.ksize_y, ax, ay);
+  const ParamName iterations{"iterations", n};
+  if (p.iterations < 1 || p.iterations > kMaxIterations)
+    fail(kInvalid, op, iterations.subject() + " is out of range",
+         iterations.got(std::to_string(p.iterations)), "1 to " + std::to_string(kMaxIterations));
+  if (static_cast<unsigned>(p.border.border) > static_cast<unsigned>(Border::wrap))
+    fail(kInvalid, op, "border mode is not valid",
+         std::to_string(static_cast<int>(p.border.border)),
+         "constant, replicate, reflect, reflect101 or wrap");
+  return {ax, ay};
+}
+
 const char* to_string(MorphShape s) noexcept {
   switch (s) {
     case MorphShape::rect:
@@ -252,10 +253,10 @@ StructuringElement structuring_element(MorphShape shape, int width, int height, 
                                        int anchor_y) {
   const char* op = "structuring_element";
   check_shape(op, shape);
-  check_size(op, "width", width);
-  check_size(op, "height", height);
+  check_size(op, detail::ParamName{"width"}, width);
+  check_size(op, detail::ParamName{"height"}, height);
   int ax = 0, ay = 0;
-  resolve_anchor(op, anchor_x, anchor_y, width, height, ax, ay);
+  resolve_anchor(op, detail::Naming::api, anchor_x, anchor_y, width, height, ax, ay);
   return make_element(shape, width, height, ax, ay);
 }
 

@@ -56,8 +56,13 @@ const OpSpec& find_operation(std::string_view name);
 
 // Checks everything that does not depend on an image: the operation exists, every key is known,
 // every value parses and is in range, required parameters are present, exclusive parameters are
-// not mixed. Throws Error(InvalidArgument) "<op>: parameter '<key>' ...; got <key>=<value>,
-// expected ...".
+// not mixed, and the operation's own rules that need no image hold (an odd kernel size, a
+// derivative order that is not zero, an anchor inside the kernel, a kernel size that gaussian_blur
+// can derive, an invertible warp matrix, ...: the same checks the C++ API makes before it reads
+// the image). Throws Error(InvalidArgument) "<op>: parameter '<key>' ...; got <key>=<value>,
+// expected ..." (Error(Unsupported) for a combination the operation does not implement:
+// resize's align_corners with interp=area). What depends on the image (a crop outside it, an
+// element type or channel count the operation does not take) is found when it runs.
 void validate(std::string_view name, const ParamValues& params);
 
 // The size of the output of operation `name` on a src_width x src_height image (validates).

@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "src/core/param_checks.hpp"
 #include "texcv/color.hpp"
 #include "texcv/error.hpp"
 #include "texcv/filters.hpp"
@@ -26,6 +27,8 @@ namespace texcv {
 namespace {
 
 constexpr ErrorCode kInvalid = ErrorCode::InvalidArgument;
+// The operations' own rules (src/core/param_checks.hpp) name the step's parameters.
+constexpr detail::Naming kStep = detail::Naming::step;
 
 std::string join(const std::vector<std::string>& items, std::string_view sep) {
   std::string out;
@@ -301,7 +304,9 @@ class Args {
 
 struct OpEntry {
   OpSpec spec;
-  // Checks that need more than one parameter (exclusive groups); may be empty.
+  // The checks beyond each value's own (type, range, choices) that need no image: exclusive
+  // groups, and the operation's rules that the C++ API also checks before it reads an image
+  // (src/core/param_checks.hpp: one function for both); may be empty.
   std::function<void(const Args&)> check;
   // The output size for a w x h source.
   std::function<Rect(const Args&, int w, int h)> size;
@@ -363,6 +368,87 @@ void add_scale_delta(std::vector<ParamSpec>& ps) {
   ps.push_back(p_float("delta", "0", "added after scaling (before rounding and saturation)"));
 }
 
+// convolve's kernel width and height: kw and/or kh as given (the other one from the count), else a
+// square kernel; fails when the count does not fit them.
+std::pair<int, int> convolve_size(const Args& a) {
+  const int n = static_cast<int>(a.fs("kernel").size());
+  int kw = a.has("kw") ? a.i("kw") : 0, kh = a.has("kh") ? a.i("kh") : 0;
+  if (kw == 0 && kh == 0) {
+    kw = kh = static_cast<int>(std::lround(std::sqrt(static_cast<double>(n))));
+    if (kw * kh != n)
+      fail(kInvalid, "convolve", "the kernel is not square and kw/kh are not given",
+           std::to_string(n) + " numbers", "a square count, or kw and/or kh");
+  } else if (kw == 0) {
+    kw = n / kh;
+  } else if (kh == 0) {
+    kh = n / kw;
+  }
+  if (kw * kh != n)
+    fail(kInvalid, "convolve", "the kernel count differs from kw x kh",
+         std::to_string(n) + " numbers",
+         std::to_string(kw) + "x" + std::to_string(kh) + " = " + std::to_string(kw * kh));
+  return {kw, kh};
+}
+
+// The public parameters of a step, as its runner passes them (and its check checks them).
+GaussianParams gaussian_params(const Args& a) {
+  GaussianParams p;
+  p.ksize_x = a.i("ksize");
+  p.ksize_y = a.has("ksize_y") ? a.i("ksize_y") : (a.f("sigma_y") > 0 ? 0 : p.ksize_x);
+  p.sigma_x = a.f("sigma");
+  p.sigma_y = a.f("sigma_y");
+  p.border = filter_border(a);
+  return p;
+}
+
+BoxParams box_params(const Args& a) {
+  BoxParams p;
+  p.ksize_x = a.i("ksize");
+  p.ksize_y = a.has("ksize_y") ? a.i("ksize_y") : p.ksize_x;
+  p.normalize = a.b("normalize");
+  p.border = filter_border(a);
+  return p;
+}
+
+UnsharpParams unsharp_params(const Args& a) {
+  UnsharpParams p;
+  p.sigma = a.f("sigma");
+  p.ksize = a.i("ksize");
+  p.amount = a.f("amount");
+  p.threshold = a.f("threshold");
+  p.border = filter_border(a);
+  return p;
+}
+
+SobelParams sobel_params(const Args& a) {
+  return SobelParams{a.i("dx"),    a.i("dy"),    a.i("ksize"),
+                     a.f("scale"), a.f("delta"), filter_border(a)};
+}
+
+ScharrParams scharr_params(const Args& a) {
+  return ScharrParams{a.i("dx"), a.i("dy"), a.f("scale"), a.f("delta"), filter_border(a)};
+}
+
+LaplacianParams laplacian_params(const Args& a) {
+  return LaplacianParams{a.i("ksize"), a.f("scale"), a.f("delta"), filter_border(a)};
+}
+
+MorphParams morph_params(const Args& a) {
+  MorphParams p;
+  const std::string shape = a.e("shape");
+  p.shape = shape == "rect"      ? MorphShape::rect
+            : shape == "ellipse" ? MorphShape::ellipse
+                                 : MorphShape::cross;
+  p.ksize_x = a.i("ksize");
+  p.ksize_y = a.has("ksize_y") ? a.i("ksize_y") : p.ksize_x;
+  p.anchor_x = a.i("anchor_x");
+  p.anchor_y = a.i("anchor_y");
+  p.iterations = a.i("iterations");
+  p.border.border = parse_border(a.e("border"));
+  if (a.has("border_value")) p.border.value = a.border_value();
+  return p;
+}
+
 void add_linear_filters(std::vector<OpEntry>& ops) {
   {  // convolve
     OpEntry e;
@@ -381,31 +467,14 @@ void add_linear_filters(std::vector<OpEntry>& ops) {
     add_filter_border(ps);
     add_filter_path(ps);
     e.check = [](const Args& a) {
-      const int n = static_cast<int>(a.fs("kernel").size());
-      int kw = a.has("kw") ? a.i("kw") : 0, kh = a.has("kh") ? a.i("kh") : 0;
-      if (kw == 0 && kh == 0) {
-        kw = kh = static_cast<int>(std::lround(std::sqrt(static_cast<double>(n))));
-        if (kw * kh != n)
-          fail(kInvalid, "convolve", "the kernel is not square and kw/kh are not given",
-               std::to_string(n) + " numbers", "a square count, or kw and/or kh");
-      } else if (kw == 0) {
-        kw = n / kh;
-      } else if (kh == 0) {
-        kh = n / kw;
-      }
-      if (kw * kh != n)
-        fail(kInvalid, "convolve", "the kernel count differs from kw x kh",
-             std::to_string(n) + " numbers",
-             std::to_string(kw) + "x" + std::to_string(kh) + " = " + std::to_string(kw * kh));
+      const auto [kw, kh] = convolve_size(a);
+      detail::check_kernel_2d_size("convolve", kw, kh);
+      detail::filter_anchor("convolve", kStep, a.i("anchor_x"), a.i("anchor_y"), kw, kh);
     };
     e.size = same_size;
     e.run = [](const Args& a, const ImageView& src, const ImageView& dst, void* stream) {
       const auto v = a.fs("kernel");
-      const int n = static_cast<int>(v.size());
-      int kw = a.has("kw") ? a.i("kw") : 0, kh = a.has("kh") ? a.i("kh") : 0;
-      if (kw == 0 && kh == 0) kw = kh = static_cast<int>(std::lround(std::sqrt(n * 1.0)));
-      if (kw == 0) kw = n / kh;
-      if (kh == 0) kh = n / kw;
+      const auto [kw, kh] = convolve_size(a);
       Kernel k{kw, kh, std::vector<float>(v.begin(), v.end())};
       ConvolveParams p;
       p.anchor_x = a.i("anchor_x");
@@ -445,24 +514,28 @@ void add_linear_filters(std::vector<OpEntry>& ops) {
     OpEntry e;
     e.spec.name = "gaussian_blur";
     e.spec.summary =
-        "Gaussian blur, as cv::GaussianBlur (give ksize and/or sigma; the missing one is derived "
-        "as OpenCV does)";
+        "Gaussian blur, as cv::GaussianBlur (give ksize and/or sigma, the missing one is derived "
+        "as OpenCV does; with neither, as with OpenCV, there is no blur size and the step is "
+        "refused)";
     auto& ps = e.spec.params;
-    ps.push_back(p_int("ksize", "0", 0, "odd kernel size; 0: derived from sigma"));
-    ps.push_back(p_float("sigma", "0", "standard deviation along x; 0: derived from ksize", 0));
+    ps.push_back(
+        p_int("ksize", "0", 0, "odd kernel size; 0: derived from sigma, which must then be > 0"));
+    ps.push_back(p_float("sigma", "0",
+                         "standard deviation along x; 0: derived from ksize, which must then be "
+                         ">= 1",
+                         0));
     ps.push_back(p_int("ksize_y", "", 0, "kernel height (default: ksize, or from sigma_y)"));
     ps.push_back(p_float("sigma_y", "0", "standard deviation along y; 0: sigma", 0));
     add_filter_border(ps);
     add_filter_path(ps);
+    e.check = [](const Args& a) {
+      // Without the image's type the derived size is u8's, the smallest: what fails here fails
+      // on every image.
+      detail::resolve_gaussian("gaussian_blur", kStep, gaussian_params(a), std::nullopt);
+    };
     e.size = same_size;
     e.run = [](const Args& a, const ImageView& src, const ImageView& dst, void* stream) {
-      GaussianParams p;
-      p.ksize_x = a.i("ksize");
-      p.ksize_y = a.has("ksize_y") ? a.i("ksize_y") : (a.f("sigma_y") > 0 ? 0 : p.ksize_x);
-      p.sigma_x = a.f("sigma");
-      p.sigma_y = a.f("sigma_y");
-      p.border = filter_border(a);
-      gaussian_blur(src, dst, p, stream);
+      gaussian_blur(src, dst, gaussian_params(a), stream);
     };
     ops.push_back(std::move(e));
   }
@@ -477,14 +550,10 @@ void add_linear_filters(std::vector<OpEntry>& ops) {
     ps.push_back(p_bool("normalize", "true", "divide by the box area (false: the sum, saturated)"));
     add_filter_border(ps);
     add_filter_path(ps);
+    e.check = [](const Args& a) { detail::check_box("box_filter", kStep, box_params(a)); };
     e.size = same_size;
     e.run = [](const Args& a, const ImageView& src, const ImageView& dst, void* stream) {
-      BoxParams p;
-      p.ksize_x = a.i("ksize");
-      p.ksize_y = a.has("ksize_y") ? a.i("ksize_y") : p.ksize_x;
-      p.normalize = a.b("normalize");
-      p.border = filter_border(a);
-      box_filter(src, dst, p, stream);
+      box_filter(src, dst, box_params(a), stream);
     };
     ops.push_back(std::move(e));
   }
@@ -520,15 +589,12 @@ void add_linear_filters(std::vector<OpEntry>& ops) {
                          0));
     add_filter_border(ps);
     add_filter_path(ps);
+    e.check = [](const Args& a) {
+      detail::resolve_unsharp("unsharp_mask", kStep, unsharp_params(a), std::nullopt);
+    };
     e.size = same_size;
     e.run = [](const Args& a, const ImageView& src, const ImageView& dst, void* stream) {
-      UnsharpParams p;
-      p.sigma = a.f("sigma");
-      p.ksize = a.i("ksize");
-      p.amount = a.f("amount");
-      p.threshold = a.f("threshold");
-      p.border = filter_border(a);
-      unsharp_mask(src, dst, p, stream);
+      unsharp_mask(src, dst, unsharp_params(a), stream);
     };
     ops.push_back(std::move(e));
   }
@@ -546,11 +612,10 @@ void add_linear_filters(std::vector<OpEntry>& ops) {
     add_scale_delta(ps);
     add_filter_border(ps);
     add_filter_path(ps);
+    e.check = [](const Args& a) { detail::check_sobel("sobel", kStep, sobel_params(a)); };
     e.size = same_size;
     e.run = [](const Args& a, const ImageView& src, const ImageView& dst, void* stream) {
-      SobelParams p{a.i("dx"),    a.i("dy"),    a.i("ksize"),
-                    a.f("scale"), a.f("delta"), filter_border(a)};
-      sobel(src, dst, p, stream);
+      sobel(src, dst, sobel_params(a), stream);
     };
     ops.push_back(std::move(e));
   }
@@ -565,10 +630,10 @@ void add_linear_filters(std::vector<OpEntry>& ops) {
     add_scale_delta(ps);
     add_filter_border(ps);
     add_filter_path(ps);
+    e.check = [](const Args& a) { detail::check_scharr("scharr", kStep, scharr_params(a)); };
     e.size = same_size;
     e.run = [](const Args& a, const ImageView& src, const ImageView& dst, void* stream) {
-      ScharrParams p{a.i("dx"), a.i("dy"), a.f("scale"), a.f("delta"), filter_border(a)};
-      scharr(src, dst, p, stream);
+      scharr(src, dst, scharr_params(a), stream);
     };
     ops.push_back(std::move(e));
   }
@@ -582,10 +647,12 @@ void add_linear_filters(std::vector<OpEntry>& ops) {
     add_scale_delta(ps);
     add_filter_border(ps);
     add_filter_path(ps);
+    e.check = [](const Args& a) {
+      detail::check_laplacian("laplacian", kStep, laplacian_params(a));
+    };
     e.size = same_size;
     e.run = [](const Args& a, const ImageView& src, const ImageView& dst, void* stream) {
-      LaplacianParams p{a.i("ksize"), a.f("scale"), a.f("delta"), filter_border(a)};
-      laplacian(src, dst, p, stream);
+      laplacian(src, dst, laplacian_params(a), stream);
     };
     ops.push_back(std::move(e));
   }
@@ -616,20 +683,10 @@ void add_linear_filters(std::vector<OpEntry>& ops) {
     ps.push_back(p_floats("border_value", "", 1, 4,
                           "value outside the image for border=constant: one number for every "
                           "channel, or one per channel"));
+    e.check = [name](const Args& a) { detail::check_morph(name.c_str(), kStep, morph_params(a)); };
     e.size = same_size;
     e.run = [name](const Args& a, const ImageView& src, const ImageView& dst, void* stream) {
-      MorphParams p;
-      const std::string shape = a.e("shape");
-      p.shape = shape == "rect"      ? MorphShape::rect
-                : shape == "ellipse" ? MorphShape::ellipse
-                                     : MorphShape::cross;
-      p.ksize_x = a.i("ksize");
-      p.ksize_y = a.has("ksize_y") ? a.i("ksize_y") : p.ksize_x;
-      p.anchor_x = a.i("anchor_x");
-      p.anchor_y = a.i("anchor_y");
-      p.iterations = a.i("iterations");
-      p.border.border = parse_border(a.e("border"));
-      if (a.has("border_value")) p.border.value = a.border_value();
+      const MorphParams p = morph_params(a);
       if (name == "erode") {
         erode(src, dst, p, stream);
       } else if (name == "dilate") {
@@ -650,12 +707,17 @@ void add_linear_filters(std::vector<OpEntry>& ops) {
 
 // ---- Non-linear filters: median_blur, bilateral_filter (include/texcv/filters.hpp) --------
 
+BilateralParams bilateral_params(const Args& a) {
+  return BilateralParams{a.i("d"), a.f("sigma_color"), a.f("sigma_space"), filter_border(a, false)};
+}
+
 void add_nonlinear_filters(std::vector<OpEntry>& ops) {
   {  // median_blur
     OpEntry e;
     e.spec.name = "median_blur";
     e.spec.summary = "median of a ksize x ksize window, as cv::medianBlur (edges replicated)";
     e.spec.params.push_back(p_int("ksize", "3", 1, "odd window size, 1 to 255"));
+    e.check = [](const Args& a) { detail::check_median("median_blur", kStep, a.i("ksize")); };
     e.size = same_size;
     e.run = [](const Args& a, const ImageView& src, const ImageView& dst, void* stream) {
       median_blur(src, dst, a.i("ksize"), stream);
@@ -675,10 +737,12 @@ void add_nonlinear_filters(std::vector<OpEntry>& ops) {
     ps.push_back(
         required(p_float("sigma_space", "", "spatial standard deviation in pixels", 0, true)));
     add_filter_border(ps);
+    e.check = [](const Args& a) {
+      detail::bilateral_radius("bilateral_filter", kStep, bilateral_params(a));
+    };
     e.size = same_size;
     e.run = [](const Args& a, const ImageView& src, const ImageView& dst, void* stream) {
-      BilateralParams p{a.i("d"), a.f("sigma_color"), a.f("sigma_space"), filter_border(a, false)};
-      bilateral_filter(src, dst, p, stream);
+      bilateral_filter(src, dst, bilateral_params(a), stream);
     };
     ops.push_back(std::move(e));
   }
@@ -721,6 +785,16 @@ ElemType elem_type_of(const std::string& s) {
 // The largest level of an element type: 255, 65535 or 1.
 double type_max(ElemType t) {
   return t == ElemType::u8 ? 255.0 : (t == ElemType::u16 ? 65535.0 : 1.0);
+}
+
+NormalizeParams normalize_params(const Args& a) {
+  NormalizeParams p;
+  p.mode = parse_normalize_mode(a.e("mode"));
+  p.alpha = a.f("alpha");
+  p.beta = a.f("beta");
+  p.mean = a.f("mean");
+  p.std = a.f("std");
+  return p;
 }
 
 void add_color_ops(std::vector<OpEntry>& ops) {
@@ -769,15 +843,12 @@ void add_color_ops(std::vector<OpEntry>& ops) {
     ps.push_back(p_float("beta", "1", "minmax: the other end of the output range"));
     ps.push_back(p_float("mean", "0", "mean_std: the output mean"));
     ps.push_back(p_float("std", "1", "mean_std: the output standard deviation"));
+    e.check = [](const Args& a) {
+      detail::check_normalize("normalize", kStep, normalize_params(a));
+    };
     e.size = same_size;
     e.run = [](const Args& a, const ImageView& src, const ImageView& dst, void* stream) {
-      NormalizeParams p;
-      p.mode = parse_normalize_mode(a.e("mode"));
-      p.alpha = a.f("alpha");
-      p.beta = a.f("beta");
-      p.mean = a.f("mean");
-      p.std = a.f("std");
-      normalize(src, dst, p, stream);
+      normalize(src, dst, normalize_params(a), stream);
     };
     ops.push_back(std::move(e));
   }
@@ -857,6 +928,35 @@ void add_color_ops(std::vector<OpEntry>& ops) {
   }
 }
 
+ResizeParams resize_params(const Args& a) {
+  ResizeParams p;
+  p.interp = parse_interp(a.e("interp"));
+  p.align_corners = a.b("align_corners");
+  p.border = parse_border(a.e("border"));
+  p.border_value = a.border_value();
+  p.precision = parse_precision(a.e("precision"));
+  p.path = parse_path(a.e("path"));
+  // scale, fx and fy map as cv::resize(src, dst, Size(), fx, fy): source x = (x + 0.5) / fx
+  // - 0.5 (a missing fx or fy is 1, the size ratio of an unchanged side); width/height map
+  // with the size ratio, as cv::resize(src, dst, dsize).
+  if (a.has("scale")) {
+    p.fx = p.fy = a.f("scale");
+  } else {
+    if (a.has("fx")) p.fx = a.f("fx");
+    if (a.has("fy")) p.fy = a.f("fy");
+  }
+  return p;
+}
+
+// The n numbers of a warp's m.
+template <std::size_t N>
+std::array<double, N> matrix(const Args& a) {
+  const auto m = a.fs("m");
+  std::array<double, N> out{};
+  for (std::size_t k = 0; k < N; ++k) out[k] = m[k];
+  return out;
+}
+
 std::vector<OpEntry> make_entries() {
   std::vector<OpEntry> ops;
 
@@ -907,6 +1007,7 @@ std::vector<OpEntry> make_entries() {
       if (!by_scale && !by_size && !by_factor)
         fail(kInvalid, "resize", "no output size given", "none of scale, width, height, fx, fy",
              "scale=S, width=W and/or height=H, or fx=X and/or fy=Y");
+      detail::check_resize("resize", kStep, resize_params(a));
     };
     e.size = [](const Args& a, int w, int h) {
       Rect r;
@@ -936,23 +1037,7 @@ std::vector<OpEntry> make_entries() {
       return r;
     };
     e.run = [](const Args& a, const ImageView& src, const ImageView& dst, void* stream) {
-      ResizeParams p;
-      p.interp = parse_interp(a.e("interp"));
-      p.align_corners = a.b("align_corners");
-      p.border = parse_border(a.e("border"));
-      p.border_value = a.border_value();
-      p.precision = parse_precision(a.e("precision"));
-      p.path = parse_path(a.e("path"));
-      // scale, fx and fy map as cv::resize(src, dst, Size(), fx, fy): source x = (x + 0.5) / fx
-      // - 0.5 (a missing fx or fy is 1, the size ratio of an unchanged side); width/height map
-      // with the size ratio, as cv::resize(src, dst, dsize).
-      if (a.has("scale")) {
-        p.fx = p.fy = a.f("scale");
-      } else {
-        if (a.has("fx")) p.fx = a.f("fx");
-        if (a.has("fy")) p.fy = a.f("fy");
-      }
-      resize(src, dst, p, stream);
+      resize(src, dst, resize_params(a), stream);
     };
     ops.push_back(std::move(e));
   }
@@ -973,20 +1058,22 @@ std::vector<OpEntry> make_entries() {
     ps.push_back(p_int("width", "", 1, "output width (default: the source width)"));
     ps.push_back(p_int("height", "", 1, "output height (default: the source height)"));
     add_sampling(ps, kInterpWarp, "constant");
+    // m must be invertible unless it is already the destination-to-source map.
+    e.check = [affine](const Args& a) {
+      if (affine)
+        detail::warp_affine_inverse("warp_affine", kStep, matrix<6>(a), a.b("inverse_map"));
+      else
+        detail::warp_perspective_inverse("warp_perspective", kStep, matrix<9>(a),
+                                         a.b("inverse_map"));
+    };
     e.size = [](const Args& a, int w, int h) {
       return Rect{0, 0, a.has("width") ? a.i("width") : w, a.has("height") ? a.i("height") : h};
     };
     e.run = [affine](const Args& a, const ImageView& src, const ImageView& dst, void* stream) {
-      const auto m = a.fs("m");
-      if (affine) {
-        std::array<double, 6> mm{};
-        for (std::size_t k = 0; k < 6; ++k) mm[k] = m[k];
-        warp_affine(src, dst, mm, a.b("inverse_map"), a.sampling(), stream);
-      } else {
-        std::array<double, 9> mm{};
-        for (std::size_t k = 0; k < 9; ++k) mm[k] = m[k];
-        warp_perspective(src, dst, mm, a.b("inverse_map"), a.sampling(), stream);
-      }
+      if (affine)
+        warp_affine(src, dst, matrix<6>(a), a.b("inverse_map"), a.sampling(), stream);
+      else
+        warp_perspective(src, dst, matrix<9>(a), a.b("inverse_map"), a.sampling(), stream);
     };
     ops.push_back(std::move(e));
   }

@@ -9,6 +9,7 @@
 #include <iterator>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/test_support.hpp"
@@ -541,6 +542,48 @@ TEST_F(Cli, RunPngCompressionAndQuality) {
     EXPECT_EQ(r.code, 0) << r.err;
   }
   EXPECT_LT(fs::file_size(dir_ / "q20.jpg"), fs::file_size(dir_ / "q98.jpg") / 2);
+}
+
+// Parameter errors that need no image are usage errors found before any file is read: texcv run,
+// texcv batch and texcv batch --dry-run exit 2 naming the step, and write nothing.
+TEST_F(Cli, ImageIndependentParameterErrorsAreUsageErrorsBeforeAnyFile) {
+  const fs::path in = samples("in", {"camera.png", "coffee.png"});
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"gaussian_blur",
+       "pipeline step 1 \"gaussian_blur\": gaussian_blur: kernel size and sigma are both unset; "
+       "got ksize=0, sigma=0, expected ksize=<an odd size> and/or sigma=<a number > 0>, e.g. "
+       "gaussian_blur:sigma=2\n"},
+      {"sobel:dx=0,dy=0",
+       "pipeline step 1 \"sobel:dx=0,dy=0\": sobel: derivative orders are both zero; got dx=0, "
+       "dy=0, expected dx + dy > 0\n"},
+      {"flip;gaussian_blur:ksize=2",
+       "pipeline step 2 \"gaussian_blur:ksize=2\": gaussian_blur: parameter 'ksize' must be "
+       "odd; got ksize=2, expected an odd number >= 1, or 0 to derive it from sigma\n"},
+  };
+  for (const auto& [pipeline, message] : cases) {
+    SCOPED_TRACE(pipeline);
+    const fs::path out_file = dir_ / "one.png", out = dir_ / "out";
+    Result r = texcv({"run", "-i", (in / "coffee.png").string(), "-o", out_file.string(), "-p",
+                      pipeline, "--device", "cpu"});
+    EXPECT_EQ(r.code, 2) << r.err;
+    EXPECT_TRUE(contains(r.err, "texcv: " + message)) << r.err;
+    EXPECT_FALSE(contains(r.err, "coffee.png")) << r.err;  // no file was started
+    EXPECT_FALSE(fs::exists(out_file));
+    r = texcv({"run", "-i", in.string(), "-o", out.string(), "-p", pipeline, "--device", "cpu"});
+    EXPECT_EQ(r.code, 2) << r.err;
+    EXPECT_TRUE(contains(r.err, "texcv: " + message)) << r.err;
+    EXPECT_FALSE(fs::exists(out));
+    for (const bool dry : {false, true}) {
+      std::vector<std::string> args{"batch", "-i",     in.string(), "-o", out.string(),
+                                    "-p",    pipeline, "--device",  "cpu"};
+      if (dry) args.push_back("--dry-run");
+      r = texcv(args);
+      EXPECT_EQ(r.code, 2) << (dry ? "--dry-run: " : "") << r.err;
+      EXPECT_TRUE(contains(r.err, "texcv batch: " + message)) << r.err;
+      EXPECT_EQ(r.out, "");  // --dry-run prints no plan
+      EXPECT_FALSE(fs::exists(out));
+    }
+  }
 }
 
 }  // namespace

@@ -55,7 +55,8 @@ TEST(RegistryNonlinear, Errors) {
   EXPECT_EQ(error_of_step([&] {
               texcv::apply("median_blur", src, {{"ksize", "4"}});
             }),
-            "median_blur: ksize must be odd; got 4, expected an odd number from 1 to 255");
+            "median_blur: parameter 'ksize' must be odd; got ksize=4, expected an odd number "
+            "from 1 to 255");
   EXPECT_EQ(error_of_step([&] {
               texcv::validate("bilateral_filter", {{"sigma_space", "2"}});
             }),

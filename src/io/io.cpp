@@ -149,7 +149,13 @@ std::uint64_t random_suffix() {
 
 std::string temp_file_prefix(const std::string& name, std::size_t name_max) {
   constexpr std::size_t kSuffix = 5 + 16;  // ".tmp-" and 16 hex digits
-  if (1 + name.size() + kSuffix <= name_max) return "." + name + ".tmp-";
+  // Built by appending: GCC 12 warns (-Wrestrict, a false positive) on "." + string + "...".
+  std::string prefix(".");
+  if (1 + name.size() + kSuffix <= name_max) {
+    prefix += name;
+    prefix += ".tmp-";
+    return prefix;
+  }
   // ".<first bytes>~<8 hex>.tmp-": the hash (FNV-1a, of the whole name) keeps two long names
   // with the same beginning apart; the cut backs off to the start of a UTF-8 sequence.
   std::uint64_t h = 14695981039346656037ull;
@@ -160,7 +166,10 @@ std::string temp_file_prefix(const std::string& name, std::size_t name_max) {
   char hash[16];
   std::snprintf(hash, sizeof hash, "~%08llx",
                 static_cast<unsigned long long>((h ^ (h >> 32)) & 0xFFFFFFFFull));
-  return "." + name.substr(0, keep) + hash + ".tmp-";
+  prefix.append(name, 0, keep);
+  prefix += hash;
+  prefix += ".tmp-";
+  return prefix;
 }
 
 int create_temp_file(const std::string& target, std::string& tmp_path) {

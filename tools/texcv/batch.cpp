@@ -1,17 +1,21 @@
 // texcv batch: plan the jobs (inputs, mirrored outputs, resume, stale temporary files), then run
 // them through the batch engine (batch_engine.hpp) with progress, a per-file report and a
 // summary. docs/batch.md describes the behaviour.
+#include <fcntl.h>
 #include <fnmatch.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
 #include <cctype>
+#include <cerrno>
 #include <chrono>
 #include <condition_variable>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <ctime>
 #include <exception>
 #include <filesystem>
@@ -36,6 +40,7 @@
 #include "texcv/runtime.hpp"
 #include "tools/texcv/batch_engine.hpp"
 #include "tools/texcv/commands.hpp"
+#include "tools/texcv/file_safety.hpp"
 
 namespace fs = std::filesystem;
 
@@ -45,8 +50,10 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// Every line printed goes through printable(): names with control characters (ESC, newline)
+// cannot clear the terminal or forge lines.
 void say(const std::string& msg) {
-  std::cerr << "texcv batch: " << msg << "\n";
+  std::cerr << "texcv batch: " << printable(msg) << "\n";
 }
 
 std::string fixed2(double v) {
@@ -126,7 +133,10 @@ bool depth_allowed(ImageFormat f, int depth) {
 
 // ---- JSON (the report) ------------------------------------------------------------------------
 
-std::string json_string(const std::string& s) {
+// A JSON string: valid UTF-8 for any input (bytes that are not UTF-8 become U+FFFD; the report
+// gives a name's raw bytes apart, see report_line), control characters escaped.
+std::string json_string(const std::string& raw) {
+  const std::string s = valid_utf8(raw) ? raw : utf8_replaced(raw);
   std::string o = "\"";
   for (unsigned char c : s) {
     switch (c) {
@@ -151,7 +161,7 @@ std::string json_string(const std::string& s) {
           std::snprintf(buf, sizeof buf, "\\u%04x", c);
           o += buf;
         } else {
-          o += static_cast<char>(c);  // UTF-8 passes through; other bytes too
+          o += static_cast<char>(c);  // UTF-8 passes through
         }
     }
   }
@@ -165,14 +175,19 @@ std::string json_ms(double v) {
 }
 
 std::string report_line(const BatchJob& job, const JobResult& r) {
-  std::string s = "{\"input\":" + json_string(job.input) +
-                  ",\"output\":" + json_string(job.output) + ",\"status\":\"" +
-                  to_string(r.status) + "\"";
+  std::string s = "{\"input\":" + json_string(job.input) + ",\"output\":" +
+                  (job.output.empty() ? std::string("null") : json_string(job.output)) +
+                  ",\"status\":\"" + to_string(r.status) + "\"";
+  // A name that is not UTF-8: its exact bytes, base64 (the "input"/"output" text then holds
+  // U+FFFD where the bytes were).
+  if (!valid_utf8(job.input)) s += ",\"input_bytes\":\"" + base64(job.input) + "\"";
+  if (!valid_utf8(job.output)) s += ",\"output_bytes\":\"" + base64(job.output) + "\"";
   s += ",\"error\":" + (r.error.empty() ? std::string("null") : json_string(r.error));
   s += ",\"stage\":" + (r.stage.empty() ? std::string("null") : json_string(r.stage));
   s += ",\"device\":" + (r.device.empty() ? std::string("null") : json_string(r.device));
   s += std::string(",\"cpu_fallback\":") + (r.cpu_fallback ? "true" : "false");
   if (!r.note.empty()) s += ",\"note\":" + json_string(r.note);
+  if (!r.warning.empty()) s += ",\"warning\":" + json_string(r.warning);
   if (!r.decoder.empty()) s += ",\"decoder\":" + json_string(r.decoder);
   if (!r.retried_from.empty()) {
     s += ",\"retried\":true,\"retried_from\":[";
@@ -186,7 +201,7 @@ std::string report_line(const BatchJob& job, const JobResult& r) {
     s += ",\"in\":{\"width\":" + std::to_string(r.width) +
          ",\"height\":" + std::to_string(r.height) + ",\"channels\":" + std::to_string(r.channels) +
          ",\"type\":\"" + to_string(r.type) + "\",\"bytes\":" + std::to_string(r.bytes_in) + "}";
-  if (r.status == JobStatus::ok)
+  if (r.status == JobStatus::ok || r.status == JobStatus::corrupt)
     s += ",\"out\":{\"width\":" + std::to_string(r.out_width) +
          ",\"height\":" + std::to_string(r.out_height) +
          ",\"channels\":" + std::to_string(r.out_channels) + ",\"type\":\"" +
@@ -204,6 +219,9 @@ struct Plan {
   std::vector<std::size_t> todo;  // indices of jobs to run
   std::vector<fs::path> stale;    // temporary files of an interrupted run
   std::size_t ignored = 0;        // files in the folder without an image extension
+  std::size_t excluded = 0;       // files under the output folder (inside the input folder)
+  bool out_inside_input = false;  // the output folder is inside the input folder
+  fs::path lock_dir;              // the output folder (a file output: its folder)
 };
 
 bool glob_match(const std::vector<std::string>& globs, const std::string& rel_s) {
@@ -230,16 +248,11 @@ fs::path absolute_normal(const fs::path& p) {
   return a;
 }
 
-// The temporary-file names imwrite uses: ".<name>.tmp-<16 hex digits>".
-bool is_temp_of(const std::string& entry, const std::string& name) {
-  const std::string prefix = "." + name + ".tmp-";
-  if (entry.size() != prefix.size() + 16 || entry.compare(0, prefix.size(), prefix) != 0)
-    return false;
-  return std::all_of(entry.begin() + static_cast<std::ptrdiff_t>(prefix.size()), entry.end(),
-                     [](unsigned char c) { return std::isxdigit(c) != 0; });
-}
-
 // Returns false (after saying why) on a usage error.
+//
+// Safety rules (docs/batch.md, "What texcv batch never does"): files and folders are compared by
+// identity (file_safety.hpp), so a symlink, a hard link or a bind mount cannot make a write land
+// on an input, the --list file or the --report file.
 bool make_plan(const BatchOptions& opt, const std::string& out_format, Plan& plan) {
   // Memory: the plan keeps two short strings a file (input and output as the user spells them)
   // and, while planning, the absolute output paths; no fs::path per file (a path holds a list of
@@ -256,6 +269,13 @@ bool make_plan(const BatchOptions& opt, const std::string& out_format, Plan& pla
   }
   const bool input_is_dir = have_input && fs::is_directory(opt.input, ec);
   const fs::path out_root = absolute_normal(opt.output);
+  const FileId out_id = file_id(opt.output);
+  if ((input_is_dir || !opt.list.empty()) && out_id && !fs::is_directory(opt.output, ec)) {
+    say("the output '" + opt.output + "' is a file, but the input is " +
+        (opt.list.empty() ? "the folder '" + opt.input + "'" : "the list '" + opt.list + "'") +
+        "; expected an output folder (new or existing)");
+    return false;
+  }
 
   // Inputs: (path as shown, path relative to the root or "" when outside it).
   struct In {
@@ -264,6 +284,38 @@ bool make_plan(const BatchOptions& opt, const std::string& out_format, Plan& pla
   std::vector<In> inputs;
   fs::path root;
   bool single_file = false;
+  if (!opt.list.empty() && have_input && !input_is_dir) {
+    say("with --list, -i must be the folder the listed paths are relative to; got the file '" +
+        opt.input + "'");
+    return false;
+  }
+  if (!opt.list.empty()) {
+    root = absolute_normal(have_input ? fs::path(opt.input) : fs::absolute(opt.list).parent_path());
+  } else if (input_is_dir) {
+    root = absolute_normal(opt.input);
+  }
+  // The output folder against the input folder, by identity: the same folder is refused, a folder
+  // inside it is allowed, its files then being no inputs (each listed as "excluded").
+  const FileId root_id = root.empty() ? FileId{} : file_id(root.string());
+  bool out_inside = false;
+  if (root_id) {
+    if (out_id == root_id) {
+      say("the output folder '" + opt.output + "' is the input folder '" + root.string() +
+          "' (the same folder on disk); refusing to write beside the inputs");
+      return false;
+    }
+    out_inside = inside_folder(out_root, root_id);
+  }
+  // Whether a folder of the input tree is the output folder or lies under it (cached per folder).
+  std::unordered_map<std::string, bool> under_out;
+  auto in_output_folder = [&](const fs::path& dir) {
+    if (!out_inside || !out_id) return false;
+    auto [it, fresh] = under_out.emplace(dir.string(), false);
+    if (fresh) it->second = inside_folder(dir, out_id);
+    return it->second;
+  };
+  std::vector<std::string> excluded;  // inputs under the output folder, as shown
+
   // Relative list entries are spelled from the folder they are relative to ("in/a.png").
   const fs::path list_dir = fs::path(opt.list).parent_path();
   const std::string in_prefix = have_input         ? (fs::path(opt.input) / "").string()
@@ -275,12 +327,10 @@ bool make_plan(const BatchOptions& opt, const std::string& out_format, Plan& pla
       say("cannot read the list file '" + opt.list + "'");
       return false;
     }
-    if (have_input && !input_is_dir) {
-      say("with --list, -i must be the folder the listed paths are relative to; got the file '" +
-          opt.input + "'");
-      return false;
-    }
-    root = absolute_normal(have_input ? fs::path(opt.input) : fs::absolute(opt.list).parent_path());
+    // Each entry's folder is resolved as the kernel resolves it (symlinks, then ".."), once per
+    // distinct folder, before the inside-the-input check: "symdir/../x.png" is where symdir's
+    // target's parent holds x.png, not root/x.png.
+    std::unordered_map<std::string, fs::path> resolved_dirs;
     std::string line;
     while (std::getline(lf, line)) {
       while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
@@ -289,19 +339,21 @@ bool make_plan(const BatchOptions& opt, const std::string& out_format, Plan& pla
       line.erase(0, b);
       if (line.empty() || line[0] == '#') continue;
       const fs::path given(line);
-      const fs::path abs = (given.is_relative() ? root / given : given).lexically_normal();
-      const bool under = is_under(abs, root);
-      inputs.push_back({given.is_relative() ? in_prefix + line : line,
-                        under ? abs.lexically_relative(root).generic_string() : std::string()});
+      const fs::path joined = given.is_relative() ? root / given : given;
+      const fs::path name = joined.filename();
+      auto [it, fresh] = resolved_dirs.emplace(joined.parent_path().string(), fs::path());
+      if (fresh) it->second = absolute_normal(joined.parent_path());
+      const fs::path abs = it->second / name;
+      const bool under = !name.empty() && name != "." && name != ".." && is_under(abs, root);
+      const std::string shown = given.is_relative() ? in_prefix + line : line;
+      if (under && in_output_folder(it->second)) {
+        excluded.push_back(shown);
+        continue;
+      }
+      inputs.push_back(
+          {shown, under ? abs.lexically_relative(root).generic_string() : std::string()});
     }
   } else if (input_is_dir) {
-    root = absolute_normal(opt.input);
-    if (out_root == root) {
-      say("the output folder '" + opt.output +
-          "' is the input folder; refusing to write beside the inputs");
-      return false;
-    }
-    const bool out_inside = is_under(out_root, root);
     auto it = fs::recursive_directory_iterator(opt.input,
                                                fs::directory_options::skip_permission_denied, ec);
     if (ec) {
@@ -314,11 +366,21 @@ bool make_plan(const BatchOptions& opt, const std::string& out_format, Plan& pla
         return false;
       }
       const fs::path rel = it->path().lexically_relative(opt.input);
-      if (out_inside && it->is_directory(ec) && (root / rel).lexically_normal() == out_root) {
-        it.disable_recursion_pending();  // never read our own outputs
-        continue;
-      }
       std::error_code e2;
+      if (out_inside && out_id && it->is_directory(e2)) {
+        if (file_id(it->path().string()) == out_id) {
+          it.disable_recursion_pending();  // never read our own outputs; listed as excluded
+          std::error_code e3;
+          for (auto sub = fs::recursive_directory_iterator(
+                   it->path(), fs::directory_options::skip_permission_denied, e3);
+               !e3 && sub != fs::recursive_directory_iterator(); sub.increment(e3)) {
+            std::error_code e4;
+            if (sub->is_regular_file(e4) && format_of(sub->path()))
+              excluded.push_back(sub->path().string());
+          }
+          continue;
+        }
+      }
       if (!it->is_regular_file(e2)) continue;
       if (!format_of(rel)) {
         ++plan.ignored;
@@ -332,6 +394,7 @@ bool make_plan(const BatchOptions& opt, const std::string& out_format, Plan& pla
     root = p.parent_path();
     inputs.push_back({opt.input, p.filename().string()});
   }
+  plan.out_inside_input = out_inside;
 
   // Globs, order.
   if (!opt.globs.empty()) {
@@ -342,17 +405,39 @@ bool make_plan(const BatchOptions& opt, const std::string& out_format, Plan& pla
   }
   std::sort(inputs.begin(), inputs.end(),
             [](const In& a, const In& b) { return a.shown < b.shown; });
+  std::sort(excluded.begin(), excluded.end());
   if (inputs.empty()) {
     say("no input image files found (.png, .jpg, .jpeg, .tif, .tiff" +
         std::string(opt.globs.empty() ? "" : " matching --glob") + ") in '" +
-        (opt.list.empty() ? opt.input : opt.list) + "'");
+        (opt.list.empty() ? opt.input : opt.list) + "'" +
+        (excluded.empty()
+             ? std::string()
+             : " (" + std::to_string(excluded.size()) + " file(s) under the output folder '" +
+                   opt.output + "' are outputs, not inputs)"));
     return false;
   }
+
+  // What no output may be: an input, the list, the report. The inputs' identities are taken
+  // only when some output (or the report) exists: a new file cannot be one of them.
+  const FileId list_id = opt.list.empty() ? FileId{} : file_id(opt.list);
+  const FileId report_id = opt.report.empty() ? FileId{} : file_id(opt.report);
+  std::unordered_map<FileId, std::size_t, FileIdHash> input_ids;  // -> index into inputs
+  bool input_ids_taken = false;
+  auto input_with_id = [&](const FileId& id) -> const In* {
+    if (!input_ids_taken) {
+      input_ids_taken = true;
+      for (std::size_t i = 0; i < inputs.size(); ++i)
+        if (const FileId fid = file_id(inputs[i].shown)) input_ids.emplace(fid, i);
+    }
+    const auto it = input_ids.find(id);
+    return it == input_ids.end() ? nullptr : &inputs[it->second];
+  };
 
   // Outputs.
   const bool out_is_file = single_file && !fs::is_directory(opt.output, ec) &&
                            !opt.output.empty() && opt.output.back() != '/' &&
                            format_of(opt.output).has_value();
+  plan.lock_dir = out_is_file ? out_root.parent_path() : out_root;
   const std::string out_prefix = (fs::path(opt.output) / "").string();
   const std::string out_root_prefix = (out_root / "").string();
   const std::string root_prefix = (root / "").string();
@@ -365,14 +450,25 @@ bool make_plan(const BatchOptions& opt, const std::string& out_format, Plan& pla
                          dot != (slash == std::string::npos ? 0 : slash + 1);
     return (has_ext ? rel.substr(0, dot) : rel) + new_ext;
   };
+  // An output folder inside the input tree (through a symlink or a mount in the output tree)
+  // while the output folder itself is not: cached per folder.
+  std::unordered_map<std::string, bool> dir_in_input;
+  auto output_dir_in_input = [&](const std::string& out_abs) {
+    if (!root_id || out_inside || single_file) return false;
+    const std::string dir = fs::path(out_abs).parent_path().string();
+    auto [it, fresh] = dir_in_input.emplace(dir, false);
+    if (fresh) it->second = inside_folder(dir, root_id);
+    return it->second;
+  };
   std::unordered_set<std::string> input_set;  // absolute inputs (under the root)
   for (const auto& in : inputs)
     if (!in.rel.empty()) input_set.insert(root_prefix + in.rel);
-  std::unordered_map<std::string, std::size_t> claimed;  // absolute output -> job
+  std::unordered_map<std::string, std::size_t> claimed;                  // absolute output -> job
+  std::unordered_map<FileId, std::size_t, FileIdHash> existing_outputs;  // -> job
   plan.jobs.reserve(inputs.size());
   for (auto& in : inputs) {
     BatchJob job;
-    job.input = std::move(in.shown);
+    job.input = in.shown;  // a copy: input_with_id may still read in.shown
     JobResult early;
     early.index = plan.jobs.size();
     bool bad = false;
@@ -405,19 +501,30 @@ bool make_plan(const BatchOptions& opt, const std::string& out_format, Plan& pla
       } else if (auto c = claimed.find(out_abs); c != claimed.end()) {
         reject("batch: " + job.output + ": the same output as the input '" +
                plan.jobs[c->second].input + "'");
+      } else if (output_dir_in_input(out_abs)) {
+        reject("batch: " + job.output + ": its folder is inside the input folder '" +
+               root.string() + "' (through a symlink or a mount); refusing to write there");
       }
     }
     if (!bad) {
       claimed.emplace(out_abs, plan.jobs.size());
-      std::error_code e2;
-      const bool exists = fs::exists(out_abs, e2);
-      if (exists && opt.resume) {
+      const FileId id = file_id(out_abs);
+      const bool exists = id.found || fs::is_symlink(out_abs, ec);
+      const In* same_input = id ? input_with_id(id) : nullptr;
+      if (same_input) {
+        reject("batch: " + job.output + ": the output is the input '" + same_input->shown +
+               "' (the same file on disk, through a link or a mount); refusing to overwrite it");
+      } else if (id == list_id) {
+        reject("batch: " + job.output + ": the output is the --list file '" + opt.list +
+               "'; refusing to overwrite it");
+      } else if (exists && opt.resume) {
         early.status = JobStatus::skipped;
         bad = true;
       } else if (exists && !opt.overwrite) {
         reject("batch: " + job.output +
                ": the output exists (--resume skips existing outputs, --overwrite replaces them)");
       }
+      if (id) existing_outputs.emplace(id, plan.jobs.size());
     }
     if (bad) {
       plan.early.push_back(std::move(early));
@@ -426,24 +533,67 @@ bool make_plan(const BatchOptions& opt, const std::string& out_format, Plan& pla
     }
     plan.jobs.push_back(std::move(job));
   }
+  // The excluded files: a line each in the report (after the jobs, which keep their indices).
+  for (auto& shown : excluded) {
+    JobResult r;
+    r.index = plan.jobs.size();
+    r.status = JobStatus::excluded;
+    r.note = "under the output folder '" + opt.output +
+             "', which is inside the input folder: an output, not an input";
+    plan.early.push_back(std::move(r));
+    plan.jobs.push_back({std::move(shown), std::string()});
+  }
+  plan.excluded = excluded.size();
+
+  // The report: never an input, the list or a planned output (by identity when it exists, by
+  // its resolved path otherwise).
+  if (!opt.report.empty()) {
+    const std::string rep_abs = absolute_normal(opt.report).string();
+    std::string clash;
+    if (report_id && fs::is_directory(opt.report, ec)) {
+      clash = "is a folder; expected a file name";
+    } else if (const In* same = report_id ? input_with_id(report_id) : nullptr; same) {
+      clash = "is the input '" + same->shown + "'";
+    } else if (input_set.count(rep_abs)) {
+      clash = "is an input";
+    } else if (report_id == list_id) {
+      clash = "is the --list file '" + opt.list + "'";
+    } else if (auto c = claimed.find(rep_abs); c != claimed.end()) {
+      clash = "is the output of '" + plan.jobs[c->second].input + "'";
+    } else if (auto e = report_id ? existing_outputs.find(report_id) : existing_outputs.end();
+               e != existing_outputs.end()) {
+      clash = "is the output of '" + plan.jobs[e->second].input + "' (the same file on disk)";
+    }
+    if (!clash.empty()) {
+      say("--report " + opt.report + ": the report file " + clash +
+          "; refusing to write the report over it (choose another --report path)");
+      return false;
+    }
+  }
   std::vector<In>().swap(inputs);
   std::unordered_set<std::string>().swap(input_set);
 
   // Temporary files left by an interrupted run, for the outputs of this plan: each output folder
-  // is listed once.
-  std::set<std::string> dirs;
-  for (const auto& [abs, index] : claimed) dirs.insert(fs::path(abs).parent_path().string());
-  for (const auto& dir : dirs) {
+  // is listed once; an entry is stale when it is temp_file_prefix(output) + 16 hex digits.
+  std::map<std::string, std::unordered_set<std::string>> prefixes;  // folder -> temp prefixes
+  for (const auto& [abs, index] : claimed) {
+    const fs::path p(abs);
+    const std::string dir = p.parent_path().string();
+    const long name_max = ::pathconf(dir.c_str(), _PC_NAME_MAX);
+    prefixes[dir].insert(temp_file_prefix(p.filename().string(),
+                                          name_max > 0 ? static_cast<std::size_t>(name_max) : 255));
+  }
+  for (const auto& [dir, names] : prefixes) {
     std::error_code e2;
     if (!fs::is_directory(dir, e2)) continue;
     for (const auto& entry : fs::directory_iterator(dir, e2)) {
       const std::string n = entry.path().filename().string();
       if (n.size() < 22 || n[0] != '.') continue;
-      const std::size_t pos = n.rfind(".tmp-");
-      if (pos == std::string::npos || pos < 1) continue;
-      const std::string target = n.substr(1, pos - 1);
-      if (is_temp_of(n, target) && claimed.count((fs::path(dir) / target).string()))
-        plan.stale.push_back(entry.path());
+      const std::string tail = n.substr(n.size() - 16);
+      if (!std::all_of(tail.begin(), tail.end(),
+                       [](unsigned char c) { return std::isxdigit(c) != 0; }))
+        continue;
+      if (names.count(n.substr(0, n.size() - 16))) plan.stale.push_back(entry.path());
     }
   }
   return true;
@@ -475,7 +625,7 @@ class Progress {
   void message(const std::string& line) {
     std::lock_guard<std::mutex> lock(io_);
     if (tty_ && bar_shown_) std::cerr << "\r\033[K";
-    std::cerr << line << "\n";
+    std::cerr << printable(line) << "\n";
     if (tty_ && bar_shown_) draw_locked();
   }
   void tick() {
@@ -534,6 +684,38 @@ class Progress {
   bool bar_shown_ = false;
   std::size_t last_plain_ = static_cast<std::size_t>(-1);
 };
+
+// One run at a time per output folder: an exclusive flock(2) on the folder itself, held until
+// the process ends (the kernel releases it however the process ends, so there is no stale lock
+// and no lock file in the outputs). Makes the folder first. Returns the descriptor to keep open,
+// -1 when the file system cannot lock (a warning: concurrent runs are then not detected) or -2
+// after saying why the run cannot go on (another run holds the lock, the folder cannot be made).
+int lock_output_folder(const fs::path& dir) {
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (!fs::is_directory(dir)) {
+    say("cannot create the output folder '" + dir.string() + "'" +
+        (ec ? ": " + ec.message() : std::string()));
+    return -2;
+  }
+  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) {
+    say("cannot open the output folder '" + dir.string() + "': " + std::strerror(errno));
+    return -2;
+  }
+  if (::flock(fd, LOCK_EX | LOCK_NB) == 0) return fd;
+  const int e = errno;
+  if (e == EWOULDBLOCK) {
+    ::close(fd);
+    say("another texcv batch is writing into the output folder '" + dir.string() +
+        "' (it holds the folder's lock); wait for it to end, or choose another -o");
+    return -2;
+  }
+  say("warning: cannot lock the output folder '" + dir.string() + "' (" + std::strerror(e) +
+      "): a second run into it at the same time would not be detected");
+  ::close(fd);
+  return -1;
+}
 
 std::string thread_plan(const std::string& device, std::size_t workers, int nd, int ne) {
   return std::to_string(nd) + " decode thread(s), " + std::to_string(workers) + " " + device +
@@ -669,6 +851,7 @@ int batch_command(const BatchOptions& opt) {
   EngineConfig cfg;
   cfg.steps = steps;
   cfg.write = write_opt;
+  cfg.read.allow_corrupt = opt.allow_corrupt;
   cfg.decode_threads = opt.decode_threads > 0 ? opt.decode_threads : hw;
   cfg.encode_threads = opt.encode_threads > 0 ? opt.encode_threads : hw;
   cfg.bit_depth = opt.bit_depth;
@@ -692,7 +875,10 @@ int batch_command(const BatchOptions& opt) {
   const std::size_t planned_failures = static_cast<std::size_t>(
       std::count_if(plan.early.begin(), plan.early.end(),
                     [](const JobResult& r) { return r.status == JobStatus::failed; }));
-  const std::size_t resumed = plan.early.size() - planned_failures;
+  const std::size_t resumed = static_cast<std::size_t>(
+      std::count_if(plan.early.begin(), plan.early.end(),
+                    [](const JobResult& r) { return r.status == JobStatus::skipped; }));
+  const std::size_t planned_files = plan.jobs.size() - plan.excluded;
   const std::string device_text = use_cuda ? "cuda" : "cpu";
   // CPU backend workers: one per core by default, each running its operations on one thread
   // (measured on 2 cores: 200 JPEGs 2.05 -> 1.60 s, the TIFF task 1.66-2.52 -> 1.53-1.63 s against
@@ -740,7 +926,7 @@ int batch_command(const BatchOptions& opt) {
               : std::string("libjpeg-turbo on the CPU (decode and encode)"));
 
   if (opt.dry_run) {
-    std::cout << "texcv batch (dry run, nothing is written): " << plan.jobs.size()
+    std::cout << "texcv batch (dry run, nothing is written): " << planned_files
               << " file(s); pipeline \"" << opt.pipeline << "\"; device " << devices_text << "; "
               << thread_plan(device_text, nworkers, cfg.decode_threads, cfg.encode_threads) << "; "
               << codec_line << "\n";
@@ -750,21 +936,31 @@ int batch_command(const BatchOptions& opt) {
       const auto& j = plan.jobs[i];
       const JobResult* e = early_of[i];
       if (!e) {
-        std::cout << "process " << j.input << " -> " << j.output << "\n";
+        std::cout << "process " << printable(j.input) << " -> " << printable(j.output) << "\n";
       } else if (e->status == JobStatus::skipped) {
-        std::cout << "skip    " << j.input << " -> " << j.output << " (exists)\n";
+        std::cout << "skip    " << printable(j.input) << " -> " << printable(j.output)
+                  << " (exists)\n";
+      } else if (e->status == JobStatus::excluded) {
+        std::cout << "exclude " << printable(j.input) << " (" << printable(e->note) << ")\n";
       } else {
-        std::cout << "fail    " << j.input << ": " << e->error << "\n";
+        std::cout << "fail    " << printable(j.input) << ": " << printable(e->error) << "\n";
       }
     }
     for (const auto& s : plan.stale)
-      std::cout << "remove  " << s.string() << " (temporary file of an interrupted run)\n";
+      std::cout << "remove  " << printable(s.string())
+                << " (temporary file of an interrupted run)\n";
     std::cout << plan.todo.size() << " to process, " << resumed << " to skip, " << planned_failures
-              << " failing, " << plan.ignored << " file(s) without an image extension ignored\n";
+              << " failing, " << plan.ignored << " file(s) without an image extension ignored";
+    if (plan.excluded > 0)
+      std::cout << ", " << plan.excluded << " excluded (under the output folder)";
+    std::cout << "\n";
     return planned_failures > 0 ? kExitFailed : kExitOk;
   }
 
-  // 4. Set-up that can still fail as a whole: the report file, the workers, the output folder.
+  // 4. Set-up that can still fail as a whole: the output folder and its lock, the report file,
+  // the workers.
+  const int lock_fd = lock_output_folder(plan.lock_dir);
+  if (lock_fd == -2) return kExitUsage;
   std::ofstream report;
   if (!opt.report.empty()) {
     // Its folder is made as the output folder is (a report beside a new output tree).
@@ -798,8 +994,12 @@ int batch_command(const BatchOptions& opt) {
   }
 
   const bool tty = ::isatty(STDERR_FILENO) == 1;
+  // Said even with --quiet: files the user may have thought inputs are not processed.
+  if (plan.excluded > 0)
+    say(std::to_string(plan.excluded) + " file(s) under the output folder '" + opt.output +
+        "' (inside the input folder) are outputs, not inputs: excluded (listed in the report)");
   if (!opt.quiet) {
-    say(std::to_string(plan.jobs.size()) + " file(s): " + std::to_string(plan.todo.size()) +
+    say(std::to_string(planned_files) + " file(s): " + std::to_string(plan.todo.size()) +
         " to process, " + std::to_string(resumed) + " skipped (outputs exist), " +
         std::to_string(planned_failures) + " rejected; device " + devices_text + "; " +
         thread_plan(device_text, nworkers, cfg.decode_threads, cfg.encode_threads) + "; " +
@@ -811,7 +1011,8 @@ int batch_command(const BatchOptions& opt) {
 
   // 5. Run.
   Progress progress(plan.todo.size(), !opt.quiet, tty);
-  std::size_t ok = 0, failed = 0, skipped = 0, cancelled = 0, fallbacks = 0;
+  std::size_t ok = 0, failed = 0, skipped = 0, cancelled = 0, corrupt = 0, excluded = 0,
+              warnings = 0, fallbacks = 0;
   double sum_read = 0, sum_process = 0, sum_write = 0;
   bool report_failed = false;
   auto record = [&](const JobResult& r) {
@@ -828,7 +1029,14 @@ int batch_command(const BatchOptions& opt) {
       case JobStatus::cancelled:
         ++cancelled;
         break;
+      case JobStatus::corrupt:
+        ++corrupt;
+        break;
+      case JobStatus::excluded:
+        ++excluded;
+        break;
     }
+    if (!r.warning.empty()) ++warnings;
     if (r.cpu_fallback) ++fallbacks;
     sum_read += r.read_ms;
     sum_process += r.process_ms;
@@ -836,6 +1044,11 @@ int batch_command(const BatchOptions& opt) {
     const BatchJob& job = plan.jobs[r.index];
     if (r.status == JobStatus::failed)
       progress.message("texcv batch: FAILED " + job.input + ": " + r.error);
+    else if (r.status == JobStatus::corrupt)
+      progress.message("texcv batch: CORRUPT " + job.input + " (written from the data the " +
+                       "decoder recovered, --allow-corrupt): " + r.error);
+    else if (!r.warning.empty() && !opt.quiet)
+      progress.message("texcv batch: " + job.input + ": " + r.warning);
     else if (r.cpu_fallback && !opt.quiet)
       progress.message("texcv batch: " + job.input + ": " + r.note);
     if (report.is_open() && !report_failed) {
@@ -850,6 +1063,7 @@ int batch_command(const BatchOptions& opt) {
   g_interrupted = 0;
   auto old_int = std::signal(SIGINT, on_signal);
   auto old_term = std::signal(SIGTERM, on_signal);
+  auto old_hup = std::signal(SIGHUP, on_signal);  // a closed terminal: as SIGTERM
   std::mutex tick_mutex;
   std::condition_variable tick_cv;
   bool engine_done = false;
@@ -901,6 +1115,7 @@ int batch_command(const BatchOptions& opt) {
   progress.finish();
   std::signal(SIGINT, old_int);
   std::signal(SIGTERM, old_term);
+  std::signal(SIGHUP, old_hup);
   // The workers' own account (TEXCV_BATCH_TIMING=1), then the CPU workers are released (the
   // CUDA workers at the end, below).
   for (const auto& w : workers)
@@ -909,14 +1124,20 @@ int batch_command(const BatchOptions& opt) {
 
   // 6. Summary.
   char buf[320];
+  std::snprintf(buf, sizeof buf, "%zu ok, %zu failed, %zu skipped (outputs exist), %zu not started",
+                ok, failed, skipped, cancelled);
+  std::string summary = buf;
+  if (corrupt > 0)
+    summary += ", " + std::to_string(corrupt) + " corrupt (written from recovered data)";
+  if (excluded > 0) summary += ", " + std::to_string(excluded) + " excluded";
+  if (warnings > 0) summary += ", " + std::to_string(warnings) + " with a warning";
   std::snprintf(buf, sizeof buf,
-                "%zu ok, %zu failed, %zu skipped (outputs exist), %zu not started; %.2f s, "
-                "%.1f images/s on %s (stage time summed over threads: read %.2f s, process %.2f "
-                "s, write %.2f s)",
-                ok, failed, skipped, cancelled, seconds,
-                seconds > 0 ? static_cast<double>(ran) / seconds : 0.0, device_text.c_str(),
-                sum_read / 1000, sum_process / 1000, sum_write / 1000);
-  if (!opt.quiet || failed > 0 || cancelled > 0) say(buf);
+                "; %.2f s, %.1f images/s on %s (stage time summed over threads: read %.2f s, "
+                "process %.2f s, write %.2f s)",
+                seconds, seconds > 0 ? static_cast<double>(ran) / seconds : 0.0,
+                device_text.c_str(), sum_read / 1000, sum_process / 1000, sum_write / 1000);
+  summary += buf;
+  if (!opt.quiet || failed > 0 || cancelled > 0 || corrupt > 0) say(summary);
   if (!opt.quiet) {
     // The fixed cost a short run pays (the GPU workers' own set-up, streams, buffers and nvJPEG
     // states, happens on their first files and is part of the time above).

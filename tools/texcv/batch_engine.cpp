@@ -213,8 +213,15 @@ Image convert_depth(const Image& img, int bit_depth) {
   return apply("convert", img.view(), p);
 }
 
+// The warning of a file with several pages (a multi-page TIFF) of which only the first is read.
+std::string pages_warning(int pages) {
+  return "multi-page TIFF: only page 1 of " + std::to_string(pages) +
+         " was processed (texcv reads the first page of a TIFF)";
+}
+
 // Checks one file with the engine's limits: the byte cap from stat, the pixel cap from the
-// header, both before any pixel buffer is allocated. Fills r's input fields.
+// header, both before any pixel buffer is allocated. Fills r's input fields and its warning
+// (several pages).
 ImageInfo check_file(const std::string& p, const EngineConfig& cfg, JobResult& r) {
   struct stat st {};
   if (::stat(p.c_str(), &st) != 0)
@@ -230,6 +237,7 @@ ImageInfo check_file(const std::string& p, const EngineConfig& cfg, JobResult& r
   r.height = info.height;
   r.channels = info.channels;
   r.type = info.type;
+  if (info.pages > 1) r.warning = pages_warning(info.pages);
   if (cfg.max_pixels > 0 && info.pixels() > cfg.max_pixels)
     fail(ErrorCode::Io, "batch",
          p + ": the header claims " + std::to_string(info.width) + "x" +
@@ -238,9 +246,19 @@ ImageInfo check_file(const std::string& p, const EngineConfig& cfg, JobResult& r
   return info;
 }
 
+// A corrupt file's status and message (--allow-corrupt): "<path>: <the decoder's warning>".
+void mark_corrupt(JobResult& r, const std::string& path, const std::string& warning) {
+  r.status = JobStatus::corrupt;
+  r.stage = "read";
+  r.error = path + ": " + warning;
+}
+
 Image read_checked(const std::string& p, const EngineConfig& cfg, JobResult& r) {
   check_file(p, cfg, r);
-  return imread(p);
+  ReadNotes notes;
+  Image img = imread(p, cfg.read, &notes);
+  if (!notes.corrupt.empty()) mark_corrupt(r, p, notes.corrupt);
+  return img;
 }
 
 }  // namespace
@@ -255,6 +273,10 @@ const char* to_string(JobStatus s) noexcept {
       return "skipped";
     case JobStatus::cancelled:
       return "cancelled";
+    case JobStatus::corrupt:
+      return "corrupt";
+    case JobStatus::excluded:
+      return "excluded";
   }
   return "unknown";
 }
@@ -363,7 +385,18 @@ EngineReport run_engine(const std::vector<BatchJob>& jobs, const std::vector<std
         if (cfg.gpu_jpeg_decode && fin == ImageFormat::jpeg) {
           check_file(job.input, cfg, w.result);  // caps and header, no decode
           w.encoded = read_bytes(job.input, w.result.bytes_in);
-        } else {
+          // The verdict the CPU path gives: libjpeg-turbo's entropy decoder reads the file (no
+          // pixels) and throws what imread throws; nvJPEG decodes only what it found sound. A
+          // corrupt file allowed by --allow-corrupt is decoded on the CPU (its recovery, as with
+          // --device cpu).
+          const std::string corrupt =
+              check_jpeg(w.encoded.data(), w.encoded.size(), job.input, cfg.read);
+          if (!corrupt.empty()) {
+            std::vector<unsigned char>().swap(w.encoded);
+            w.image = read_checked(job.input, cfg, w.result);
+          }
+        }
+        if (w.encoded.empty() && w.image.empty()) {
           w.image = read_checked(job.input, cfg, w.result);
           const ImageView& v = w.image.view();
           w.result.width = v.width;

@@ -35,7 +35,12 @@ struct BatchJob {
   std::string output;
 };
 
-enum class JobStatus { ok, failed, skipped, cancelled };
+// ok: written. failed: no output written (stage and error say why). skipped: the output exists
+// (--resume). cancelled: never started (interrupted, --fail-fast). corrupt: written from what the
+// decoder recovered of damaged data (--allow-corrupt; `error` holds the decoder's warning).
+// excluded: a file under the output folder, which lies inside the input folder: an output of
+// this tree, not an input (never read or written).
+enum class JobStatus { ok, failed, skipped, cancelled, corrupt, excluded };
 const char* to_string(JobStatus s) noexcept;
 
 // What happened to one file (one line of the --report file).
@@ -47,6 +52,9 @@ struct JobResult {
   std::string device;         // "cpu", "cuda:0"
   bool cpu_fallback = false;  // a CUDA failure (out of memory...) made it rerun on the CPU
   std::string note;           // why it fell back
+  // Something the user should know about a file that was processed: a multi-page TIFF of which
+  // only page 1 was processed.
+  std::string warning;
   // The GPU decoder of a JPEG input: "nvjpeg-hardware" (batched, the JPEG engines) or
   // "nvjpeg-hybrid"; empty when the CPU codecs decoded it.
   std::string decoder;
@@ -156,6 +164,10 @@ struct EngineConfig {
   std::size_t queue_capacity = 4;
   std::vector<PipelineStep> steps;
   WriteOptions write;
+  // allow_corrupt: a file whose decoder reports corrupt data is written from what it recovered,
+  // with the status corrupt (the CPU decoder's recovery, whatever the device: a JPEG the GPU
+  // would decode is decoded on the CPU then). Without it such a file fails at the read stage.
+  ReadOptions read;
   int bit_depth = 0;  // 0: keep; 8, 16 or 32 (f32)
   std::uint64_t max_pixels = 256'000'000;
   std::uint64_t max_bytes = 0;  // 0: no limit

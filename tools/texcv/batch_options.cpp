@@ -99,6 +99,10 @@ CLI::App* add_batch_subcommand(CLI::App& app, BatchOptions& opt) {
   cmd->add_flag("--resume", opt.resume, "skip files whose output already exists");
   cmd->add_flag("--overwrite", opt.overwrite, "replace existing outputs");
   cmd->add_flag("--dry-run", opt.dry_run, "print the plan; read and write nothing");
+  cmd->add_flag("--allow-corrupt", opt.allow_corrupt,
+                "write files whose data the decoder reports corrupt from what it recovered, with "
+                "the status \"corrupt\" in the report (default: such files fail at the read "
+                "stage)");
   cmd->add_flag("--fail-fast", opt.fail_fast, "stop starting new files after the first failure");
   cmd->add_flag("--quiet", opt.quiet, "no start line, progress or summary (failures still shown)");
   cmd->footer(kBatchFooter);

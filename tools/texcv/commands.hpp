@@ -71,6 +71,7 @@ struct BatchOptions : OutputOptions {
   std::uint64_t max_bytes = std::uint64_t{2} << 30;
   std::string report;
   bool resume = false, overwrite = false, dry_run = false, fail_fast = false, quiet = false;
+  bool allow_corrupt = false;  // corrupt data: status "corrupt" and written, not failed
 };
 int batch_command(const BatchOptions& opt);
 // Declares `texcv batch` and its options on app (tools/texcv/batch_options.cpp).

@@ -111,6 +111,11 @@ if [ -z "$py" ]; then
     fi
     export PYTHONPATH=$site${PYTHONPATH:+:$PYTHONPATH}
     py=python3
+  elif python3 -c 'import numpy, cv2' >/dev/null 2>&1 && ! ls "$here"/wheels*/*.whl >/dev/null 2>&1; then
+    # numpy and cv2 here, no pyvips and no wheels to install it from: this python3 (the libvips
+    # rows are skipped). A --system-site-packages venv made from it would not see them when it is
+    # itself a virtual environment (the GPU machine's is).
+    py=python3
   else
     [ -x "$venv/bin/python" ] || python3 -m venv --system-site-packages "$venv"
     for w in "$here"/wheels "$here"/wheels-*; do

@@ -389,8 +389,12 @@ EngineReport run_engine(const std::vector<BatchJob>& jobs, const std::vector<std
           // pixels) and throws what imread throws; nvJPEG decodes only what it found sound. A
           // corrupt file allowed by --allow-corrupt is decoded on the CPU (its recovery, as with
           // --device cpu).
+#if !defined(TEXCV_AB_NO_JPEG_CHECK)  // bench/ab_jpeg_check.sh's variant only: the check's cost
           const std::string corrupt =
               check_jpeg(w.encoded.data(), w.encoded.size(), job.input, cfg.read);
+#else
+          const std::string corrupt;
+#endif
           if (!corrupt.empty()) {
             std::vector<unsigned char>().swap(w.encoded);
             w.image = read_checked(job.input, cfg, w.result);

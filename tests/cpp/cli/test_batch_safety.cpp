@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <thread>
 
@@ -208,6 +209,30 @@ TEST_F(BatchSafety, OutputInsideTheInputExcludesItsFilesAndTheReportSaysSo) {
   EXPECT_EQ(r.code, 2) << r.err;
   EXPECT_TRUE(has(r.err, "is the input folder")) << r.err;
   expect_inputs_intact(in);
+}
+
+// -o naming the input folder through a bind mount (the case: the mount has another path
+// and no symlink in it; only the identity tells). The mount is made in a private user and mount
+// namespace (unshare -rm), so the test needs no privileges where unprivileged user namespaces
+// are allowed; elsewhere it says why it cannot run.
+TEST_F(BatchSafety, OutputFolderThatIsTheInputThroughABindMountIsRefused) {
+  if (std::system("unshare -rm true >/dev/null 2>&1") != 0)
+    GTEST_SKIP() << "cannot make a bind mount here: `unshare -rm` (a user and mount namespace) "
+                    "is not available or not allowed";
+  const fs::path in = make_inputs(), mnt = dir_ / "mnt", err = dir_ / "err.txt";
+  fs::create_directories(mnt);
+  for (const char* cmd : {"batch", "run"}) {
+    const std::string line = "unshare -rm sh -c 'mount --bind " + in.string() + " " + mnt.string() +
+                             " && exec " + TEXCV_CLI_PATH + " " + cmd + " -i " + in.string() +
+                             " -o " + mnt.string() + " -p flip --device cpu --overwrite' 2>" +
+                             err.string();
+    const int status = std::system(line.c_str());
+    ASSERT_TRUE(WIFEXITED(status)) << line;
+    EXPECT_EQ(WEXITSTATUS(status), 2) << cmd << ": " << read_all(err);
+  }
+  EXPECT_TRUE(has(read_all(err), "is the input folder")) << read_all(err);
+  expect_inputs_intact(in);
+  EXPECT_TRUE(fs::is_empty(mnt)) << "the mount point itself was written";
 }
 
 TEST_F(BatchSafety, ListEntriesAreResolvedBeforeTheInsideTheInputCheck) {

@@ -6,6 +6,7 @@
 #include "texcv/error.hpp"
 #include "texcv/registry.hpp"
 #include "tools/texcv/commands.hpp"
+#include "tools/texcv/file_safety.hpp"
 
 namespace texcv::cli {
 
@@ -13,7 +14,7 @@ bool parse_pipeline_checked(const std::string& text, std::vector<PipelineStep>& 
                             const std::string& prefix, const std::string& example) {
   steps = split_pipeline(text);
   if (steps.empty()) {
-    std::cerr << prefix << ": the pipeline is empty; got \"" << text
+    std::cerr << prefix << ": the pipeline is empty; got \"" << printable(text)
               << "\", expected steps such as \"" << example << "\" (see texcv ops)\n";
     return false;
   }
@@ -23,9 +24,13 @@ bool parse_pipeline_checked(const std::string& text, std::vector<PipelineStep>& 
       parse_step(s);
     } catch (const Error& e) {
       ok = false;
-      std::cerr << prefix << ": " << describe_step(s) << ": " << e.what() << "\n";
-      std::cerr << "  " << text << "\n  " << std::string(s.offset, ' ') << '^'
-                << std::string(s.text.size() > 1 ? s.text.size() - 1 : 0, '~') << "\n";
+      // Printed escaped (a control character typed into the pipeline stays visible and harmless);
+      // the caret line is measured on the escaped text.
+      const std::size_t at = printable(text.substr(0, s.offset)).size();
+      const std::size_t len = printable(s.text).size();
+      std::cerr << prefix << ": " << printable(describe_step(s) + ": " + e.what()) << "\n";
+      std::cerr << "  " << printable(text) << "\n  " << std::string(at, ' ') << '^'
+                << std::string(len > 1 ? len - 1 : 0, '~') << "\n";
     }
   }
   return ok;

@@ -554,3 +554,16 @@ TEST_F(BatchSafety, MultiPageTiffSaysOnlyPageOneWasProcessed) {
   EXPECT_EQ(img.view().row<std::uint8_t>(0)[3], 0);
 #endif
 }
+
+TEST_F(BatchSafety, APipelineWithControlCharactersIsPrintedEscaped) {
+  const fs::path in = make_inputs();
+  for (const char* cmd : {"batch", "run"}) {
+    const Proc r = texcv({cmd, "-i", in.string(), "-o", (dir_ / "out").string(), "-p",
+                          "flip;bogus\x1b[2J\n:x=1", "--device", "cpu"});
+    EXPECT_EQ(r.code, 2) << r.err;
+    EXPECT_FALSE(has_raw_controls(r.err)) << r.err;
+    EXPECT_TRUE(has(r.err, "bogus\\e[2J\\n:x=1")) << r.err;
+    // The caret line still points at the bad step (after "flip;", in the escaped text).
+    EXPECT_TRUE(has(r.err, "\n       ^~~~~~~~~~~~~~~~\n")) << r.err;
+  }
+}

@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
@@ -17,6 +18,7 @@
 #include <iterator>
 #include <map>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "common/test_support.hpp"
@@ -186,6 +188,10 @@ class Batch : public ::testing::Test {
     return p;
   }
 
+  // Sends `sig` to a run of 240 files once 20 outputs exist: the files in flight finish and are
+  // written, the rest are reported cancelled, exit 1, no temporary file is left.
+  void expect_signal_stops_the_run(int sig);
+
   texcv::test::TempDir tmp_{"texcv_batch_"};  // removed with the fixture
   fs::path dir_ = tmp_.path();
 };
@@ -207,6 +213,42 @@ inline fs::path make_many(const fs::path& dir, int n, int size, std::uint32_t se
     }
   }
   return dir;
+}
+
+inline void Batch::expect_signal_stops_the_run(int sig) {
+  const fs::path base = dir_ / numbered("signal", sig);  // a folder a call
+  const fs::path in = make_many(base / "in", 240, 96, 5), out = base / "out";
+  const fs::path report = base / "r.jsonl", so = base / "i.out", se = base / "i.err";
+  const pid_t pid = spawn(
+      {"batch", "-i", in.string(), "-o", out.string(), "-p", "gaussian_blur:sigma=1.5", "--device",
+       "cpu", "--decode-threads", "1", "--encode-threads", "1", "--report", report.string()},
+      so, se);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (count_files(out) < 20 && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  ::kill(pid, sig);
+  const Proc r = wait_for(pid, so, se);
+  EXPECT_EQ(r.code, 1) << "signal " << sig << ": " << r.err;
+  EXPECT_TRUE(has(r.err, "interrupted: the files not started are listed as cancelled")) << r.err;
+  // Every file has one report line; each ok file is written and decodes; nothing else is.
+  const auto lines = lines_of(read_all(report));
+  EXPECT_EQ(lines.size(), 240u);
+  std::size_t ok = 0, cancelled = 0;
+  for (const auto& l : lines) {
+    if (has(l, "\"status\":\"ok\"")) {
+      ++ok;
+      const std::size_t b = l.find("\"output\":\"") + 10, e = l.find('"', b);
+      const std::string o = l.substr(b, e - b);
+      EXPECT_EQ(texcv::read_info(o).width, 96) << o;
+    } else {
+      EXPECT_TRUE(has(l, "\"status\":\"cancelled\"")) << l;
+      ++cancelled;
+    }
+  }
+  EXPECT_GE(ok, 20u);
+  EXPECT_GT(cancelled, 0u) << "the run ended before the interrupt";
+  EXPECT_EQ(count_files(out), ok);
+  for (const auto& [name, bytes] : tree(out)) EXPECT_FALSE(has(name, ".tmp-")) << name;
 }
 
 }  // namespace texcv::test::batch

@@ -469,38 +469,7 @@ TEST_F(Batch, KilledRunResumesToIdenticalOutputsWithoutTemporaryFiles) {
 }
 
 TEST_F(Batch, InterruptFinishesFilesInFlightAndReportsTheRestCancelled) {
-  const fs::path in = make_many(dir_ / "in", 240, 96, 5), out = dir_ / "out";
-  const fs::path report = dir_ / "r.jsonl", so = dir_ / "i.out", se = dir_ / "i.err";
-  const pid_t pid = spawn(
-      {"batch", "-i", in.string(), "-o", out.string(), "-p", "gaussian_blur:sigma=1.5", "--device",
-       "cpu", "--decode-threads", "1", "--encode-threads", "1", "--report", report.string()},
-      so, se);
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-  while (count_files(out) < 20 && std::chrono::steady_clock::now() < deadline)
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
-  ::kill(pid, SIGINT);
-  const Proc r = wait_for(pid, so, se);
-  EXPECT_EQ(r.code, 1) << r.err;
-  EXPECT_TRUE(has(r.err, "interrupted: the files not started are listed as cancelled")) << r.err;
-  // Every file has one report line; each ok file is written and decodes; nothing else is.
-  const auto lines = lines_of(read_all(report));
-  EXPECT_EQ(lines.size(), 240u);
-  std::size_t ok = 0, cancelled = 0;
-  for (const auto& l : lines) {
-    if (has(l, "\"status\":\"ok\"")) {
-      ++ok;
-      const std::size_t b = l.find("\"output\":\"") + 10, e = l.find('"', b);
-      const std::string o = l.substr(b, e - b);
-      EXPECT_EQ(texcv::read_info(o).width, 96) << o;
-    } else {
-      EXPECT_TRUE(has(l, "\"status\":\"cancelled\"")) << l;
-      ++cancelled;
-    }
-  }
-  EXPECT_GE(ok, 20u);
-  EXPECT_GT(cancelled, 0u) << "the run ended before the interrupt";
-  EXPECT_EQ(count_files(out), ok);
-  for (const auto& [name, bytes] : tree(out)) EXPECT_FALSE(has(name, ".tmp-")) << name;
+  expect_signal_stops_the_run(SIGINT);
 }
 
 TEST_F(Batch, GpuWorkersMatchTheCpuBackend) {

@@ -314,30 +314,8 @@ TEST_F(BatchSafety, NamesOfEveryLengthAndByteAreWrittenReportedAsJsonAndPrintedE
 }
 
 TEST_F(BatchSafety, SighupStopsTheRunAsSigtermDoes) {
-  const fs::path in = make_many(dir_ / "in", 240, 96, 5), out = dir_ / "out";
-  const fs::path report = dir_ / "r.jsonl", so = dir_ / "h.out", se = dir_ / "h.err";
-  const pid_t pid = spawn(
-      {"batch", "-i", in.string(), "-o", out.string(), "-p", "gaussian_blur:sigma=1.5", "--device",
-       "cpu", "--decode-threads", "1", "--encode-threads", "1", "--report", report.string()},
-      so, se);
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-  while (count_files(out) < 20 && std::chrono::steady_clock::now() < deadline)
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
-  ::kill(pid, SIGHUP);
-  const Proc r = wait_for(pid, so, se);
-  EXPECT_EQ(r.code, 1) << "killed by the signal instead of stopping: " << r.err;
-  EXPECT_TRUE(has(r.err, "interrupted: the files not started are listed as cancelled")) << r.err;
-  const auto lines = lines_of(read_all(report));
-  EXPECT_EQ(lines.size(), 240u);
-  std::size_t ok = 0, cancelled = 0;
-  for (const auto& l : lines) {
-    ok += has(l, "\"status\":\"ok\"");
-    cancelled += has(l, "\"status\":\"cancelled\"");
-  }
-  EXPECT_EQ(ok + cancelled, 240u);
-  EXPECT_GT(cancelled, 0u) << "the run ended before the signal";
-  EXPECT_EQ(count_files(out), ok);
-  for (const auto& [name, bytes] : tree(out)) EXPECT_FALSE(has(name, ".tmp-")) << name;
+  expect_signal_stops_the_run(SIGHUP);
+  expect_signal_stops_the_run(SIGTERM);
 }
 
 TEST_F(BatchSafety, ASecondRunIntoTheSameOutputFolderIsRefusedAndLeavesItsFilesAlone) {

@@ -207,6 +207,20 @@ void check_order(const char* op, const char* name, int order) {
          std::string(name) + "=" + std::to_string(order), ">= 0");
 }
 
+// The derivative filters' aperture: an odd ksize from 1 to max (`expected` lists them).
+void check_aperture(const char* op, Naming n, int ksize, int max, const char* expected) {
+  const ParamName name{"ksize", n};
+  const std::string k = std::to_string(ksize);
+  if (ksize % 2 == 0) fail(kInvalid, op, name.subject() + " must be odd", name.got(k), expected);
+  if (ksize < 1 || ksize > max)
+    fail(kInvalid, op, name.subject() + " is not supported", name.got(k), expected);
+}
+
+void check_scale_delta(const char* op, Naming n, double scale, double delta) {
+  check_finite(op, ParamName{"scale", n}, scale);
+  check_finite(op, ParamName{"delta", n}, delta);
+}
+
 }  // namespace
 
 GaussianAxes detail::resolve_gaussian(const char* op, Naming n, const GaussianParams& p,
@@ -248,12 +262,8 @@ std::pair<int, int> detail::check_box(const char* op, Naming n, const BoxParams&
 }
 
 void detail::check_sobel(const char* op, Naming n, const SobelParams& p) {
-  const ParamName ksize{"ksize", n};
+  check_aperture(op, n, p.ksize, 7, "1, 3, 5 or 7");
   const std::string k = std::to_string(p.ksize);
-  if (p.ksize % 2 == 0)
-    fail(kInvalid, op, ksize.subject() + " must be odd", ksize.got(k), "1, 3, 5 or 7");
-  if (p.ksize < 1 || p.ksize > 7)
-    fail(kInvalid, op, ksize.subject() + " is not supported", ksize.got(k), "1, 3, 5 or 7");
   check_order(op, "dx", p.dx);
   check_order(op, "dy", p.dy);
   if (p.dx + p.dy == 0)
@@ -268,27 +278,19 @@ void detail::check_sobel(const char* op, Naming n, const SobelParams& p) {
                (n == Naming::api ? " with ksize " : ", ksize=") + k,
            std::string(name) + " < " + std::to_string(size));
   }
-  check_finite(op, ParamName{"scale", n}, p.scale);
-  check_finite(op, ParamName{"delta", n}, p.delta);
+  check_scale_delta(op, n, p.scale, p.delta);
 }
 
 void detail::check_scharr(const char* op, Naming n, const ScharrParams& p) {
   if (!((p.dx == 1 && p.dy == 0) || (p.dx == 0 && p.dy == 1)))
     fail(kInvalid, op, "derivative orders are not supported",
          "dx=" + std::to_string(p.dx) + ", dy=" + std::to_string(p.dy), "dx=1, dy=0 or dx=0, dy=1");
-  check_finite(op, ParamName{"scale", n}, p.scale);
-  check_finite(op, ParamName{"delta", n}, p.delta);
+  check_scale_delta(op, n, p.scale, p.delta);
 }
 
 void detail::check_laplacian(const char* op, Naming n, const LaplacianParams& p) {
-  const ParamName ksize{"ksize", n};
-  const std::string k = std::to_string(p.ksize);
-  if (p.ksize % 2 == 0)
-    fail(kInvalid, op, ksize.subject() + " must be odd", ksize.got(k), "1, 3 or 5");
-  if (p.ksize < 1 || p.ksize > 5)
-    fail(kInvalid, op, ksize.subject() + " is not supported", ksize.got(k), "1, 3 or 5");
-  check_finite(op, ParamName{"scale", n}, p.scale);
-  check_finite(op, ParamName{"delta", n}, p.delta);
+  check_aperture(op, n, p.ksize, 5, "1, 3 or 5");
+  check_scale_delta(op, n, p.scale, p.delta);
 }
 
 std::vector<float> gaussian_kernel(int ksize, double sigma) {

@@ -440,7 +440,6 @@ bool make_plan(const BatchOptions& opt, const std::string& out_format, Plan& pla
   plan.lock_dir = out_is_file ? out_root.parent_path() : out_root;
   const std::string out_prefix = (fs::path(opt.output) / "").string();
   const std::string out_root_prefix = (out_root / "").string();
-  const std::string root_prefix = (root / "").string();
   const std::string new_ext = out_format == "same" ? std::string() : extension_of(out_format);
   auto with_ext = [&](const std::string& rel) {
     if (new_ext.empty()) return rel;
@@ -460,9 +459,6 @@ bool make_plan(const BatchOptions& opt, const std::string& out_format, Plan& pla
     if (fresh) it->second = inside_folder(dir, root_id);
     return it->second;
   };
-  std::unordered_set<std::string> input_set;  // absolute inputs (under the root)
-  for (const auto& in : inputs)
-    if (!in.rel.empty()) input_set.insert(root_prefix + in.rel);
   std::unordered_map<std::string, std::size_t> claimed;                  // absolute output -> job
   std::unordered_map<FileId, std::size_t, FileIdHash> existing_outputs;  // -> job
   plan.jobs.reserve(inputs.size());
@@ -496,8 +492,6 @@ bool make_plan(const BatchOptions& opt, const std::string& out_format, Plan& pla
         reject("batch: " + job.output + ": --bit-depth " + std::to_string(opt.bit_depth) +
                " cannot be written as " + to_string(*fmt_out) +
                " (JPEG: 8; PNG: 8, 16; TIFF: 8, 16, 32)");
-      } else if (input_set.count(out_abs)) {
-        reject("batch: " + job.output + ": the output would overwrite an input; refusing");
       } else if (auto c = claimed.find(out_abs); c != claimed.end()) {
         reject("batch: " + job.output + ": the same output as the input '" +
                plan.jobs[c->second].input + "'");
@@ -512,8 +506,9 @@ bool make_plan(const BatchOptions& opt, const std::string& out_format, Plan& pla
       const bool exists = id.found || fs::is_symlink(out_abs, ec);
       const In* same_input = id ? input_with_id(id) : nullptr;
       if (same_input) {
+        // The same path, or the same file through a hard link, a symlink or a mount.
         reject("batch: " + job.output + ": the output is the input '" + same_input->shown +
-               "' (the same file on disk, through a link or a mount); refusing to overwrite it");
+               "' (the same file on disk); refusing to overwrite it");
       } else if (id == list_id) {
         reject("batch: " + job.output + ": the output is the --list file '" + opt.list +
                "'; refusing to overwrite it");
@@ -554,8 +549,6 @@ bool make_plan(const BatchOptions& opt, const std::string& out_format, Plan& pla
       clash = "is a folder; expected a file name";
     } else if (const In* same = report_id ? input_with_id(report_id) : nullptr; same) {
       clash = "is the input '" + same->shown + "'";
-    } else if (input_set.count(rep_abs)) {
-      clash = "is an input";
     } else if (report_id == list_id) {
       clash = "is the --list file '" + opt.list + "'";
     } else if (auto c = claimed.find(rep_abs); c != claimed.end()) {
@@ -571,29 +564,38 @@ bool make_plan(const BatchOptions& opt, const std::string& out_format, Plan& pla
     }
   }
   std::vector<In>().swap(inputs);
-  std::unordered_set<std::string>().swap(input_set);
 
   // Temporary files left by an interrupted run, for the outputs of this plan: each output folder
-  // is listed once; an entry is stale when it is temp_file_prefix(output) + 16 hex digits.
-  std::map<std::string, std::unordered_set<std::string>> prefixes;  // folder -> temp prefixes
+  // is listed once; an entry is stale when it is temp_file_prefix(a planned output's name) + 16
+  // hex digits. ".<name>.tmp-" gives the name back; a shortened prefix (a name too long for it) is
+  // matched against those of the plan's long names, the only prefixes computed.
+  std::map<std::string, std::unordered_set<std::string>> dirs;  // folder -> shortened prefixes
+  std::unordered_map<std::string, std::size_t> name_max;        // folder -> its NAME_MAX
   for (const auto& [abs, index] : claimed) {
     const fs::path p(abs);
-    const std::string dir = p.parent_path().string();
-    const long name_max = ::pathconf(dir.c_str(), _PC_NAME_MAX);
-    prefixes[dir].insert(temp_file_prefix(p.filename().string(),
-                                          name_max > 0 ? static_cast<std::size_t>(name_max) : 255));
+    const std::string dir = p.parent_path().string(), name = p.filename().string();
+    auto [it, fresh] = name_max.emplace(dir, 255);
+    if (fresh) {
+      const long m = ::pathconf(dir.c_str(), _PC_NAME_MAX);
+      if (m > 0) it->second = static_cast<std::size_t>(m);
+    }
+    auto& shortened = dirs[dir];
+    const std::string prefix = temp_file_prefix(name, it->second);
+    if (prefix.size() != name.size() + 6) shortened.insert(prefix);
   }
-  for (const auto& [dir, names] : prefixes) {
+  for (const auto& [dir, shortened] : dirs) {
     std::error_code e2;
     if (!fs::is_directory(dir, e2)) continue;
     for (const auto& entry : fs::directory_iterator(dir, e2)) {
       const std::string n = entry.path().filename().string();
       if (n.size() < 22 || n[0] != '.') continue;
-      const std::string tail = n.substr(n.size() - 16);
-      if (!std::all_of(tail.begin(), tail.end(),
+      if (!std::all_of(n.end() - 16, n.end(),
                        [](unsigned char c) { return std::isxdigit(c) != 0; }))
         continue;
-      if (names.count(n.substr(0, n.size() - 16))) plan.stale.push_back(entry.path());
+      const std::string prefix = n.substr(0, n.size() - 16);
+      const bool plain = prefix.size() > 6 && prefix.compare(prefix.size() - 5, 5, ".tmp-") == 0 &&
+                         claimed.count(dir + "/" + prefix.substr(1, prefix.size() - 6)) > 0;
+      if (plain || shortened.count(prefix)) plan.stale.push_back(entry.path());
     }
   }
   return true;

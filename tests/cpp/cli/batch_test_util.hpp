@@ -51,8 +51,10 @@ struct Proc {
   long max_rss_kb = 0;  // the child's peak resident set (getrusage via wait4)
 };
 
-// Starts texcv with args; stdout and stderr go to files. Returns the pid.
-inline pid_t spawn(const std::vector<std::string>& args, const fs::path& out, const fs::path& err) {
+// Starts texcv with args and extra environment entries ("NAME=value"); stdout and stderr go to
+// files. Returns the pid.
+inline pid_t spawn(const std::vector<std::string>& args, const fs::path& out, const fs::path& err,
+                   const std::vector<std::string>& env = {}) {
   std::vector<std::string> argv_s{TEXCV_CLI_PATH};
   argv_s.insert(argv_s.end(), args.begin(), args.end());
   // The child's freopen flushes what this process had buffered for stdout (the test's
@@ -64,6 +66,10 @@ inline pid_t spawn(const std::vector<std::string>& args, const fs::path& out, co
     std::FILE* o = std::freopen(out.c_str(), "w", stdout);
     std::FILE* e = std::freopen(err.c_str(), "w", stderr);
     if (!o || !e) ::_exit(127);
+    for (const auto& kv : env) {
+      const std::size_t eq = kv.find('=');
+      ::setenv(kv.substr(0, eq).c_str(), kv.substr(eq + 1).c_str(), 1);
+    }
     std::vector<char*> argv;
     for (auto& a : argv_s) argv.push_back(a.data());
     argv.push_back(nullptr);

@@ -25,6 +25,7 @@
 #include <thread>
 #include <vector>
 
+#include "cli/batch_test_util.hpp"
 #include "common/test_support.hpp"
 #include "texcv/texcv.hpp"
 #include "tools/texcv/batch_engine.hpp"
@@ -38,6 +39,11 @@ using texcv::cli::JobStatus;
 using texcv::cli::Worker;
 using texcv::cli::WorkerLost;
 using texcv::cli::WorkItem;
+using texcv::test::batch::has;
+using texcv::test::batch::Proc;
+using texcv::test::batch::read_all;
+using texcv::test::batch::spawn;
+using texcv::test::batch::wait_for;
 
 namespace {
 
@@ -492,51 +498,14 @@ TEST(BatchFaultInjection, ParsesEntriesAndRejectsBadOnes) {
 
 // ---- Through the texcv process ----------------------------------------------------------------
 
-struct Proc {
-  int code = -1;
-  std::string err;
-};
-
-std::string read_all(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
-}
-
-// Runs texcv with args and extra environment entries ("NAME=value").
+// Runs texcv with args and extra environment entries ("NAME=value") (batch_test_util.hpp).
 Proc texcv_run(const std::vector<std::string>& args, const std::vector<std::string>& env,
                const fs::path& dir) {
   const fs::path out = dir / "stdout.txt", err = dir / "stderr.txt";
-  std::vector<std::string> argv_s{TEXCV_CLI_PATH};
-  argv_s.insert(argv_s.end(), args.begin(), args.end());
-  // The child's freopen flushes what this process had buffered for stdout (the test's
-  // "[ info ]" lines) into the log a second time unless it is flushed here first.
-  std::cout.flush();
-  std::fflush(nullptr);
-  const pid_t pid = ::fork();
-  if (pid == 0) {
-    if (!std::freopen(out.c_str(), "w", stdout) || !std::freopen(err.c_str(), "w", stderr))
-      ::_exit(127);
-    for (const auto& e : env) {
-      const std::size_t eq = e.find('=');
-      ::setenv(e.substr(0, eq).c_str(), e.substr(eq + 1).c_str(), 1);
-    }
-    std::vector<char*> argv;
-    for (auto& a : argv_s) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    ::execv(argv[0], argv.data());
-    ::_exit(127);
-  }
-  Proc p;
-  int status = 0;
-  if (::waitpid(pid, &status, 0) == pid && WIFEXITED(status)) p.code = WEXITSTATUS(status);
-  p.err = read_all(err);
+  Proc p = wait_for(spawn(args, out, err, env), out, err);
   fs::remove(out);
   fs::remove(err);
   return p;
-}
-
-bool has(const std::string& s, const std::string& needle) {
-  return s.find(needle) != std::string::npos;
 }
 
 TEST_F(BatchEngine, DevicesNamingAMissingGpuIsAUsageErrorAndWritesNothing) {

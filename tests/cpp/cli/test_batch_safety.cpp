@@ -311,6 +311,19 @@ TEST_F(BatchSafety, NamesOfEveryLengthAndByteAreWrittenReportedAsJsonAndPrintedE
   EXPECT_TRUE(saw_bad) << "no report line has input_bytes";
   // The evil name's newline and ESC are JSON escapes in its report line.
   EXPECT_TRUE(has(read_all(report), "evil\\n\\u001b[2J")) << read_all(report);
+
+  // A temporary file of the 255-byte name, as an interrupted write leaves it: its shortened name
+  // fits, and the next run finds it stale and removes it (a plain one beside it too).
+  const std::string prefix = texcv::temp_file_prefix(long2);
+  EXPECT_EQ(prefix.compare(0, 201, "." + long2.substr(0, 200)), 0) << prefix;
+  EXPECT_LE(prefix.size() + 16, 255u);
+  std::ofstream(out / (prefix + "0123456789abcdef")) << "half an image";
+  std::ofstream(out / ("." + bad + ".tmp-fedcba9876543210")) << "half an image";
+  r = texcv({"batch", "-i", in.string(), "-o", out.string(), "-p", "flip", "--device", "cpu",
+             "--resume"});
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(has(r.err, "removed 2 temporary file(s) left by an interrupted run")) << r.err;
+  for (const auto& [name, bytes] : tree(out)) EXPECT_FALSE(has(name, ".tmp-")) << name;
 }
 
 TEST_F(BatchSafety, SighupStopsTheRunAsSigtermDoes) {

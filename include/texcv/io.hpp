@@ -75,6 +75,21 @@ struct ReadNotes {
 // imread with options; `notes` (optional) is reset, then filled when the read succeeds.
 Image imread(const std::string& path, const ReadOptions& opt, ReadNotes* notes = nullptr);
 
+// The in-memory form of read_info and imread, for encoded images held in memory (a batch's
+// inputs read in one go, a network buffer): the format comes from the data's signature (PNG
+// 89 50 4E 47 0D 0A 1A 0A, JPEG FF D8 FF, TIFF "II*\0" or "MM\0*", BigTIFF too), never from
+// `name`, which only names the data in messages: they read as read_info's and imread's on a file
+// of those bytes named `name` ("read_info: <name>: ...", "imread: <name>: ..."; without the name
+// when it is ""). The verdicts are imread's on such a file: the same image, the same errors for
+// damaged, truncated or unsupported data, the same corrupt-data warnings (allow_corrupt,
+// ReadNotes::corrupt), ReadNotes::pages and ImageInfo::pages. Empty data, or data without one of
+// those signatures: Error(Io) naming the signatures expected; data null with size > 0:
+// Error(InvalidArgument). The codecs read the caller's bytes in place (fmemopen; libtiff maps
+// them), so the data must stay unchanged until the call returns.
+ImageInfo read_info(const unsigned char* data, std::size_t size, const std::string& name);
+Image imdecode(const unsigned char* data, std::size_t size, const std::string& name,
+               const ReadOptions& opt = {}, ReadNotes* notes = nullptr);
+
 // Checks a JPEG file held in memory as imread would decode it, with libjpeg-turbo's entropy
 // decoder (jpeg_read_coefficients: the Huffman data is decoded, no inverse DCT, no color
 // conversion, no pixel buffers), so the verdict is the same as imread's on that file: throws what
@@ -125,6 +140,14 @@ struct WriteOptions {
 // Writes to a temporary file beside the target and renames it into place, so a failure never
 // leaves a half-written file or the temporary behind.
 void imwrite(const std::string& path, const ImageView& img, const WriteOptions& opt = {});
+
+// Encodes a host image in memory: the bytes imwrite would write to a file of format fmt with the
+// same options (byte for byte; same encoder, same settings). Same checks and errors as imwrite
+// with the op "imencode" and no path (Error(Unsupported) for a type or channel count the format
+// cannot hold, Error(InvalidArgument) for a bad view or option, e.g. "imencode: jpeg_quality
+// out of range; got 0, expected 1..100"; Error(Unsupported) for TIFF in a build without libtiff).
+std::vector<unsigned char> imencode(const ImageView& img, ImageFormat fmt,
+                                    const WriteOptions& opt = {});
 
 // The temporary files imwrite (and texcv batch) write before renaming them into place, beside
 // the target `name` (a file name, no folder): temp_file_prefix(name) + 16 random hex digits.

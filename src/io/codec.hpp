@@ -1,11 +1,11 @@
 // Private to src/io: the contract between the dispatcher (io.cpp) and the codecs
 // (codec_png.cpp, codec_jpeg.cpp, codec_tiff.cpp).
 //
-// Every codec reads from / writes to a file the dispatcher opened, reports failures through the
-// helpers below (messages "imread: <path>: <reason>"), and never lets a C++ object with a
-// destructor live across a setjmp in the same frame: the setjmp frames are small C-style
-// functions that hold only plain data, and all owners (files, library structs, images) live
-// in their callers.
+// Every codec reads from / writes to a file the dispatcher opened, or memory (imdecode,
+// imencode), reports failures through the helpers below (messages "imread: <path>: <reason>"),
+// and never lets a C++ object with a destructor live across a setjmp in the same frame: the
+// setjmp frames are small C-style functions that hold only plain data, and all owners (files,
+// library structs, images) live in their callers.
 #pragma once
 
 #include <cstddef>
@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "texcv/error.hpp"
 #include "texcv/io.hpp"
@@ -26,9 +27,12 @@ struct FileCloser {
 };
 using FilePtr = std::unique_ptr<std::FILE, FileCloser>;
 
-// Throws Error(code, "<op>: <path>: <reason>").
+// Throws Error(code, "<op>: <path>: <reason>"), or "<op>: <reason>" when path is empty (imencode:
+// bytes without a name).
 [[noreturn]] void fail_file(ErrorCode code, const char* op, const std::string& path,
                             const std::string& reason);
+// "<path>: <what>", or what alone when path is empty: the `what` of fail() for a named file.
+std::string at_path(const std::string& path, const std::string& what);
 
 // Throws Error(Io) when width x height x channels x element size exceeds kMaxImageBytes (or a
 // dimension is not positive), naming the path and the claimed size.
@@ -40,11 +44,12 @@ struct ErrorText {
   void set(const char* msg) noexcept;
 };
 
-// Readers: `f` is an open regular, non-empty file positioned at 0. read_*_info reads only the
-// header (damage in it fails as imread's default does); read_* returns the decoded image (host,
-// channels 1, 3 or 4) and fills `notes` (reset by the caller): a corrupt-data warning fails the
-// read with Error(Io) "<op>: <path>: Corrupt <FORMAT> data: ..." unless opt.allow_corrupt, when
-// the first one goes to notes.corrupt instead (the same text after "<path>: ").
+// Readers: `f` is open on a non-empty regular file or on memory (fmemopen), positioned at 0, its
+// signature checked; `path` names it in messages. read_*_info reads only the header (damage in
+// it fails as imread's default does); read_* returns the decoded image (host, channels 1, 3 or
+// 4) and fills `notes` (reset by the caller): a corrupt-data warning fails the read with
+// Error(Io) "<op>: <path>: Corrupt <FORMAT> data: ..." unless opt.allow_corrupt, when the first
+// one goes to notes.corrupt instead (the same text after "<path>: ").
 ImageInfo read_png_info(std::FILE* f, const std::string& path);
 Image read_png(std::FILE* f, const std::string& path, const ReadOptions& opt, ReadNotes& notes);
 ImageInfo read_jpeg_info(std::FILE* f, const std::string& path);
@@ -53,12 +58,13 @@ Image read_jpeg(std::FILE* f, const std::string& path, const ReadOptions& opt, R
 std::string check_jpeg_data(const unsigned char* data, std::size_t size, const std::string& path,
                             const ReadOptions& opt);
 
-// Writers: `f` is the temporary file beside the target; `path` (the target) is for messages.
-// The caller has checked the view (host, valid) and the type/channels for the format, flushes
-// and closes the file, and renames it into place.
-void write_png(std::FILE* f, const std::string& path, const ImageView& img,
+// Writers: `f` is the temporary file beside the target (imwrite) or a stream into memory
+// (imencode); messages read "<op>: <path>: ..." (`path`: the target; "" for memory). The caller
+// has checked the view (host, valid), the type/channels for the format and the options, flushes
+// and closes the file (and renames it into place).
+void write_png(std::FILE* f, const char* op, const std::string& path, const ImageView& img,
                const WriteOptions& opt);
-void write_jpeg(std::FILE* f, const std::string& path, const ImageView& img,
+void write_jpeg(std::FILE* f, const char* op, const std::string& path, const ImageView& img,
                 const WriteOptions& opt);
 
 // The levels WriteOptions::tiff_level accepts for a TIFF compression (max 0: it has none) and
@@ -73,11 +79,26 @@ TiffLevels tiff_levels(TiffCompression c) noexcept;
 bool tiff_codec_configured(TiffCompression c) noexcept;
 // The first line of TIFFGetVersion(), e.g. "LIBTIFF, Version 4.5.0".
 std::string tiff_library_version();
-// TIFF works on file descriptors (libtiff owns and closes the descriptor it is given).
-ImageInfo read_tiff_info(int fd, const std::string& path);
-Image read_tiff(int fd, const std::string& path, const ReadOptions& opt, ReadNotes& notes);
-// Writes and closes `fd` (also on failure).
-void write_tiff(int fd, const std::string& path, const ImageView& img, const WriteOptions& opt);
+// What a TIFF is read from: an open regular file (fd >= 0, read with pread and mapped read-only;
+// not closed here) or `size` bytes in memory (fd < 0). libtiff reads either through the same
+// client procedures (TIFFClientOpen), each handle with its own position, so that several
+// threads can each open one on the same input.
+struct TiffInput {
+  int fd = -1;
+  const unsigned char* data = nullptr;
+  std::size_t size = 0;
+};
+ImageInfo read_tiff_info(const TiffInput& in, const std::string& path);
+Image read_tiff(const TiffInput& in, const std::string& path, const ReadOptions& opt,
+                ReadNotes& notes);
+// What a TIFF is written to: an open, empty file (fd >= 0, written with pwrite; not closed
+// here) or `bytes` (fd < 0), through the same client procedures.
+struct TiffOutput {
+  int fd = -1;
+  std::vector<unsigned char>* bytes = nullptr;
+};
+void write_tiff(const TiffOutput& out, const char* op, const std::string& path,
+                const ImageView& img, const WriteOptions& opt);
 #endif
 
 }  // namespace texcv::io_detail

@@ -346,17 +346,17 @@ bool jpeg_write_stage(jpeg_compress_struct* cinfo, JpegErr* err, bool* created, 
 
 }  // namespace
 
-void write_jpeg(std::FILE* f, const std::string& path, const ImageView& img,
+void write_jpeg(std::FILE* f, const char* op, const std::string& path, const ImageView& img,
                 const WriteOptions& opt) {
   if (img.width > JPEG_MAX_DIMENSION || img.height > JPEG_MAX_DIMENSION) {
-    fail(ErrorCode::Unsupported, "imwrite", path + ": image too large for JPEG",
+    fail(ErrorCode::Unsupported, op, at_path(path, "image too large for JPEG"),
          std::to_string(img.width) + "x" + std::to_string(img.height),
          "at most " + std::to_string(JPEG_MAX_DIMENSION) + " pixels per side");
   }
   JpegWriter w;
   init_err(w.err);
   if (!jpeg_write_stage(&w.cinfo, &w.err, &w.created, f, &img, opt.jpeg_quality))
-    fail_file(ErrorCode::Io, "imwrite", path, w.err.text.text);
+    fail_file(ErrorCode::Io, op, path, w.err.text.text);
 }
 
 }  // namespace texcv::io_detail

@@ -240,16 +240,15 @@ bool png_write_stage(png_structp png, png_infop info, std::FILE* f, const ImageV
 
 }  // namespace
 
-void write_png(std::FILE* f, const std::string& path, const ImageView& img,
+void write_png(std::FILE* f, const char* op, const std::string& path, const ImageView& img,
                const WriteOptions& opt) {
   PngWriter w;
   w.png =
       png_create_write_struct(PNG_LIBPNG_VER_STRING, &w.msgs, on_png_error, on_png_write_warning);
   if (w.png) w.info = png_create_info_struct(w.png);
-  if (!w.png || !w.info)
-    fail_file(ErrorCode::OutOfMemory, "imwrite", path, "cannot create libpng state");
+  if (!w.png || !w.info) fail_file(ErrorCode::OutOfMemory, op, path, "cannot create libpng state");
   if (!png_write_stage(w.png, w.info, f, &img, opt.png_compression))
-    fail_file(ErrorCode::Io, "imwrite", path, w.msgs.err.text);
+    fail_file(ErrorCode::Io, op, path, w.msgs.err.text);
 }
 
 }  // namespace texcv::io_detail

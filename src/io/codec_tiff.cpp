@@ -38,10 +38,13 @@
 // from good data by any reader: it decodes as those bytes.
 #if defined(TEXCV_HAS_TIFF)
 
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <tiffio.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <climits>
 #include <cstdarg>
 #include <cstring>
@@ -100,6 +103,156 @@ struct TiffErrors {
   const char* text(const char* fallback) const noexcept { return any ? first.text : fallback; }
 };
 
+// ------------------------------------------------------------------ client I/O
+// libtiff reads and writes every file through these procedures (TIFFClientOpen), with one
+// TiffIo per handle: its own position over shared bytes, so that several handles (one per
+// reading thread) can be open on one input at once. An input is the caller's bytes or an open
+// file (pread, and mapped read-only for libtiff as its own TIFFFdOpen maps it: libtiff then
+// takes strips from the mapping, with the messages of its mapped path); an output is a file
+// (pwrite) or a byte vector.
+struct TiffIo {
+  int fd = -1;                                // a file, read or written at `pos`
+  const unsigned char* base = nullptr;        // the input's bytes (memory, or the file mapped)
+  std::vector<unsigned char>* out = nullptr;  // an output in memory
+  std::uint64_t size = 0;                     // the input's size; an output's bytes so far
+  std::uint64_t pos = 0;
+};
+
+tmsize_t io_read(thandle_t h, void* buf, tmsize_t n) {
+  auto* io = static_cast<TiffIo*>(h);
+  if (n <= 0) return 0;
+  const std::uint64_t want = static_cast<std::uint64_t>(n);
+  std::uint64_t got = 0;
+  if (io->out || (io->base && io->fd < 0)) {
+    const unsigned char* src = io->out ? io->out->data() : io->base;
+    if (io->pos < io->size) got = std::min(want, io->size - io->pos);
+    if (got) std::memcpy(buf, src + io->pos, static_cast<std::size_t>(got));
+  } else {
+    while (got < want) {
+      const ssize_t r =
+          ::pread(io->fd, static_cast<unsigned char*>(buf) + got,
+                  static_cast<std::size_t>(want - got), static_cast<off_t>(io->pos + got));
+      if (r < 0 && errno == EINTR) continue;
+      if (r < 0) return -1;
+      if (r == 0) break;
+      got += static_cast<std::uint64_t>(r);
+    }
+  }
+  io->pos += got;
+  return static_cast<tmsize_t>(got);
+}
+
+tmsize_t io_write(thandle_t h, void* buf, tmsize_t n) {
+  auto* io = static_cast<TiffIo*>(h);
+  if (n <= 0) return 0;
+  const auto len = static_cast<std::uint64_t>(n);
+  if (io->out) {
+    std::vector<unsigned char>& v = *io->out;
+    const auto* b = static_cast<const unsigned char*>(buf);
+    try {
+      if (io->pos > v.size()) v.resize(static_cast<std::size_t>(io->pos));  // a hole: zeros
+      // Over what is there, then appended (one copy, no zero-filling first).
+      const auto over = static_cast<std::size_t>(std::min<std::uint64_t>(len, v.size() - io->pos));
+      std::memcpy(v.data() + io->pos, b, over);
+      v.insert(v.end(), b + over, b + len);
+    } catch (...) {
+      errno = ENOMEM;
+      return -1;
+    }
+  } else if (io->fd >= 0 && !io->base) {
+    std::uint64_t done = 0;
+    while (done < len) {
+      const ssize_t w =
+          ::pwrite(io->fd, static_cast<const unsigned char*>(buf) + done,
+                   static_cast<std::size_t>(len - done), static_cast<off_t>(io->pos + done));
+      if (w < 0 && errno == EINTR) continue;
+      if (w <= 0) return -1;
+      done += static_cast<std::uint64_t>(w);
+    }
+  } else {
+    errno = EBADF;  // an input
+    return -1;
+  }
+  io->pos += len;
+  io->size = std::max(io->size, io->pos);
+  return n;
+}
+
+toff_t io_seek(thandle_t h, toff_t off, int whence) {
+  auto* io = static_cast<TiffIo*>(h);
+  // libtiff passes SEEK_CUR and SEEK_END offsets as signed values in an unsigned type.
+  const auto delta = static_cast<std::int64_t>(off);
+  std::int64_t to = 0;
+  switch (whence) {
+    case SEEK_SET:
+      to = delta;
+      break;
+    case SEEK_CUR:
+      to = static_cast<std::int64_t>(io->pos) + delta;
+      break;
+    case SEEK_END:
+      to = static_cast<std::int64_t>(io->size) + delta;
+      break;
+    default:
+      return static_cast<toff_t>(-1);
+  }
+  if (to < 0) return static_cast<toff_t>(-1);
+  io->pos = static_cast<std::uint64_t>(to);
+  return io->pos;
+}
+
+int io_close(thandle_t) {
+  return 0;  // the caller owns the descriptor or the bytes
+}
+
+toff_t io_size(thandle_t h) {
+  return static_cast<TiffIo*>(h)->size;
+}
+
+int io_map(thandle_t h, void** base, toff_t* size) {
+  auto* io = static_cast<TiffIo*>(h);
+  if (!io->base) return 0;
+  *base = const_cast<unsigned char*>(io->base);  // mapped read-only; libtiff only reads it
+  *size = io->size;
+  return 1;
+}
+
+void io_unmap(thandle_t, void*, toff_t) {}  // TiffSource unmaps
+
+// An input prepared once for all its handles: its size and its bytes (a file mapped).
+class TiffSource {
+ public:
+  TiffSource(const TiffInput& in, const char* op, const std::string& path) {
+    if (in.fd < 0) {
+      io_.base = in.data;
+      io_.size = in.size;
+      return;
+    }
+    struct stat st {};
+    if (::fstat(in.fd, &st) != 0)
+      fail_file(ErrorCode::Io, op, path, std::string("cannot stat: ") + std::strerror(errno));
+    io_.fd = in.fd;
+    io_.size = static_cast<std::uint64_t>(st.st_size);
+    // As libtiff maps a file it opens itself; without a mapping it reads (io_read).
+    void* m = ::mmap(nullptr, static_cast<std::size_t>(io_.size), PROT_READ, MAP_SHARED, in.fd, 0);
+    if (m != MAP_FAILED) {
+      map_ = m;
+      io_.base = static_cast<const unsigned char*>(m);
+    }
+  }
+  ~TiffSource() {
+    if (map_) ::munmap(map_, static_cast<std::size_t>(io_.size));
+  }
+  TiffSource(const TiffSource&) = delete;
+  TiffSource& operator=(const TiffSource&) = delete;
+  // A fresh position over the input, for one handle.
+  TiffIo io() const noexcept { return io_; }
+
+ private:
+  TiffIo io_;
+  void* map_ = nullptr;
+};
+
 #if defined(TEXCV_TIFF_OPEN_OPTIONS)
 int on_tiff_error(TIFF*, void* user, const char* module, const char* fmt, va_list ap) {
   static_cast<TiffErrors*>(user)->add(module, fmt, ap);
@@ -110,12 +263,13 @@ int on_tiff_warning(TIFF*, void* user, const char* module, const char* fmt, va_l
   return 1;  // handled: libtiff does not print it
 }
 
-TIFF* tiff_open(int fd, const std::string& path, const char* mode, TiffErrors& errs) {
+TIFF* tiff_open(TiffIo& io, const std::string& path, const char* mode, TiffErrors& errs) {
   TIFFOpenOptions* o = TIFFOpenOptionsAlloc();
   if (!o) return nullptr;
   TIFFOpenOptionsSetErrorHandlerExtR(o, on_tiff_error, &errs);
   TIFFOpenOptionsSetWarningHandlerExtR(o, on_tiff_warning, &errs);
-  TIFF* t = TIFFFdOpenExt(fd, path.c_str(), mode, o);
+  TIFF* t = TIFFClientOpenExt(path.c_str(), mode, &io, io_read, io_write, io_seek, io_close,
+                              io_size, io_map, io_unmap, o);
   TIFFOpenOptionsFree(o);
   return t;
 }
@@ -144,23 +298,23 @@ struct ErrorScope {
   ErrorScope(const ErrorScope&) = delete;
   ErrorScope& operator=(const ErrorScope&) = delete;
 };
-TIFF* tiff_open(int fd, const std::string& path, const char* mode, TiffErrors&) {
-  return TIFFFdOpen(fd, path.c_str(), mode);
+TIFF* tiff_open(TiffIo& io, const std::string& path, const char* mode, TiffErrors&) {
+  return TIFFClientOpen(path.c_str(), mode, &io, io_read, io_write, io_seek, io_close, io_size,
+                        io_map, io_unmap);
 }
 #endif
 
-// Owns the TIFF handle, or the bare descriptor until libtiff has taken it.
+// Owns a TIFF handle and its position (TiffIo) over an input or output.
 class TiffFile {
  public:
-  TiffFile(int fd, const std::string& path, const char* mode, const char* op, TiffErrors& errs) {
-    tif_ = tiff_open(fd, path, mode, errs);
-    if (!tif_) {
-      ::close(fd);  // libtiff does not close the descriptor when opening fails
-      fail_file(ErrorCode::Io, op, path, errs.text("libtiff cannot open the file"));
-    }
+  TiffFile(const TiffIo& io, const std::string& path, const char* mode, const char* op,
+           TiffErrors& errs)
+      : io_(io) {
+    tif_ = tiff_open(io_, path, mode, errs);
+    if (!tif_) fail_file(ErrorCode::Io, op, path, errs.text("libtiff cannot open the file"));
   }
   ~TiffFile() {
-    if (tif_) TIFFClose(tif_);  // also closes the descriptor
+    if (tif_) TIFFClose(tif_);  // the descriptor or the bytes stay the caller's
   }
   TiffFile(const TiffFile&) = delete;
   TiffFile& operator=(const TiffFile&) = delete;
@@ -174,6 +328,7 @@ class TiffFile {
   }
 
  private:
+  TiffIo io_;
   TIFF* tif_ = nullptr;
 };
 
@@ -408,20 +563,23 @@ int tiff_code(TiffCompression c) noexcept {
 
 }  // namespace
 
-ImageInfo read_tiff_info(int fd, const std::string& path) {
+ImageInfo read_tiff_info(const TiffInput& in, const std::string& path) {
+  const TiffSource src(in, "read_info", path);
   TiffErrors errs;
   ErrorScope scope(errs);
-  TiffFile f(fd, path, "r", "read_info", errs);
+  TiffFile f(src.io(), path, "r", "read_info", errs);
   ImageInfo info = tiff_layout(f.get(), "read_info", path).info;
   info.pages = count_pages(f.get(), errs);
   if (errs.has_corrupt) fail_file(ErrorCode::Io, "read_info", path, errs.corrupt.text);
   return info;
 }
 
-Image read_tiff(int fd, const std::string& path, const ReadOptions& opt, ReadNotes& notes) {
+Image read_tiff(const TiffInput& in, const std::string& path, const ReadOptions& opt,
+                ReadNotes& notes) {
+  const TiffSource src(in, "imread", path);
   TiffErrors errs;
   ErrorScope scope(errs);
-  TiffFile f(fd, path, "r", "imread", errs);
+  TiffFile f(src.io(), path, "r", "imread", errs);
   const TiffLayout L = tiff_layout(f.get(), "imread", path);
   notes.pages = count_pages(f.get(), errs);
   check_decoded(errs, opt.allow_corrupt, path);
@@ -447,12 +605,18 @@ bool tiff_codec_configured(TiffCompression c) noexcept {
          (code > 0 && TIFFIsCODECConfigured(static_cast<std::uint16_t>(code)) != 0);
 }
 
-void write_tiff(int fd, const std::string& path, const ImageView& img, const WriteOptions& opt) {
-  // imwrite has checked the options (the level's range, that libtiff has the codec).
+void write_tiff(const TiffOutput& out, const char* op, const std::string& path,
+                const ImageView& img, const WriteOptions& opt) {
+  // imwrite / imencode have checked the options (the level's range, that libtiff has the codec).
   const TiffCompression comp = opt.tiff_compress ? opt.tiff_compression : TiffCompression::none;
+  TiffIo io;
+  io.fd = out.fd;
+  io.out = out.bytes;
+  if (out.bytes && comp == TiffCompression::none)
+    out.bytes->reserve(img.row_bytes() * static_cast<std::size_t>(img.height) + 4096);
   TiffErrors errs;
   ErrorScope scope(errs);
-  TiffFile f(fd, path, "w", "imwrite", errs);
+  TiffFile f(io, path, "w", op, errs);
   TIFF* tif = f.get();
   const std::uint16_t bps = static_cast<std::uint16_t>(8 * elem_size(img.type));
   const std::uint16_t sf = img.type == ElemType::f32 ? SAMPLEFORMAT_IEEEFP : SAMPLEFORMAT_UINT;
@@ -487,7 +651,7 @@ void write_tiff(int fd, const std::string& path, const ImageView& img, const Wri
 #if defined(COMPRESSION_LZMA)
   if (ok && comp == TiffCompression::lzma) ok = TIFFSetField(tif, TIFFTAG_LZMAPRESET, level);
 #endif
-  if (!ok) fail_file(ErrorCode::Io, "imwrite", path, errs.text("cannot set the TIFF tags"));
+  if (!ok) fail_file(ErrorCode::Io, op, path, errs.text("cannot set the TIFF tags"));
 
   // Whole strips at a time: libtiff then compresses deflate with libdeflate when it has it (it
   // does so only for a whole strip; row by row it streams through zlib, 4x slower at level 6).
@@ -515,12 +679,12 @@ void write_tiff(int fd, const std::string& path, const ImageView& img, const Wri
     const tmsize_t n =
         raw ? TIFFWriteRawStrip(tif, k, data, bytes) : TIFFWriteEncodedStrip(tif, k, data, bytes);
     if (n < 0) {
-      fail_file(ErrorCode::Io, "imwrite", path,
+      fail_file(ErrorCode::Io, op, path,
                 "strip " + std::to_string(k) + " (rows " + std::to_string(y0) + ".." +
                     std::to_string(y0 + rows - 1) + "): " + errs.text("write error"));
     }
   }
-  if (!f.flush_and_close()) fail_file(ErrorCode::Io, "imwrite", path, errs.text("write error"));
+  if (!f.flush_and_close()) fail_file(ErrorCode::Io, op, path, errs.text("write error"));
 }
 
 }  // namespace texcv::io_detail

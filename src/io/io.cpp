@@ -1,6 +1,6 @@
-// The public entry points of texcv/io.hpp: format from the extension, opening and checking
-// files, the atomic write (temporary file beside the target, then rename), and dispatch to the
-// codecs.
+// The public entry points of texcv/io.hpp: format from the extension (files) or the signature
+// (memory), opening and checking files, streams over memory (imdecode, imencode), the atomic
+// write (temporary file beside the target, then rename), and dispatch to the codecs.
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -23,7 +23,11 @@ namespace texcv {
 namespace io_detail {
 
 void fail_file(ErrorCode code, const char* op, const std::string& path, const std::string& reason) {
-  fail(code, op, path + ": " + reason);
+  fail(code, op, at_path(path, reason));
+}
+
+std::string at_path(const std::string& path, const std::string& what) {
+  return path.empty() ? what : path + ": " + what;
 }
 
 void ErrorText::set(const char* msg) noexcept {
@@ -50,6 +54,7 @@ void check_image_size(const char* op, const std::string& path, const ImageInfo& 
 
 namespace {
 
+using io_detail::at_path;
 using io_detail::fail_file;
 using io_detail::FilePtr;
 
@@ -114,14 +119,77 @@ FilePtr open_for_read(const char* op, const std::string& path, ImageFormat fmt) 
   return f;
 }
 
-#if defined(TEXCV_HAS_TIFF)
-// libtiff closes the descriptor it is given, so it gets a duplicate of the FILE's.
-int dup_for_tiff(const char* op, const std::string& path, std::FILE* f) {
-  const int fd = ::fcntl(::fileno(f), F_DUPFD_CLOEXEC, 0);
-  if (fd < 0) fail_file(ErrorCode::Io, op, path, std::string("dup: ") + std::strerror(errno));
-  return fd;
+// The signatures sniff() knows, for the messages about data that has none of them.
+constexpr const char* kSignatures =
+    "the signature of PNG (89 50 4E 47 0D 0A 1A 0A), JPEG (FF D8 FF) or TIFF (49 49 2A 00 or "
+    "4D 4D 00 2A; BigTIFF 49 49 2B 00 or 4D 4D 00 2B)";
+
+// The format of encoded data in memory, from its signature (what open_for_read checks of a file).
+// Errors: "<op>: <name>: ..." as for a file; data null with size > 0 is the caller's mistake.
+ImageFormat format_of_data(const char* op, const char* api, const std::string& name,
+                           const unsigned char* data, std::size_t size) {
+  if (size == 0)
+    fail_file(ErrorCode::Io, op, name,
+              std::string("empty data (0 bytes); expected an encoded image starting with ") +
+                  kSignatures);
+  if (!data)
+    fail(ErrorCode::InvalidArgument, api, at_path(name, "data is null"),
+         "nullptr with " + std::to_string(size) + " bytes", "the address of the encoded bytes");
+  const std::size_t n = std::min<std::size_t>(size, 8);
+  const char* is = sniff(data, n);
+  if (!is) {
+    std::string head;
+    for (std::size_t i = 0; i < n; ++i) {
+      char hex[4];
+      std::snprintf(hex, sizeof hex, i ? " %02X" : "%02X", data[i]);
+      head += hex;
+    }
+    fail_file(ErrorCode::Io, op, name,
+              "not a PNG, JPEG or TIFF image; got data starting with " + head + " (" +
+                  std::to_string(size) + " bytes), expected " + kSignatures);
+  }
+  if (std::strcmp(is, "png") == 0) return ImageFormat::png;
+  if (std::strcmp(is, "jpeg") == 0) return ImageFormat::jpeg;
+  return ImageFormat::tiff;
 }
-#endif
+
+// A stdio stream over the caller's bytes (read-only), for the FILE* codecs.
+FilePtr open_memory(const char* op, const std::string& name, const unsigned char* data,
+                    std::size_t size) {
+  // fmemopen does not write through a buffer opened for reading.
+  FilePtr f(::fmemopen(const_cast<unsigned char*>(data), size, "rb"));
+  if (!f) fail_file(ErrorCode::Io, op, name, std::string("fmemopen: ") + std::strerror(errno));
+  return f;
+}
+
+// A write-only stdio stream that appends to `out` (imencode's PNG and JPEG).
+ssize_t append_to_vector(void* cookie, const char* buf, std::size_t n) {
+  auto* out = static_cast<std::vector<unsigned char>*>(cookie);
+  try {
+    out->insert(out->end(), buf, buf + n);
+  } catch (...) {
+    errno = ENOMEM;
+    return -1;
+  }
+  return static_cast<ssize_t>(n);
+}
+FilePtr open_vector_stream(std::vector<unsigned char>& out) {
+  cookie_io_functions_t io{};
+  io.write = append_to_vector;
+  FilePtr f(::fopencookie(&out, "wb", io));
+  if (!f)
+    fail(ErrorCode::OutOfMemory, "imencode",
+         std::string("cannot open a stream into memory: ") + std::strerror(errno));
+  return f;
+}
+
+// imwrite and imencode take valid host views only.
+void check_host_view(const char* op, const ImageView& img) {
+  validate_view(img, op, "img");
+  if (img.location != Location::host)
+    fail(ErrorCode::InvalidArgument, op, "the image must be in host memory",
+         to_string(img.location), "host (copy device images to the host first)");
+}
 
 // The temporary file of an atomic write: removed unless committed.
 struct TempFile {
@@ -245,29 +313,30 @@ void check_options(const char* op, ImageFormat fmt, const WriteOptions& opt) {
   }
 }
 
-void check_writable(ImageFormat fmt, const ImageView& img, const WriteOptions& opt,
+// What the format can hold and the options, with messages "<op>: <path>: ..." (path "": none).
+void check_writable(const char* op, ImageFormat fmt, const ImageView& img, const WriteOptions& opt,
                     const std::string& path) {
   const std::string got =
       std::string(to_string(img.type)) + " with " + std::to_string(img.channels) + " channel(s)";
   switch (fmt) {
     case ImageFormat::png:
       if (img.type == ElemType::f32)
-        fail(ErrorCode::Unsupported, "imwrite", path + ": PNG cannot store this element type", got,
+        fail(ErrorCode::Unsupported, op, at_path(path, "PNG cannot store this element type"), got,
              "u8 or u16");
       break;
     case ImageFormat::jpeg:
       if (img.type != ElemType::u8)
-        fail(ErrorCode::Unsupported, "imwrite",
-             path + ": JPEG stores 8-bit samples only (convert to u8 first)", got, "u8");
+        fail(ErrorCode::Unsupported, op,
+             at_path(path, "JPEG stores 8-bit samples only (convert to u8 first)"), got, "u8");
       if (img.channels == 4)
-        fail(ErrorCode::Unsupported, "imwrite",
-             path + ": JPEG has no alpha channel (drop it first, or write PNG/TIFF)", got,
+        fail(ErrorCode::Unsupported, op,
+             at_path(path, "JPEG has no alpha channel (drop it first, or write PNG/TIFF)"), got,
              "1 or 3 channels");
       break;
     case ImageFormat::tiff:
       break;  // u8/u16/f32 and 1/3/4 channels are all writable
   }
-  check_options("imwrite", fmt, opt);
+  check_options(op, fmt, opt);
 }
 
 }  // namespace
@@ -388,7 +457,7 @@ ImageInfo read_info(const std::string& path) {
       return io_detail::read_jpeg_info(f.get(), path);
     case ImageFormat::tiff:
 #if defined(TEXCV_HAS_TIFF)
-      return io_detail::read_tiff_info(dup_for_tiff(op, path, f.get()), path);
+      return io_detail::read_tiff_info(io_detail::TiffInput{::fileno(f.get()), nullptr, 0}, path);
 #endif
       break;
   }
@@ -416,7 +485,50 @@ Image imread(const std::string& path, const ReadOptions& opt, ReadNotes* notes) 
       return io_detail::read_jpeg(f.get(), path, opt, out);
     case ImageFormat::tiff:
 #if defined(TEXCV_HAS_TIFF)
-      return io_detail::read_tiff(dup_for_tiff(op, path, f.get()), path, opt, out);
+      return io_detail::read_tiff(io_detail::TiffInput{::fileno(f.get()), nullptr, 0}, path, opt,
+                                  out);
+#endif
+      break;
+  }
+  fail(ErrorCode::Internal, op, "unknown image format");
+}
+
+ImageInfo read_info(const unsigned char* data, std::size_t size, const std::string& name) {
+  constexpr const char* op = "read_info";
+  const ImageFormat fmt = format_of_data(op, op, name, data, size);
+  switch (fmt) {
+    case ImageFormat::png:
+      return io_detail::read_png_info(open_memory(op, name, data, size).get(), name);
+    case ImageFormat::jpeg:
+      return io_detail::read_jpeg_info(open_memory(op, name, data, size).get(), name);
+    case ImageFormat::tiff:
+#if defined(TEXCV_HAS_TIFF)
+      return io_detail::read_tiff_info(io_detail::TiffInput{-1, data, size}, name);
+#else
+      fail_no_tiff(op, name);
+#endif
+  }
+  fail(ErrorCode::Internal, op, "unknown image format");
+}
+
+Image imdecode(const unsigned char* data, std::size_t size, const std::string& name,
+               const ReadOptions& opt, ReadNotes* notes) {
+  ReadNotes local;
+  ReadNotes& out = notes ? *notes : local;
+  out = ReadNotes{};
+  constexpr const char* op = "imread";
+  const ImageFormat fmt = format_of_data(op, "imdecode", name, data, size);
+#if !defined(TEXCV_HAS_TIFF)
+  if (fmt == ImageFormat::tiff) fail_no_tiff(op, name);
+#endif
+  switch (fmt) {
+    case ImageFormat::png:
+      return io_detail::read_png(open_memory(op, name, data, size).get(), name, opt, out);
+    case ImageFormat::jpeg:
+      return io_detail::read_jpeg(open_memory(op, name, data, size).get(), name, opt, out);
+    case ImageFormat::tiff:
+#if defined(TEXCV_HAS_TIFF)
+      return io_detail::read_tiff(io_detail::TiffInput{-1, data, size}, name, opt, out);
 #endif
       break;
   }
@@ -438,17 +550,21 @@ void imwrite(const std::string& path, const ImageView& img, const WriteOptions& 
 #if !defined(TEXCV_HAS_TIFF)
   if (fmt == ImageFormat::tiff) fail_no_tiff("imwrite", path);
 #endif
-  validate_view(img, "imwrite", "img");
-  if (img.location != Location::host)
-    fail(ErrorCode::InvalidArgument, "imwrite", "the image must be in host memory",
-         to_string(img.location), "host (copy device images to the host first)");
-  check_writable(fmt, img, opt, path);
+  check_host_view("imwrite", img);
+  check_writable("imwrite", fmt, img, opt, path);
 
   TempFile tmp;
   const int fd = create_temp_file(path, tmp.path);
   if (fmt == ImageFormat::tiff) {
 #if defined(TEXCV_HAS_TIFF)
-    io_detail::write_tiff(fd, path, img, opt);  // closes fd
+    try {
+      io_detail::write_tiff(io_detail::TiffOutput{fd, nullptr}, "imwrite", path, img, opt);
+    } catch (...) {
+      ::close(fd);
+      throw;
+    }
+    if (::close(fd) != 0)
+      fail_file(ErrorCode::Io, "imwrite", path, std::string("close: ") + std::strerror(errno));
 #endif
   } else {
     FilePtr f(::fdopen(fd, "wb"));
@@ -458,9 +574,9 @@ void imwrite(const std::string& path, const ImageView& img, const WriteOptions& 
       fail_file(ErrorCode::Io, "imwrite", path, std::string("fdopen: ") + std::strerror(e));
     }
     if (fmt == ImageFormat::png)
-      io_detail::write_png(f.get(), path, img, opt);
+      io_detail::write_png(f.get(), "imwrite", path, img, opt);
     else
-      io_detail::write_jpeg(f.get(), path, img, opt);
+      io_detail::write_jpeg(f.get(), "imwrite", path, img, opt);
     if (std::fflush(f.get()) != 0 || std::ferror(f.get()))
       fail_file(ErrorCode::Io, "imwrite", path,
                 std::string("write error: ") + std::strerror(errno));
@@ -472,6 +588,33 @@ void imwrite(const std::string& path, const ImageView& img, const WriteOptions& 
               std::string("cannot move the written file into place: ") + std::strerror(errno));
   }
   tmp.committed = true;
+}
+
+std::vector<unsigned char> imencode(const ImageView& img, ImageFormat fmt,
+                                    const WriteOptions& opt) {
+  constexpr const char* op = "imencode";
+#if !defined(TEXCV_HAS_TIFF)
+  if (fmt == ImageFormat::tiff) fail_no_tiff(op, "");
+#endif
+  check_host_view(op, img);
+  check_writable(op, fmt, img, opt, "");
+  std::vector<unsigned char> out;
+  if (fmt == ImageFormat::tiff) {
+#if defined(TEXCV_HAS_TIFF)
+    io_detail::write_tiff(io_detail::TiffOutput{-1, &out}, op, "", img, opt);
+#endif
+    return out;
+  }
+  FilePtr f = open_vector_stream(out);
+  if (fmt == ImageFormat::png)
+    io_detail::write_png(f.get(), op, "", img, opt);
+  else
+    io_detail::write_jpeg(f.get(), op, "", img, opt);
+  if (std::fflush(f.get()) != 0 || std::ferror(f.get()))
+    fail(ErrorCode::OutOfMemory, op,
+         std::string("cannot store the encoded bytes: ") + std::strerror(errno));
+  std::fclose(f.release());
+  return out;
 }
 
 }  // namespace texcv

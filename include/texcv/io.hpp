@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -62,6 +63,18 @@ struct ReadOptions {
   // (libjpeg-turbo pads and repeats as djpeg does). Errors the decoder cannot recover from (a
   // truncated PNG or TIFF, a zlib stream that cannot be inflated, a bad TIFF strip) still throw.
   bool allow_corrupt = false;
+  // Where the decoded image goes; empty: a new host image. Otherwise called once, after the
+  // header is read and checked (the kMaxImageBytes limit), with the decoded size, channels and
+  // type; the codec (PNG, JPEG, TIFF) then decodes straight into the image it returns, with no
+  // intermediate copy of the whole image, and imread returns that image. It may be the caller's
+  // memory (Image::adopt over a pool's pinned buffer), with any pitch >= a row. It must be a host
+  // image of exactly that width, height, channels and type, else Error(InvalidArgument) naming
+  // what it returned and what was expected; what it throws goes through imread unchanged. When
+  // the read fails after it was called, the image it gave is released (its rows may be partly
+  // written).
+  // (Initialized, so that ReadOptions{.allow_corrupt = true} draws no
+  // -Wmissing-field-initializers.)
+  std::function<Image(int width, int height, int channels, ElemType type)> allocate = {};
 };
 
 struct ReadNotes {
@@ -82,10 +95,10 @@ Image imread(const std::string& path, const ReadOptions& opt, ReadNotes* notes =
 // of those bytes named `name` ("read_info: <name>: ...", "imread: <name>: ..."; without the name
 // when it is ""). The verdicts are imread's on such a file: the same image, the same errors for
 // damaged, truncated or unsupported data, the same corrupt-data warnings (allow_corrupt,
-// ReadNotes::corrupt), ReadNotes::pages and ImageInfo::pages. Empty data, or data without one of
-// those signatures: Error(Io) naming the signatures expected; data null with size > 0:
-// Error(InvalidArgument). The codecs read the caller's bytes in place (fmemopen; libtiff maps
-// them), so the data must stay unchanged until the call returns.
+// ReadNotes::corrupt), ReadNotes::pages and ImageInfo::pages; ReadOptions::allocate as for imread.
+// Empty data, or data without one of those signatures: Error(Io) naming the signatures expected;
+// data null with size > 0: Error(InvalidArgument). The codecs read the caller's bytes in place
+// (fmemopen; libtiff maps them), so the data must stay unchanged until the call returns.
 ImageInfo read_info(const unsigned char* data, std::size_t size, const std::string& name);
 Image imdecode(const unsigned char* data, std::size_t size, const std::string& name,
                const ReadOptions& opt = {}, ReadNotes* notes = nullptr);

@@ -44,12 +44,18 @@ struct ErrorText {
   void set(const char* msg) noexcept;
 };
 
+// The image a reader decodes into, made once the header is checked (check_image_size): the
+// caller's (ReadOptions::allocate, checked: host, exactly info's size, channels and type, else
+// Error(InvalidArgument) "<op>: <path>: ...") or a new host image.
+Image allocate_image(const char* op, const std::string& path, const ImageInfo& info,
+                     const ReadOptions& opt);
+
 // Readers: `f` is open on a non-empty regular file or on memory (fmemopen), positioned at 0, its
 // signature checked; `path` names it in messages. read_*_info reads only the header (damage in
-// it fails as imread's default does); read_* returns the decoded image (host, channels 1, 3 or
-// 4) and fills `notes` (reset by the caller): a corrupt-data warning fails the read with
-// Error(Io) "<op>: <path>: Corrupt <FORMAT> data: ..." unless opt.allow_corrupt, when the first
-// one goes to notes.corrupt instead (the same text after "<path>: ").
+// it fails as imread's default does); read_* returns the decoded image (allocate_image's;
+// host, channels 1, 3 or 4) and fills `notes` (reset by the caller): a corrupt-data warning fails
+// the read with Error(Io) "<op>: <path>: Corrupt <FORMAT> data: ..." unless opt.allow_corrupt, when
+// the first one goes to notes.corrupt instead (the same text after "<path>: ").
 ImageInfo read_png_info(std::FILE* f, const std::string& path);
 Image read_png(std::FILE* f, const std::string& path, const ReadOptions& opt, ReadNotes& notes);
 ImageInfo read_jpeg_info(std::FILE* f, const std::string& path);

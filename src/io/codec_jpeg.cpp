@@ -302,7 +302,7 @@ Image read_jpeg(std::FILE* f, const std::string& path, const ReadOptions& opt, R
   JpegReader r(f);
   const ImageInfo info = jpeg_info_of(r, opt.allow_corrupt, "imread", path);
   check_image_size("imread", path, info);
-  Image img(info.width, info.height, info.channels, info.type);
+  Image img = allocate_image("imread", path, info, opt);
   if (!jpeg_pixels_stage(&r.cinfo, &r.err, &img.view()))
     fail_file(ErrorCode::Io, "imread", path, r.err.text.text);
   if (r.err.has_corrupt) notes.corrupt = r.err.corrupt.text;

@@ -203,7 +203,7 @@ Image read_png(std::FILE* f, const std::string& path, const ReadOptions& opt, Re
   open_reader(r, "imread", path, opt.allow_corrupt);
   const ImageInfo info = png_info_of(r, f, "imread", path);
   check_image_size("imread", path, info);
-  Image img(info.width, info.height, info.channels, info.type);
+  Image img = allocate_image("imread", path, info, opt);
   const ImageView& v = img.view();
   if (png_get_rowbytes(r.png, r.info) != v.row_bytes())
     fail_file(ErrorCode::Internal, "imread", path, "libpng row size does not match the image");

@@ -584,7 +584,7 @@ Image read_tiff(const TiffInput& in, const std::string& path, const ReadOptions&
   notes.pages = count_pages(f.get(), errs);
   check_decoded(errs, opt.allow_corrupt, path);
   check_image_size("imread", path, L.info);
-  Image img(L.info.width, L.info.height, L.info.channels, L.info.type);
+  Image img = allocate_image("imread", path, L.info, opt);
   if (L.tiled)
     read_tiles(f.get(), L, img.view(), errs, opt.allow_corrupt, path);
   else

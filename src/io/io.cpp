@@ -50,6 +50,27 @@ void check_image_size(const char* op, const std::string& path, const ImageInfo& 
   }
 }
 
+Image allocate_image(const char* op, const std::string& path, const ImageInfo& info,
+                     const ReadOptions& opt) {
+  if (!opt.allocate) return Image(info.width, info.height, info.channels, info.type);
+  Image img = opt.allocate(info.width, info.height, info.channels, info.type);
+  const ImageView& v = img.view();
+  const std::size_t row = static_cast<std::size_t>(info.width) *
+                          static_cast<std::size_t>(info.channels) * elem_size(info.type);
+  const bool ok = !img.empty() && v.location == Location::host && v.width == info.width &&
+                  v.height == info.height && v.channels == info.channels && v.type == info.type &&
+                  v.pitch >= row;
+  if (!ok) {
+    fail(ErrorCode::InvalidArgument, op,
+         at_path(path, "ReadOptions::allocate returned an image the decoder cannot use"),
+         img.empty() ? std::string("an empty image") : v.describe(),
+         "a host image " + std::to_string(info.width) + "x" + std::to_string(info.height) + "x" +
+             std::to_string(info.channels) + " " + to_string(info.type) +
+             " (pitch >= " + std::to_string(row) + ")");
+  }
+  return img;
+}
+
 }  // namespace io_detail
 
 namespace {

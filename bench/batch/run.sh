@@ -17,6 +17,7 @@
 #         CUDA, the workers) is a small part; its tools: --jpegx-tools (default texcv-cuda)
 # Tools (a texcv tool may carry options after @: texcv-cuda@devices=0,1@streams=4):
 #   texcv-cuda  texcv batch --device cuda (skipped with a message without a usable GPU)
+#   texcv-auto  texcv batch --device auto (CPU workers at once, CUDA workers joining when set up)
 #   texcv-cpu   texcv batch --device cpu
 #               (TIFF output: --tiff-compression none, uncompressed as the task asks; also
 #               texcv's default since 311c3e3, deflate before; a binary without the option
@@ -49,10 +50,10 @@ root=$(cd "$here/../.." && pwd)
 tiff_n=8
 jpeg_n=200
 sets="tiff jpeg"
-tools="texcv-cuda texcv-cpu vips opencv"
+tools="texcv-auto texcv-cuda texcv-cpu vips opencv"
 repeat=1
 jpegx_k=8
-jpegx_tools="texcv-cuda"
+jpegx_tools="texcv-auto texcv-cuda"
 data=$here/data
 work=$here/work
 results=${OUT:-$here/results}
@@ -197,7 +198,7 @@ one() {
   rm -rf "$dst"
   local cmd=()
   case "$tool" in
-    texcv-cuda | texcv-cpu)
+    texcv-cuda | texcv-cpu | texcv-auto)
       if [ -z "$texcv" ]; then echo "skip $set $tool: no texcv binary"; return; fi
       if [ "$tool" = texcv-cuda ] && [ "$gpu_ok" = 0 ]; then
         echo "skip $set $tool: no usable GPU ($(grep -m1 'none usable' <<<"$info_text" | sed 's/^ *//'))"

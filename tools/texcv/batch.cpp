@@ -34,17 +34,23 @@
 #include <unordered_set>
 #include <vector>
 
+#include "texcv/batch.hpp"
 #include "texcv/error.hpp"
 #include "texcv/io.hpp"
 #include "texcv/registry.hpp"
 #include "texcv/runtime.hpp"
-#include "tools/texcv/batch_engine.hpp"
 #include "tools/texcv/commands.hpp"
 #include "tools/texcv/file_safety.hpp"
 
 namespace fs = std::filesystem;
 
 namespace texcv::cli {
+
+// The library's batch engine (texcv/batch.hpp) is what runs the files.
+using BatchJob = batch::Job;
+using JobResult = batch::Result;
+using JobStatus = batch::Status;
+using batch::to_string;
 
 namespace {
 
@@ -186,6 +192,14 @@ std::string report_line(const BatchJob& job, const JobResult& r) {
   s += ",\"stage\":" + (r.stage.empty() ? std::string("null") : json_string(r.stage));
   s += ",\"device\":" + (r.device.empty() ? std::string("null") : json_string(r.device));
   s += std::string(",\"cpu_fallback\":") + (r.cpu_fallback ? "true" : "false");
+  // Where each stage ran (a stage not reached: null).
+  if (!r.read_device.empty() || !r.device.empty() || !r.write_device.empty()) {
+    auto or_null = [](const std::string& v) {
+      return v.empty() ? std::string("null") : json_string(v);
+    };
+    s += ",\"devices\":{\"read\":" + or_null(r.read_device) + ",\"process\":" + or_null(r.device) +
+         ",\"write\":" + or_null(r.write_device) + "}";
+  }
   if (!r.note.empty()) s += ",\"note\":" + json_string(r.note);
   if (!r.warning.empty()) s += ",\"warning\":" + json_string(r.warning);
   if (!r.decoder.empty()) s += ",\"decoder\":" + json_string(r.decoder);
@@ -536,7 +550,7 @@ bool make_plan(const BatchOptions& opt, const std::string& out_format, Plan& pla
     r.note = "under the output folder '" + opt.output +
              "', which is inside the input folder: an output, not an input";
     plan.early.push_back(std::move(r));
-    plan.jobs.push_back({std::move(shown), std::string()});
+    plan.jobs.push_back({std::move(shown), {}, std::string()});
   }
   plan.excluded = excluded.size();
 
@@ -719,11 +733,6 @@ int lock_output_folder(const fs::path& dir) {
   return -1;
 }
 
-std::string thread_plan(const std::string& device, std::size_t workers, int nd, int ne) {
-  return std::to_string(nd) + " decode thread(s), " + std::to_string(workers) + " " + device +
-         " worker(s), " + std::to_string(ne) + " encode thread(s)";
-}
-
 }  // namespace
 
 int batch_command(const BatchOptions& opt) {
@@ -801,17 +810,21 @@ int batch_command(const BatchOptions& opt) {
       s += std::string("; CUDA_VISIBLE_DEVICES=") + vis + " limits and renumbers them";
     return s;
   };
-  bool use_cuda = false;
-  if (opt.device != "cpu") {
-    bool available = false;
+  // --device cuda and an explicit --devices list are checked now (the CUDA runtime starts:
+  // ~0.2 s); --device auto on all GPUs is not: its CUDA workers are set up in the background
+  // while CPU workers take the first files (texcv/batch.hpp).
+  const bool cuda_mode = opt.device == "cuda";
+  const bool probe_now = cuda_mode || (opt.device == "auto" && !devices.empty());
+  bool gpu_usable = false;
+  if (probe_now) {
     const auto t_cuda = Clock::now();
     try {
-      available = cuda_available();
+      gpu_usable = cuda_available();
     } catch (const std::exception&) {
-      available = false;
+      gpu_usable = false;
     }
     cuda_s = seconds_between(t_cuda, Clock::now());
-    if (opt.device == "cuda" && !available) {
+    if (cuda_mode && !gpu_usable) {
       say(std::string("--device cuda: no usable GPU; ") +
           (build.cuda_compiled ? "the CUDA runtime sees no GPU on this machine"
                                : "this build has no CUDA backend") +
@@ -820,49 +833,65 @@ int batch_command(const BatchOptions& opt) {
           " (use --device cpu or auto)");
       return kExitUsage;
     }
-    use_cuda = available;
-  }
-  if (use_cuda) {
-    const int count = static_cast<int>(gpus().size());
-    if (opt.devices == "all") {
-      for (int d = 0; d < count; ++d) devices.push_back(d);
-    } else if (const std::string why = missing_gpus(count); !why.empty()) {
-      say("--devices " + opt.devices + ": " + why);
-      return kExitUsage;
+    if (gpu_usable && !devices.empty()) {
+      if (const std::string why = missing_gpus(static_cast<int>(gpus().size())); !why.empty()) {
+        say("--devices " + opt.devices + ": " + why);
+        return kExitUsage;
+      }
     }
   }
-  // Fault injection (a testing aid, docs/batch.md).
-  std::vector<InjectedFault> faults;
+  if (cuda_mode && devices.empty())
+    for (int d = 0; d < static_cast<int>(gpus().size()); ++d) devices.push_back(d);
+  // Whether CUDA workers may run: cuda; auto in a CUDA build (known only once set up, unless
+  // probed above).
+  const bool may_use_cuda =
+      cuda_mode || (opt.device == "auto" && build.cuda_compiled && (!probe_now || gpu_usable));
+  // JPEG codec: nvJPEG needs CUDA workers and a build with nvJPEG.
+  if (opt.jpeg_codec == "nvjpeg" && !(may_use_cuda && batch::nvjpeg_available())) {
+    say(std::string("--jpeg-codec nvjpeg: ") +
+        (!batch::nvjpeg_available() ? "this build has no nvJPEG (it needs the CUDA toolkit's "
+                                      "nvjpeg.h and libnvjpeg at configure time)"
+                                    : "nvJPEG runs on the CUDA workers; the device is cpu") +
+        " (use --jpeg-codec auto or cpu)");
+    return kExitUsage;
+  }
+  const bool nvjpeg = may_use_cuda && batch::nvjpeg_available() && opt.jpeg_codec != "cpu";
+  const int hw = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  batch::Options bopt;
+  bopt.steps = steps;
+  bopt.device = opt.device == "cpu" ? batch::Device::cpu
+                : cuda_mode         ? batch::Device::cuda
+                : may_use_cuda      ? batch::Device::automatic
+                                    : batch::Device::cpu;
+  bopt.gpus = devices;
+  bopt.streams = std::max(1, opt.streams);
+  bopt.write = write_opt;
+  bopt.read.allow_corrupt = opt.allow_corrupt;
+  bopt.decode_threads = opt.decode_threads > 0 ? opt.decode_threads : hw;
+  bopt.encode_threads = opt.encode_threads > 0 ? opt.encode_threads : hw;
+  bopt.bit_depth = opt.bit_depth;
+  bopt.max_pixels = opt.max_pixels;
+  bopt.max_bytes = opt.max_bytes;
+  bopt.fail_fast = opt.fail_fast;
+  bopt.jpeg_codec = opt.jpeg_codec == "cpu"      ? batch::JpegCodec::cpu
+                    : opt.jpeg_codec == "nvjpeg" ? batch::JpegCodec::nvjpeg
+                                                 : batch::JpegCodec::automatic;
+  bopt.fast_exit = true;  // the process ends after the summary
+  // CPU backend workers: one per core by default, each running its operations on one thread
+  // (measured on 2 cores: 200 JPEGs 2.05 -> 1.60 s, the TIFF task 1.66-2.52 -> 1.53-1.63 s against
+  // one worker whose operations use every core: its OpenMP threads spin between the small
+  // operations while the codec threads wait for the cores); with --workers N, cores / N threads
+  // each.
+  const int cpu_workers = opt.workers > 0 ? opt.workers : hw;
+  bopt.cpu_workers = cpu_workers;
+  bopt.cpu_threads_each = std::max(1, hw / cpu_workers);
+  if (opt.queue > 0) bopt.queue = static_cast<std::size_t>(opt.queue);
   try {
-    faults = injected_faults_from_env();
+    batch::check_options(bopt);  // also TEXCV_BATCH_INJECT_FAULT's syntax
   } catch (const std::exception& e) {
     say(e.what());
     return kExitUsage;
   }
-  // JPEG codec: nvJPEG needs CUDA workers and a build with nvJPEG.
-  if (opt.jpeg_codec == "nvjpeg" && !(use_cuda && nvjpeg_compiled())) {
-    say(std::string("--jpeg-codec nvjpeg: ") +
-        (!nvjpeg_compiled() ? "this build has no nvJPEG (it needs the CUDA toolkit's nvjpeg.h "
-                              "and libnvjpeg at configure time)"
-                            : "nvJPEG runs on the CUDA workers; the device is cpu") +
-        " (use --jpeg-codec auto or cpu)");
-    return kExitUsage;
-  }
-  const bool nvjpeg = use_cuda && nvjpeg_compiled() && opt.jpeg_codec != "cpu";
-  const int hw = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
-  EngineConfig cfg;
-  cfg.steps = steps;
-  cfg.write = write_opt;
-  cfg.read.allow_corrupt = opt.allow_corrupt;
-  cfg.decode_threads = opt.decode_threads > 0 ? opt.decode_threads : hw;
-  cfg.encode_threads = opt.encode_threads > 0 ? opt.encode_threads : hw;
-  cfg.bit_depth = opt.bit_depth;
-  cfg.max_pixels = opt.max_pixels;
-  cfg.max_bytes = opt.max_bytes;
-  cfg.fail_fast = opt.fail_fast;
-  cfg.gpu_jpeg_decode = nvjpeg;
-  cfg.gpu_jpeg_encode = nvjpeg;
-  cfg.faults = faults;
 
   // 3. The plan.
   Plan plan;
@@ -881,57 +910,56 @@ int batch_command(const BatchOptions& opt) {
       std::count_if(plan.early.begin(), plan.early.end(),
                     [](const JobResult& r) { return r.status == JobStatus::skipped; }));
   const std::size_t planned_files = plan.jobs.size() - plan.excluded;
-  const std::string device_text = use_cuda ? "cuda" : "cpu";
-  // CPU backend workers: one per core by default, each running its operations on one thread
-  // (measured on 2 cores: 200 JPEGs 2.05 -> 1.60 s, the TIFF task 1.66-2.52 -> 1.53-1.63 s against
-  // one worker whose operations use every core: its OpenMP threads spin between the small
-  // operations while the codec threads wait for the cores); with --workers N, cores / N threads
-  // each.
-  const int cpu_workers = opt.workers > 0 ? opt.workers : hw;
-  const int cpu_threads_each = std::max(1, hw / cpu_workers);
-  const std::size_t nworkers =
-      use_cuda ? devices.size() * static_cast<std::size_t>(std::max(1, opt.streams))
-               : static_cast<std::size_t>(cpu_workers);
-  // Batched GPU decoding needs the files of a batch waiting in the queue (each is its encoded
-  // bytes until a worker decodes it): room for two batches a worker, at most 512 files, when
-  // every input is a JPEG (other files wait decoded: a TIFF of 5000^2 holds 75 MB). The probe
-  // makes GPU 0's nvJPEG hardware handle, which its workers then share: only done when there are
-  // JPEG files to decode.
+  const bool auto_mode = bopt.device == batch::Device::automatic;
+  const std::string device_text = cuda_mode ? "cuda" : auto_mode ? "auto" : "cpu";
+  const std::size_t gpu_workers_n =
+      static_cast<std::size_t>(bopt.streams) * (devices.empty() ? 1 : devices.size());
+  // The hardware JPEG decoder: probed now on --device cuda (its handle, made here, is what the
+  // workers then share; ~0.4 s), found by the workers' background set-up on auto.
   auto is_jpeg = [&](std::size_t i) { return format_of(plan.jobs[i].input) == ImageFormat::jpeg; };
   const bool any_jpeg = std::any_of(plan.todo.begin(), plan.todo.end(), is_jpeg);
-  const bool all_jpeg = any_jpeg && std::all_of(plan.todo.begin(), plan.todo.end(), is_jpeg);
-  const auto t_probe = Clock::now();
-  const bool jpeg_batches =
-      nvjpeg && any_jpeg && opt.gpu_jpeg_batch > 1 && nvjpeg_hardware_decoder(devices[0]);
-  probe_s = seconds_between(t_probe, Clock::now());
-  const std::size_t batch_queue =
-      std::min<std::size_t>(512, 2 * nworkers * static_cast<std::size_t>(opt.gpu_jpeg_batch));
-  cfg.queue_capacity =
-      opt.queue > 0
-          ? static_cast<std::size_t>(opt.queue)
-          : std::max<std::size_t>(4, jpeg_batches && all_jpeg ? batch_queue : 2 * nworkers);
+  bool jpeg_batches = nvjpeg && any_jpeg && opt.gpu_jpeg_batch > 1;
+  if (cuda_mode && jpeg_batches && !opt.dry_run) {
+    const auto t_probe = Clock::now();
+    jpeg_batches = batch::gpu_jpeg_engines(devices[0]);
+    probe_s = seconds_between(t_probe, Clock::now());
+  }
+  bopt.gpu_jpeg_batch = jpeg_batches ? opt.gpu_jpeg_batch : 1;
   std::string devices_text = device_text;
-  if (use_cuda) {
+  std::string workers_text;
+  if (cuda_mode) {
     devices_text += " (GPU";
     for (std::size_t i = 0; i < devices.size(); ++i)
       devices_text += (i ? "," : " ") + std::to_string(devices[i]);
-    devices_text += ", " + std::to_string(std::max(1, opt.streams)) + " streams each)";
+    devices_text += ", " + std::to_string(bopt.streams) + " streams each)";
+    workers_text = std::to_string(gpu_workers_n) + " cuda worker(s)";
+  } else if (auto_mode) {
+    devices_text += " (CPU workers from the start; CUDA workers, " + std::to_string(bopt.streams) +
+                    " a GPU, join once set up in the background)";
+    workers_text = std::to_string(cpu_workers) + " cpu worker(s) + the cuda workers";
+  } else {
+    workers_text = std::to_string(cpu_workers) + " cpu worker(s)";
   }
+  const std::string threads_text = std::to_string(bopt.decode_threads) + " decode thread(s), " +
+                                   workers_text + ", " + std::to_string(bopt.encode_threads) +
+                                   " encode thread(s)";
   const std::string codec_line =
       std::string("JPEG codec: ") +
       (nvjpeg ? std::string("nvJPEG on the GPU (decode: ") +
-                    (jpeg_batches ? "the GPU's hardware JPEG decoder, up to " +
-                                        std::to_string(opt.gpu_jpeg_batch) +
+                    (jpeg_batches ? (cuda_mode ? std::string("the GPU's hardware JPEG decoder")
+                                               : std::string("the GPU's hardware JPEG decoder "
+                                                             "when it has one")) +
+                                        ", up to " + std::to_string(opt.gpu_jpeg_batch) +
                                         " files a call, nvJPEG's hybrid decoder for the others"
                                   : "nvJPEG's hybrid decoder, one file a call") +
-                    "; encode: nvJPEG; libjpeg-turbo for files nvJPEG cannot decode)"
+                    "; encode: nvJPEG; libjpeg-turbo for files nvJPEG cannot decode" +
+                    (auto_mode ? " and on the CPU workers)" : ")")
               : std::string("libjpeg-turbo on the CPU (decode and encode)"));
 
   if (opt.dry_run) {
     std::cout << "texcv batch (dry run, nothing is written): " << planned_files
               << " file(s); pipeline \"" << opt.pipeline << "\"; device " << devices_text << "; "
-              << thread_plan(device_text, nworkers, cfg.decode_threads, cfg.encode_threads) << "; "
-              << codec_line << "\n";
+              << threads_text << "; " << codec_line << "\n";
     std::vector<const JobResult*> early_of(plan.jobs.size(), nullptr);
     for (const auto& r : plan.early) early_of[r.index] = &r;
     for (std::size_t i = 0; i < plan.jobs.size(); ++i) {
@@ -976,19 +1004,6 @@ int batch_command(const BatchOptions& opt) {
       return kExitUsage;
     }
   }
-  std::vector<std::unique_ptr<Worker>> workers;
-  try {
-    if (use_cuda) {
-      workers = make_cuda_workers(cfg.steps, devices, opt.streams, nvjpeg,
-                                  jpeg_batches ? opt.gpu_jpeg_batch : 1);
-    } else {
-      for (std::size_t i = 0; i < nworkers; ++i)
-        workers.push_back(make_cpu_worker(cfg.steps, static_cast<int>(i), cpu_threads_each));
-    }
-  } catch (const std::exception& e) {
-    say(e.what());
-    return kExitUsage;
-  }
   std::size_t stale_removed = 0;
   for (const auto& s : plan.stale) {
     std::error_code ec;
@@ -1004,8 +1019,7 @@ int batch_command(const BatchOptions& opt) {
     say(std::to_string(planned_files) + " file(s): " + std::to_string(plan.todo.size()) +
         " to process, " + std::to_string(resumed) + " skipped (outputs exist), " +
         std::to_string(planned_failures) + " rejected; device " + devices_text + "; " +
-        thread_plan(device_text, nworkers, cfg.decode_threads, cfg.encode_threads) + "; " +
-        codec_line);
+        threads_text + "; " + codec_line);
     if (stale_removed > 0)
       say("removed " + std::to_string(stale_removed) +
           " temporary file(s) left by an interrupted run");
@@ -1061,7 +1075,8 @@ int batch_command(const BatchOptions& opt) {
   };
   for (const auto& r : plan.early) record(r);
 
-  std::atomic<bool> stop{opt.fail_fast && planned_failures > 0};
+  std::stop_source stop_source;
+  if (opt.fail_fast && planned_failures > 0) stop_source.request_stop();
   g_interrupted = 0;
   auto old_int = std::signal(SIGINT, on_signal);
   auto old_term = std::signal(SIGTERM, on_signal);
@@ -1075,7 +1090,7 @@ int batch_command(const BatchOptions& opt) {
     std::unique_lock<std::mutex> lock(tick_mutex);
     while (!engine_done) {
       tick_cv.wait_for(lock, std::chrono::milliseconds(100));
-      if (g_interrupted) stop.store(true);
+      if (g_interrupted) stop_source.request_stop();
       if (!engine_done && Clock::now() - last >= period) {
         last = Clock::now();
         lock.unlock();
@@ -1087,42 +1102,46 @@ int batch_command(const BatchOptions& opt) {
   // Worker loss: a lost device is shown when it happens (as failures are, even with --quiet);
   // once every worker is lost the files left run on CPU backend workers (--workers of them).
   std::size_t retried = 0;
-  cfg.on_event = [&](const std::string& line) { progress.message("texcv batch: " + line); };
-  const int fallback_count = cpu_workers;
-  const int first_slot = use_cuda ? 0 : static_cast<int>(nworkers);
-  cfg.fallback = [&] {
-    std::vector<std::unique_ptr<Worker>> v;
-    for (int i = 0; i < fallback_count; ++i)
-      v.push_back(make_cpu_worker(cfg.steps, first_slot + i, cpu_threads_each));
-    return v;
-  };
+  bopt.on_event = [&](const std::string& line) { progress.message("texcv batch: " + line); };
   std::size_t ran = 0;  // files the engine finished (ok or failed)
+  bopt.on_result = [&](const JobResult& rr) {
+    JobResult r = rr;
+    r.index = plan.todo[rr.index];  // the library's index is into the files it was given
+    if (r.status != JobStatus::cancelled) ++ran;
+    if (!r.retried_from.empty()) ++retried;
+    progress.count(r.status);
+    record(r);
+  };
+  std::vector<BatchJob> todo_jobs;
+  todo_jobs.reserve(plan.todo.size());
+  for (std::size_t i : plan.todo) todo_jobs.push_back(plan.jobs[i]);
   const auto t0 = Clock::now();
-  const EngineReport engine = run_engine(
-      plan.jobs, plan.todo, cfg, workers,
-      [&](const JobResult& r) {
-        if (r.status != JobStatus::cancelled) ++ran;
-        if (!r.retried_from.empty()) ++retried;
-        progress.count(r.status);
-        record(r);
-      },
-      stop);
-  const double seconds = seconds_between(t0, Clock::now());
-  {
-    std::lock_guard<std::mutex> lock(tick_mutex);
-    engine_done = true;
+  batch::Summary engine;
+  auto end_ticker = [&] {
+    {
+      std::lock_guard<std::mutex> lock(tick_mutex);
+      engine_done = true;
+    }
+    tick_cv.notify_all();
+    ticker.join();
+    progress.finish();
+  };
+  try {
+    engine = batch::run(todo_jobs, bopt, stop_source.get_token());
+  } catch (const std::exception& e) {
+    // The options were checked above; what is left is the environment (a bad
+    // TEXCV_BATCH_INJECT_FAULT), before any file started.
+    end_ticker();
+    say(e.what());
+    return kExitUsage;
   }
-  tick_cv.notify_all();
-  ticker.join();
-  progress.finish();
+  const double seconds = seconds_between(t0, Clock::now());
+  end_ticker();
   std::signal(SIGINT, old_int);
   std::signal(SIGTERM, old_term);
   std::signal(SIGHUP, old_hup);
-  // The workers' own account (TEXCV_BATCH_TIMING=1), then the CPU workers are released (the
-  // CUDA workers at the end, below).
-  for (const auto& w : workers)
-    if (const std::string t = w->timing(); !t.empty()) say(t);
-  if (!use_cuda) workers.clear();
+  // The workers' own account (TEXCV_BATCH_TIMING=1).
+  for (const auto& t : engine.timing) say(t);
 
   // 6. Summary.
   char buf[320];
@@ -1141,15 +1160,31 @@ int batch_command(const BatchOptions& opt) {
   summary += buf;
   if (!opt.quiet || failed > 0 || cancelled > 0 || corrupt > 0) say(summary);
   if (!opt.quiet) {
-    // The fixed cost a short run pays (the GPU workers' own set-up, streams, buffers and nvJPEG
-    // states, happens on their first files and is part of the time above).
+    // The fixed cost before the engine started, then when its first file was finished (on
+    // --device auto the CPU workers take the first files while the CUDA workers are set up).
     const double before = seconds_between(t_entry, t0);
     std::string parts = "start-up " + fixed2(startup_s);
-    if (opt.device != "cpu") parts += ", CUDA runtime " + fixed2(cuda_s);
+    if (cuda_s > 0) parts += ", CUDA runtime " + fixed2(cuda_s);
     parts += ", listing the files " + fixed2(plan_s);
     if (probe_s >= 0.005) parts += ", nvJPEG hardware decoder " + fixed2(probe_s);
     parts += ", other " + fixed2(std::max(0.0, before - cuda_s - plan_s - probe_s));
-    say("time before the first file: " + fixed2(startup_s + before) + " s (" + parts + " s)");
+    std::string line =
+        "time before the first file: " + fixed2(startup_s + before) + " s (" + parts + " s)";
+    if (engine.first_file_s >= 0)
+      line += "; the first file was finished " + fixed2(startup_s + before + engine.first_file_s) +
+              " s after the process started";
+    say(line);
+    if (auto_mode) {
+      if (engine.gpu_ready_s >= 0)
+        say("CUDA workers joined " + fixed2(engine.gpu_ready_s) + " s into the run; steps ran on " +
+            std::to_string(engine.on_cuda) + " file(s) on the GPU, " +
+            std::to_string(engine.on_cpu) + " on the CPU");
+      else
+        say("no CUDA worker joined" +
+            (engine.gpu_note.empty() ? std::string(" before the last file")
+                                     : ": " + engine.gpu_note) +
+            "; every file ran on the CPU");
+    }
   }
   if (fallbacks > 0)
     say(std::to_string(fallbacks) + " file(s) fell back from CUDA to the CPU backend");
@@ -1174,20 +1209,11 @@ int batch_command(const BatchOptions& opt) {
     say("writing the report file '" + opt.report + "' failed");
     rc = kExitFailed;
   }
-  if (use_cuda) {
-    // Every output and the report are written and closed. Releasing the CUDA workers (streams,
-    // buffers, nvJPEG states and handles) took 0.24 s (one GPU) and 0.37 s (two) after 1,000
-    // JPEGs on the H200s, before each GPU's context, for nothing the user keeps: the process ends
-    // here (the run's tail after the last file went from ~0.47 to ~0.27 s on one GPU), and the
-    // driver releases the GPUs as at any exit. TEXCV_BATCH_TIMING=1 times the workers' release.
-    if (const char* t = std::getenv("TEXCV_BATCH_TIMING"); t && *t && std::string(t) != "0") {
-      const auto t_release = Clock::now();
-      workers.clear();
-      std::string msg = "timing: releasing the CUDA workers took ";
-      msg += fixed2(seconds_between(t_release, Clock::now()));
-      msg += " s";
-      say(msg);
-    }
+  if (bopt.device != batch::Device::cpu) {
+    // Every output and the report are written and closed. The CUDA workers were not released
+    // (batch::Options::fast_exit): that took 0.24 s (one GPU) and 0.37 s (two) after 1,000 JPEGs
+    // on the H200s, before each GPU's context, for nothing the user keeps; the driver releases
+    // the GPUs as at any exit. Nor is a CUDA set-up still under way waited for.
     std::cout.flush();
     std::cerr.flush();
     std::fflush(nullptr);

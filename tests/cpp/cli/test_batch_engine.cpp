@@ -1,4 +1,4 @@
-// The batch engine (tools/texcv/batch_engine.cpp) run in-process with fake workers (test doubles
+// The batch engine (src/batch/engine.cpp) run in-process with fake workers (test doubles
 // that stand for GPU workers and throw WorkerLost on cue): a lost device retires every worker on
 // it, the file in flight is retried on another worker and reported, every file is processed
 // exactly once, and when every worker is lost the fallback takes the files left. Also the fault
@@ -27,18 +27,18 @@
 
 #include "cli/batch_test_util.hpp"
 #include "common/test_support.hpp"
+#include "src/batch/engine.hpp"
 #include "texcv/texcv.hpp"
-#include "tools/texcv/batch_engine.hpp"
 
 namespace fs = std::filesystem;
-using texcv::cli::BatchJob;
-using texcv::cli::EngineConfig;
-using texcv::cli::EngineReport;
-using texcv::cli::JobResult;
-using texcv::cli::JobStatus;
-using texcv::cli::Worker;
-using texcv::cli::WorkerLost;
-using texcv::cli::WorkItem;
+using texcv::batch::EngineConfig;
+using texcv::batch::EngineReport;
+using texcv::batch::Job;
+using texcv::batch::Result;
+using texcv::batch::Status;
+using texcv::batch::Worker;
+using texcv::batch::WorkerLost;
+using texcv::batch::WorkItem;
 using texcv::test::batch::has;
 using texcv::test::batch::Proc;
 using texcv::test::batch::read_all;
@@ -173,7 +173,7 @@ class BatchEngine : public ::testing::Test {
       name += std::to_string(100 + i);
       name += ".png";
       texcv::imwrite((dir_ / "in" / name).string(), img.view());
-      jobs_.push_back({(dir_ / "in" / name).string(), (dir_ / "out" / name).string()});
+      jobs_.push_back({(dir_ / "in" / name).string(), {}, (dir_ / "out" / name).string()});
       todo_.push_back(static_cast<std::size_t>(i));
     }
   }
@@ -183,12 +183,12 @@ class BatchEngine : public ::testing::Test {
     cfg.encode_threads = 2;
     if (cfg.queue_capacity == 0) cfg.queue_capacity = 2;
     std::atomic<bool> stop{false};
-    results_.assign(jobs_.size(), JobResult());
+    results_.assign(jobs_.size(), Result());
     std::vector<int> calls(jobs_.size(), 0);
     cfg.on_event = [&](const std::string& line) { events_.push_back(line); };
-    const EngineReport rep = texcv::cli::run_engine(
+    EngineReport rep = texcv::batch::run_engine(
         jobs_, todo_, cfg, workers,
-        [&](const JobResult& r) {
+        [&](const Result& r) {
           ++calls[r.index];
           results_[r.index] = r;
         },
@@ -201,8 +201,8 @@ class BatchEngine : public ::testing::Test {
   // Every file ok, processed exactly once, written flipped (pixel (0, 0) = 8 i + 8).
   void expect_all_ok_once() {
     for (std::size_t i = 0; i < jobs_.size(); ++i) {
-      const JobResult& r = results_[i];
-      EXPECT_EQ(r.status, JobStatus::ok) << jobs_[i].input << ": " << r.error;
+      const Result& r = results_[i];
+      EXPECT_EQ(r.status, Status::ok) << jobs_[i].input << ": " << r.error;
       EXPECT_EQ(log_.processed[jobs_[i].input], 1) << jobs_[i].input;
       const texcv::Image out = texcv::imread(jobs_[i].output);
       ASSERT_EQ(out.width(), 9) << jobs_[i].output;
@@ -219,9 +219,9 @@ class BatchEngine : public ::testing::Test {
 
   texcv::test::TempDir tmp_{"texcv_engine_"};  // removed with the fixture
   fs::path dir_ = tmp_.path();
-  std::vector<BatchJob> jobs_;
+  std::vector<Job> jobs_;
   std::vector<std::size_t> todo_;
-  std::vector<JobResult> results_;
+  std::vector<Result> results_;
   std::vector<std::string> events_;
   Log log_;
 };
@@ -241,7 +241,7 @@ TEST_F(BatchEngine, LostWorkersFileIsRetriedOnAnotherWorkerAndReported) {
   // Exactly one file was on cuda:0 when it was lost; it ran again on cuda:1 and says so.
   int retried = 0, on0 = 0;
   for (std::size_t i = 0; i < jobs_.size(); ++i) {
-    const JobResult& r = results_[i];
+    const Result& r = results_[i];
     if (r.device == "cuda:0") ++on0;
     if (r.retried_from.empty()) continue;
     ++retried;
@@ -423,12 +423,12 @@ TEST_F(BatchEngine, WithoutFallbackTheFilesLeftFailAndTheRunEnds) {
   EXPECT_EQ(rep.fallback_workers, 0u);
   int ok = 0, failed = 0;
   for (const auto& r : results_) {
-    if (r.status == JobStatus::ok) {
+    if (r.status == Status::ok) {
       ++ok;
       EXPECT_EQ(r.device, "cuda:0");
     } else {
       ++failed;
-      EXPECT_EQ(r.status, JobStatus::failed);
+      EXPECT_EQ(r.status, Status::failed);
       EXPECT_EQ(r.stage, "process");
       EXPECT_EQ(r.error, "batch: no worker left: every worker's device was lost") << r.error;
     }
@@ -444,7 +444,7 @@ TEST_F(BatchEngine, InjectedFaultLosesTheDeviceAtItsNthFile) {
   workers.push_back(std::make_unique<FakeWorker>("gpu0b", "cuda:0", -1, log_));
   workers.push_back(std::make_unique<FakeWorker>("gpu1", "cuda:1", -1, log_));
   EngineConfig cfg;
-  cfg.faults = texcv::cli::parse_injected_faults("cuda:0:after=3");
+  cfg.faults = texcv::batch::parse_injected_faults("cuda:0:after=3");
   const EngineReport rep = run(workers, cfg);
   expect_all_ok_once();
   ASSERT_EQ(rep.lost.size(), 1u);
@@ -467,16 +467,16 @@ TEST_F(BatchEngine, InjectedFaultLosesTheDeviceAtItsNthFile) {
 }
 
 TEST(BatchFaultInjection, ParsesEntriesAndRejectsBadOnes) {
-  const auto f = texcv::cli::parse_injected_faults("cuda:0:after=3,cuda:1:after=0");
+  const auto f = texcv::batch::parse_injected_faults("cuda:0:after=3,cuda:1:after=0");
   ASSERT_EQ(f.size(), 2u);
   EXPECT_EQ(f[0].device, "cuda:0");
   EXPECT_EQ(f[0].after, 3u);
   EXPECT_EQ(f[1].device, "cuda:1");
   EXPECT_EQ(f[1].after, 0u);
-  EXPECT_TRUE(texcv::cli::parse_injected_faults("").empty());
+  EXPECT_TRUE(texcv::batch::parse_injected_faults("").empty());
   for (const char* bad : {"cuda:0", "after=3", ":after=3", "cuda:0:after=", "cuda:0:after=x"}) {
     try {
-      texcv::cli::parse_injected_faults(bad);
+      texcv::batch::parse_injected_faults(bad);
       ADD_FAILURE() << bad << " was accepted";
     } catch (const texcv::Error& e) {
       EXPECT_EQ(e.code(), texcv::ErrorCode::InvalidArgument);
@@ -488,12 +488,12 @@ TEST(BatchFaultInjection, ParsesEntriesAndRejectsBadOnes) {
     }
   }
   ::setenv("TEXCV_BATCH_INJECT_FAULT", "cpu:1:after=7", 1);
-  const auto e = texcv::cli::injected_faults_from_env();
+  const auto e = texcv::batch::injected_faults_from_env();
   ::unsetenv("TEXCV_BATCH_INJECT_FAULT");
   ASSERT_EQ(e.size(), 1u);
   EXPECT_EQ(e[0].device, "cpu:1");
   EXPECT_EQ(e[0].after, 7u);
-  EXPECT_TRUE(texcv::cli::injected_faults_from_env().empty());
+  EXPECT_TRUE(texcv::batch::injected_faults_from_env().empty());
 }
 
 // ---- Through the texcv process ----------------------------------------------------------------
@@ -638,7 +638,7 @@ TEST(BatchSteps, CropFollowedByStepsIsReadInPlaceWithTheSameResult) {
     texcv::Image want;
     for (const auto& s : steps)
       want = texcv::apply(s.name, want.empty() ? src.view() : want.view(), s.params);
-    const texcv::Image got = texcv::cli::run_steps_on_host(src, steps);
+    const texcv::Image got = texcv::batch::run_steps_on_host(src, steps);
     ASSERT_EQ(got.width(), want.width());
     ASSERT_EQ(got.height(), want.height());
     const texcv::test::Diff d = texcv::test::compare(got, want);

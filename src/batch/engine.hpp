@@ -1,16 +1,22 @@
-// The batch engine of `texcv batch`: decode threads -> bounded queue -> workers (the CPU backend,
-// or CUDA workers, one stream each, several per GPU) -> bounded queue -> encode threads.
+// The batch engine's internals (the public API is texcv/batch.hpp): decode threads -> bounded
+// queue -> workers (CPU backend workers, and CUDA workers, one stream each, several per GPU) ->
+// bounded queue -> encode threads. Private to the library and its tests.
 //
 // Memory model: at most decode_threads + queue_capacity + workers + queue_capacity +
 // encode_threads images are alive at any time (plus each CUDA worker's reused staging and device
 // buffers), whatever the number of files. Each file's failure is isolated: it is reported through
 // on_done and the others go on (unless fail_fast).
 //
+// Workers that join late: EngineConfig::late makes workers on a background thread while the
+// others already run (the CUDA workers of Device::automatic: the CUDA runtime takes ~0.2 s to
+// start, nvJPEG's hardware decoder ~0.4 s); each then runs Worker::setup on its own thread and
+// starts taking files from the same queue. See "Scheduling" below for how the work is split.
+//
 // Worker loss: a worker whose device becomes unusable (a sticky CUDA error) throws WorkerLost
 // from process(). Its device is then marked lost and every worker on it stops taking files; the
 // file is put back first in line and another worker runs it (its report line says so). When
 // every worker is lost, the engine starts the fallback workers (EngineConfig::fallback: CPU
-// backend workers in texcv batch) for the files left.
+// backend workers) for the files left.
 #pragma once
 
 #include <atomic>
@@ -23,64 +29,26 @@
 #include <string>
 #include <vector>
 
+#include "texcv/batch.hpp"
 #include "texcv/image.hpp"
 #include "texcv/io.hpp"
 #include "texcv/registry.hpp"
 
-namespace texcv::cli {
-
-// One file: paths as the user spells them (relative to the current folder or absolute).
-struct BatchJob {
-  std::string input;
-  std::string output;
-};
-
-// ok: written. failed: no output written (stage and error say why). skipped: the output exists
-// (--resume). cancelled: never started (interrupted, --fail-fast). corrupt: written from what the
-// decoder recovered of damaged data (--allow-corrupt; `error` holds the decoder's warning).
-// excluded: a file under the output folder, which lies inside the input folder: an output of
-// this tree, not an input (never read or written).
-enum class JobStatus { ok, failed, skipped, cancelled, corrupt, excluded };
-const char* to_string(JobStatus s) noexcept;
-
-// What happened to one file (one line of the --report file).
-struct JobResult {
-  std::size_t index = 0;  // into the job list
-  JobStatus status = JobStatus::ok;
-  std::string stage;  // where it failed: "read", "process", "write" ("" when ok)
-  std::string error;
-  std::string device;         // "cpu", "cuda:0"
-  bool cpu_fallback = false;  // a CUDA failure (out of memory...) made it rerun on the CPU
-  std::string note;           // why it fell back
-  // Something the user should know about a file that was processed: a multi-page TIFF of which
-  // only page 1 was processed.
-  std::string warning;
-  // The GPU decoder of a JPEG input: "nvjpeg-hardware" (batched, the JPEG engines) or
-  // "nvjpeg-hybrid"; empty when the CPU codecs decoded it.
-  std::string decoder;
-  // Worker loss: the devices ("cuda:0") that were lost while this file was on them, in order
-  // (empty: it ran once), and why the last of them was lost. `device` is where it finally ran.
-  std::vector<std::string> retried_from;
-  std::string retry_reason;
-  std::uint64_t bytes_in = 0, bytes_out = 0;
-  int width = 0, height = 0, channels = 0;
-  ElemType type = ElemType::u8;
-  int out_width = 0, out_height = 0, out_channels = 0;
-  ElemType out_type = ElemType::u8;
-  double read_ms = 0, process_ms = 0, write_ms = 0, total_ms = 0;
-};
+namespace texcv::batch {
 
 // One file between the stages.
 struct WorkItem {
-  std::string input, output;  // the job's paths
+  std::string input, output;  // the job's paths (input: the name of in-memory data)
   Image image;                // decoded host image (empty while `encoded` holds the input)
   // The input file's bytes, when the decoder left JPEG decoding to a GPU worker (nvJPEG).
   std::vector<unsigned char> encoded;
+  // The job's in-memory input (Job::data), or nullptr for a file.
+  const std::vector<unsigned char>* data = nullptr;
   // GPU JPEG encoding: the quality to encode the result with (0: the encoder threads write
   // `image` through imwrite), and the encoded file the worker made (written as is).
   int encode_jpeg_quality = 0;
   std::vector<unsigned char> encoded_output;
-  JobResult result;
+  Result result;
 };
 
 // Thrown by Worker::process: the worker's device is unusable (a sticky CUDA error: the context
@@ -102,6 +70,16 @@ class Worker {
   // retired together when it is lost ("cuda:0" for every CUDA worker of GPU 0; each CPU worker
   // has its own, "cpu:<slot>").
   virtual std::string device() const { return name(); }
+  // Whether this worker runs on a GPU (the scheduler treats CPU workers differently once GPU
+  // workers are running: see run_engine).
+  virtual bool is_gpu() const { return false; }
+  // Whether it decodes JPEG files left encoded (WorkItem::encoded) on its device (nvJPEG);
+  // valid after setup().
+  virtual bool decodes_jpeg() const { return false; }
+  // Called once on the worker's thread before it takes its first file: the device set-up
+  // (stream, buffers, nvJPEG states). Throwing ends the worker before it took any file: its
+  // device is marked lost with the message, the other workers go on.
+  virtual void setup() {}
   // Replaces item.image by the result (host), or fills item.encoded_output; fills
   // item.result.device (and cpu_fallback, note). Throws WorkerLost when its device is lost.
   virtual void process(WorkItem& item) = 0;
@@ -137,6 +115,10 @@ const Image& host_input(WorkItem& item);
 std::vector<std::unique_ptr<Worker>> make_cuda_workers(const std::vector<PipelineStep>& steps,
                                                        const std::vector<int>& devices, int streams,
                                                        bool nvjpeg, int jpeg_batch);
+// An allocator for ReadOptions::allocate that gives images in pinned host memory from a
+// process-wide pool (1 GB; beyond it ordinary host images), so that a CUDA worker copies such an
+// input to the GPU without a staging copy. Empty in a build without CUDA.
+std::function<Image(int, int, int, ElemType)> pinned_input_allocator();
 // Whether the CUDA workers can decode and encode JPEG with nvJPEG (a build with nvJPEG).
 bool nvjpeg_compiled();
 // Whether nvJPEG's hardware decoder (NVJPEG_BACKEND_HARDWARE) can be used on GPU `device`.
@@ -172,9 +154,28 @@ struct EngineConfig {
   std::uint64_t max_pixels = 256'000'000;
   std::uint64_t max_bytes = 0;  // 0: no limit
   bool fail_fast = false;
-  // nvJPEG on the CUDA workers: decode JPEG inputs / encode JPEG outputs on the GPU.
-  bool gpu_jpeg_decode = false;
+  // nvJPEG on the CUDA workers: encode JPEG outputs on the GPU (decoding: the decoders leave
+  // JPEG inputs encoded while a worker that decodes_jpeg() runs and keeps up, see run_engine).
   bool gpu_jpeg_encode = false;
+  // Inputs may be left encoded for GPU decoding (false: the decoders always decode).
+  bool gpu_jpeg_decode = true;
+  // Workers that join late: called once on a background thread when the run starts; each worker
+  // it returns runs setup() on its own thread, then takes files from the same queue. An
+  // exception is reported through on_event (the run goes on with the other workers). The run
+  // does not wait for it: a run that ends first leaves it to finish on its own, and its workers
+  // are then destroyed on that thread. late_what: how on_event names them ("CUDA workers").
+  std::function<std::vector<std::unique_ptr<Worker>>()> late;
+  std::string late_what = "late workers";
+  // true: a late-worker factory still running when the run ends is left to finish on its own
+  // (the caller ends the process soon: texcv batch); false: the run waits for it at the end.
+  bool detach_late = false;
+  // Decoding into pinned memory for the GPU workers (pinned_input_allocator): used by the
+  // decoders for inputs of at least pinned_min_bytes while a GPU worker runs. Empty: never.
+  std::function<Image(int, int, int, ElemType)> pinned_alloc;
+  std::size_t pinned_min_bytes = std::size_t{4} << 20;
+  // Where the outputs go (Deliver::files: Job::output) and the callback of the other modes.
+  Deliver deliver = Deliver::files;
+  std::function<void(const Result&, Output&&)> on_output;
   // Injected device losses (injected_faults_from_env in texcv batch).
   std::vector<InjectedFault> faults;
   // Makes the workers that take over once every worker is lost (called at most once; may be
@@ -190,15 +191,31 @@ struct EngineReport {
   std::size_t retried = 0;           // files put back after a loss (counted each time)
   std::size_t fallback_workers = 0;  // workers started after every worker was lost
   bool all_lost = false;             // every original worker was lost
+  double first_done_s = -1;          // when the first file finished (-1: none)
+  double late_ready_s = -1;          // when the first late worker finished its setup (-1: none)
+  std::string late_note;             // why no late worker joined ("" when one did or none asked)
+  std::vector<std::string> timing;   // Worker::timing() of every worker that had one
+  // The workers that joined late and the fallback workers: the caller releases them (or ends
+  // the process first: releasing CUDA workers takes a quarter of a second).
+  std::vector<std::unique_ptr<Worker>> late_workers;
 };
 
 // Processes jobs[i] for every i in `todo` (indices into jobs). Calls on_done once for each of
 // them, serialized (never concurrently), from the engine's threads. Once `stop` becomes true
 // (set by the caller, or by the engine on a failure with fail_fast) no new file is started; the
 // files already started finish and those never started are reported as cancelled.
-EngineReport run_engine(const std::vector<BatchJob>& jobs, const std::vector<std::size_t>& todo,
+//
+// Scheduling, while GPU workers (is_gpu) and CPU workers run together:
+// - decode: a JPEG input is left encoded for a GPU worker that decodes_jpeg() while fewer than
+//   half the queue's capacity of files wait (the GPU keeps up); beyond that the decoders decode
+//   it on the CPU (the GPU is behind: the CPU workers get work).
+// - process: a CPU worker takes only a file decoded on the CPU, and only while (a) the queue
+//   holds at least half its capacity, or no GPU worker has finished a file yet; and (b) once
+//   the GPU workers' rate is known, the files left would keep them busy longer than the CPU
+//   worker's time per file: a CPU worker never finishes after the GPU would have finished alone.
+// Before any GPU worker has joined (or once all are lost), CPU workers take every file.
+EngineReport run_engine(const std::vector<Job>& jobs, const std::vector<std::size_t>& todo,
                         const EngineConfig& cfg, std::vector<std::unique_ptr<Worker>>& workers,
-                        const std::function<void(const JobResult&)>& on_done,
-                        std::atomic<bool>& stop);
+                        const std::function<void(const Result&)>& on_done, std::atomic<bool>& stop);
 
-}  // namespace texcv::cli
+}  // namespace texcv::batch

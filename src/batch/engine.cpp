@@ -1,6 +1,6 @@
 // The batch engine: decode threads, workers, encode threads and the bounded queues between them
-// (see batch_engine.hpp), and the CPU worker.
-#include "tools/texcv/batch_engine.hpp"
+// (see engine.hpp), the scheduling of CPU and GPU workers together, and the CPU worker.
+#include "src/batch/engine.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -23,17 +23,25 @@
 #include <thread>
 #include <utility>
 
+#include "src/batch/queue.hpp"
 #include "texcv/error.hpp"
 #include "texcv/runtime.hpp"
-#include "tools/texcv/batch_queue.hpp"
 
 namespace fs = std::filesystem;
 
-namespace texcv::cli {
+namespace texcv::batch {
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+// The scheduler's two constants (engine.hpp, "Scheduling"): CPU workers that may take files
+// before any CPU file has been timed while a GPU is expected, and how long a GPU worker's set-up
+// is assumed to last when deciding whether a CPU worker may start a file before it joins (the
+// CUDA runtime and a worker's stream and buffers: 0.2-0.3 s on the H200; with nvJPEG's hardware
+// decoder 0.6 s).
+constexpr int kCpuProbes = 2;
+constexpr double kGpuSetUpGuessS = 0.3;
 
 double ms_since(Clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
@@ -124,6 +132,41 @@ class WorkQueue {
     lock.unlock();
     if (got > 0) not_full_.notify_all();
   }
+  // CPU workers while GPU workers may run: gate(waiting) says, under the queue's lock, what the
+  // caller may take now: 0 the first item, 1 the first item decoded on the host, 2 nothing (it
+  // depends on the other workers' progress, so it is asked again every few milliseconds and at
+  // every change). Marks the caller busy; nothing once finished().
+  std::optional<Item> take_gated(const std::function<int(std::size_t)>& gate,
+                                 std::atomic<int>& active) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    for (;;) {
+      if (items_.empty() && closed_ && busy_ == 0) return std::nullopt;
+      const int g = items_.empty() ? 2 : gate(items_.size());
+      auto it = items_.end();
+      if (g == 0) it = items_.begin();
+      if (g == 1)
+        it = std::find_if(items_.begin(), items_.end(),
+                          [](const Item& i) { return !i.work.image.empty(); });
+      if (it != items_.end()) {
+        Item item = std::move(*it);
+        items_.erase(it);
+        ++busy_;
+        ++active;  // under the lock: the next gate sees it
+        lock.unlock();
+        not_full_.notify_one();
+        return item;
+      }
+      if (items_.empty())
+        changed_.wait(lock);  // a push, a put_back or the end wakes it
+      else
+        changed_.wait_for(lock, std::chrono::milliseconds(2));
+    }
+  }
+  std::size_t size() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return items_.size();
+  }
+  std::size_t capacity() const noexcept { return capacity_; }
   // The item the caller took has left this stage.
   void done() {
     std::unique_lock<std::mutex> lock(mutex_);
@@ -190,7 +233,7 @@ class CpuWorker final : public Worker {
   }
 
  private:
-  const std::vector<PipelineStep>& steps_;
+  const std::vector<PipelineStep> steps_;
   int slot_ = 0;
   int threads_ = 0;
   bool threads_set_ = false;
@@ -219,20 +262,10 @@ std::string pages_warning(int pages) {
          " was processed (texcv reads the first page of a TIFF)";
 }
 
-// Checks one file with the engine's limits: the byte cap from stat, the pixel cap from the
-// header, both before any pixel buffer is allocated. Fills r's input fields and its warning
-// (several pages).
-ImageInfo check_file(const std::string& p, const EngineConfig& cfg, JobResult& r) {
-  struct stat st {};
-  if (::stat(p.c_str(), &st) != 0)
-    fail(ErrorCode::Io, "batch", p + ": cannot stat: " + std::strerror(errno));
-  if (!S_ISREG(st.st_mode)) fail(ErrorCode::Io, "batch", p + ": not a regular file");
-  r.bytes_in = static_cast<std::uint64_t>(st.st_size);
-  if (st.st_size == 0) fail(ErrorCode::Io, "batch", p + ": empty file (0 bytes)");
-  if (cfg.max_bytes > 0 && r.bytes_in > cfg.max_bytes)
-    fail(ErrorCode::Io, "batch", p + ": file too large (--max-bytes)",
-         std::to_string(r.bytes_in) + " bytes", "at most " + std::to_string(cfg.max_bytes));
-  const ImageInfo info = read_info(p);
+// The limits every input is checked against: the byte cap, and the pixel cap from the header,
+// both before any pixel buffer is allocated. Fills r's input fields and its warning (several
+// pages).
+void check_info(const std::string& p, const ImageInfo& info, const EngineConfig& cfg, Result& r) {
   r.width = info.width;
   r.height = info.height;
   r.channels = info.channels;
@@ -243,39 +276,80 @@ ImageInfo check_file(const std::string& p, const EngineConfig& cfg, JobResult& r
          p + ": the header claims " + std::to_string(info.width) + "x" +
              std::to_string(info.height) + " pixels, more than --max-pixels",
          std::to_string(info.pixels()) + " pixels", "at most " + std::to_string(cfg.max_pixels));
+}
+
+void check_bytes(const std::string& p, std::uint64_t n, const EngineConfig& cfg, Result& r,
+                 const char* what) {
+  r.bytes_in = n;
+  if (n == 0) fail(ErrorCode::Io, "batch", p + ": empty " + what + " (0 bytes)");
+  if (cfg.max_bytes > 0 && n > cfg.max_bytes)
+    fail(ErrorCode::Io, "batch", p + ": " + what + " too large (--max-bytes)",
+         std::to_string(n) + " bytes", "at most " + std::to_string(cfg.max_bytes));
+}
+
+// Checks one input (the file, or the in-memory data) with the engine's limits.
+ImageInfo check_input(const WorkItem& w, const EngineConfig& cfg, Result& r) {
+  const std::string& p = w.input;
+  if (w.data) {
+    check_bytes(p, w.data->size(), cfg, r, "data");
+    const ImageInfo info = read_info(w.data->data(), w.data->size(), p);
+    check_info(p, info, cfg, r);
+    return info;
+  }
+  struct stat st {};
+  if (::stat(p.c_str(), &st) != 0)
+    fail(ErrorCode::Io, "batch", p + ": cannot stat: " + std::strerror(errno));
+  if (!S_ISREG(st.st_mode)) fail(ErrorCode::Io, "batch", p + ": not a regular file");
+  check_bytes(p, static_cast<std::uint64_t>(st.st_size), cfg, r, "file");
+  const ImageInfo info = read_info(p);
+  check_info(p, info, cfg, r);
   return info;
 }
 
 // A corrupt file's status and message (--allow-corrupt): "<path>: <the decoder's warning>".
-void mark_corrupt(JobResult& r, const std::string& path, const std::string& warning) {
-  r.status = JobStatus::corrupt;
+void mark_corrupt(Result& r, const std::string& path, const std::string& warning) {
+  r.status = Status::corrupt;
   r.stage = "read";
   r.error = path + ": " + warning;
 }
 
-Image read_checked(const std::string& p, const EngineConfig& cfg, JobResult& r) {
-  check_file(p, cfg, r);
+// Decodes an input on the CPU after check_input, with `ro` (cfg.read plus the engine's choice of
+// threads and allocator).
+Image decode_checked(const WorkItem& w, const ReadOptions& ro, Result& r) {
   ReadNotes notes;
-  Image img = imread(p, cfg.read, &notes);
-  if (!notes.corrupt.empty()) mark_corrupt(r, p, notes.corrupt);
+  Image img = w.data ? imdecode(w.data->data(), w.data->size(), w.input, ro, &notes)
+                     : imread(w.input, ro, &notes);
+  if (!notes.corrupt.empty()) mark_corrupt(r, w.input, notes.corrupt);
+  r.read_device = "cpu";
   return img;
+}
+
+// Whether an input is a JPEG: by its bytes for in-memory data, else by its extension (as the
+// codecs choose).
+bool is_jpeg_input(const WorkItem& w) {
+  if (w.data) return w.data->size() >= 3 && (*w.data)[0] == 0xFF && (*w.data)[1] == 0xD8;
+  try {
+    return format_from_path(w.input) == ImageFormat::jpeg;
+  } catch (const Error&) {
+    return false;  // the CPU decoder then says what is wrong
+  }
 }
 
 }  // namespace
 
-const char* to_string(JobStatus s) noexcept {
+const char* to_string(Status s) noexcept {
   switch (s) {
-    case JobStatus::ok:
+    case Status::ok:
       return "ok";
-    case JobStatus::failed:
+    case Status::failed:
       return "failed";
-    case JobStatus::skipped:
+    case Status::skipped:
       return "skipped";
-    case JobStatus::cancelled:
+    case Status::cancelled:
       return "cancelled";
-    case JobStatus::corrupt:
+    case Status::corrupt:
       return "corrupt";
-    case JobStatus::excluded:
+    case Status::excluded:
       return "excluded";
   }
   return "unknown";
@@ -304,8 +378,11 @@ Image run_steps_on_host(const ImageView& src, const std::vector<PipelineStep>& s
 
 const Image& host_input(WorkItem& item) {
   if (item.image.empty() && !item.encoded.empty()) {
+    // The decoder's check_jpeg found these bytes sound (a corrupt file is decoded on the CPU by
+    // the decoders): the default options give the same image.
+    item.image = imdecode(item.encoded.data(), item.encoded.size(), item.input);
     std::vector<unsigned char>().swap(item.encoded);
-    item.image = imread(item.input);
+    item.result.read_device = "cpu";
   }
   return item.image;
 }
@@ -341,24 +418,72 @@ std::vector<InjectedFault> injected_faults_from_env() {
   return v ? parse_injected_faults(v) : std::vector<InjectedFault>();
 }
 
-EngineReport run_engine(const std::vector<BatchJob>& jobs, const std::vector<std::size_t>& todo,
+EngineReport run_engine(const std::vector<Job>& jobs, const std::vector<std::size_t>& todo,
                         const EngineConfig& cfg, std::vector<std::unique_ptr<Worker>>& workers,
-                        const std::function<void(const JobResult&)>& on_done,
+                        const std::function<void(const Result&)>& on_done,
                         std::atomic<bool>& stop) {
+  const auto t_run = Clock::now();
+  const int nd = cfg.decode_threads > 0 ? cfg.decode_threads : 1;
+  const int ne = cfg.encode_threads > 0 ? cfg.encode_threads : 1;
   WorkQueue decoded(cfg.queue_capacity);
   BoundedQueue<Item> processed(cfg.queue_capacity);
   std::atomic<std::size_t> next{0};
   std::mutex done_mutex;
   EngineReport report;
+  auto us_since_run = [&] {
+    return std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - t_run).count();
+  };
 
-  auto finish = [&](JobResult& r, Clock::time_point start) {
+  // ---- Scheduling state (atomics: the CPU workers' gate reads them under the queue's lock) ----
+  std::atomic<int> gpu_workers{0};           // GPU workers set up and not retired
+  std::atomic<int> gpu_jpeg{0};              // of them, those that decode JPEG
+  std::atomic<std::size_t> gpu_done{0};      // files the GPU workers finished
+  std::atomic<std::int64_t> gpu_t0_us{-1};   // when a GPU worker took its first file
+  std::atomic<std::size_t> cpu_done{0};      // files the CPU workers finished
+  std::atomic<std::int64_t> cpu_busy_us{0};  // their process time, summed
+  const std::size_t half = std::max<std::size_t>(1, decoded.capacity() / 2);
+  std::atomic<int> late_pending{cfg.late ? 1 : 0};  // the factory, then each late worker's set-up
+  std::atomic<int> cpu_active{0};                   // CPU workers processing a file now
+  // What a CPU worker may take (WorkQueue::take_gated; engine.hpp's "Scheduling").
+  auto cpu_gate = [&](std::size_t waiting) -> int {
+    const int ng = gpu_workers.load();
+    const bool pending = late_pending.load() > 0;
+    if (ng == 0 && !pending) return 0;  // the CPU alone
+    const std::size_t cn = cpu_done.load();
+    // Until a CPU file has been timed, two CPU workers at a time (a GPU may be about to take
+    // over files that take the CPU long).
+    if (cn == 0) return cpu_active.load() < kCpuProbes ? (ng > 0 ? 1 : 0) : 2;
+    const double per_file = static_cast<double>(cpu_busy_us.load()) / 1e6 / static_cast<double>(cn);
+    // A GPU is being set up: files that take the CPU longer than a set-up usually lasts only on
+    // the probes.
+    const bool long_files = per_file > kGpuSetUpGuessS;
+    if (ng == 0) return !long_files || cpu_active.load() < kCpuProbes ? 0 : 2;
+    const std::size_t gd = gpu_done.load();
+    if (gd == 0) return long_files ? 2 : 1;  // the GPU's first file: no rate yet
+    if (waiting < half) return 2;            // the GPU keeps up
+    const std::int64_t t0 = gpu_t0_us.load();
+    if (t0 >= 0 && gd >= 2 * static_cast<std::size_t>(ng)) {
+      const double elapsed = static_cast<double>(us_since_run() - t0) / 1e6;
+      const double rate = elapsed > 0 ? static_cast<double>(gd) / elapsed : 0;
+      const std::size_t started = std::min(next.load(), todo.size());
+      const double left = static_cast<double>(todo.size() - started + waiting);
+      if (rate > 0 && per_file > left / rate) return 2;  // the GPU alone would finish first
+    } else if (long_files) {
+      return 2;
+    }
+    return 1;
+  };
+
+  auto finish = [&](Result& r, Clock::time_point start) {
     r.total_ms = ms_since(start);
-    if (r.status == JobStatus::failed && cfg.fail_fast) stop.store(true);
+    if (r.status == Status::failed && cfg.fail_fast) stop.store(true);
     std::lock_guard<std::mutex> lock(done_mutex);
+    if (report.first_done_s < 0 && r.status != Status::cancelled)
+      report.first_done_s = static_cast<double>(us_since_run()) / 1e6;
     on_done(r);
   };
-  auto failed = [&](JobResult& r, const char* stage, const std::exception& e) {
-    r.status = JobStatus::failed;
+  auto failed = [&](Result& r, const char* stage, const std::exception& e) {
+    r.status = Status::failed;
     r.stage = stage;
     r.error = e.what();
   };
@@ -377,14 +502,16 @@ EngineReport run_engine(const std::vector<BatchJob>& jobs, const std::vector<std
       item.start = Clock::now();
       WorkItem& w = item.work;
       w.result.index = todo[k];
-      const BatchJob& job = jobs[todo[k]];
+      const Job& job = jobs[todo[k]];
       w.input = job.input;
       w.output = job.output;
+      if (!job.data.empty()) w.data = &job.data;
       try {
-        const ImageFormat fin = format_from_path(job.input);
-        if (cfg.gpu_jpeg_decode && fin == ImageFormat::jpeg) {
-          check_file(job.input, cfg, w.result);  // caps and header, no decode
-          w.encoded = read_bytes(job.input, w.result.bytes_in);
+        const ImageInfo info = check_input(w, cfg, w.result);  // caps and header, no decode
+        // A JPEG for a GPU worker's nvJPEG while the GPU keeps up: its bytes, checked here.
+        if (cfg.gpu_jpeg_decode && gpu_jpeg.load() > 0 && is_jpeg_input(w) &&
+            decoded.size() < half) {
+          w.encoded = w.data ? *w.data : read_bytes(job.input, w.result.bytes_in);
           // The verdict the CPU path gives: libjpeg-turbo's entropy decoder reads the file (no
           // pixels) and throws what imread throws; nvJPEG decodes only what it found sound. A
           // corrupt file allowed by --allow-corrupt is decoded on the CPU (its recovery, as with
@@ -395,27 +522,40 @@ EngineReport run_engine(const std::vector<BatchJob>& jobs, const std::vector<std
 #else
           const std::string corrupt;
 #endif
-          if (!corrupt.empty()) {
-            std::vector<unsigned char>().swap(w.encoded);
-            w.image = read_checked(job.input, cfg, w.result);
-          }
+          if (!corrupt.empty()) std::vector<unsigned char>().swap(w.encoded);
         }
-        if (w.encoded.empty() && w.image.empty()) {
-          w.image = read_checked(job.input, cfg, w.result);
+        if (w.encoded.empty()) {
+          ReadOptions ro = cfg.read;
+          // A TIFF's strips on several threads only for the last files (before, every decode
+          // thread has a file of its own).
+#if TEXCV_IO_HELPER_READY
+          ro.threads = todo.size() - k >= static_cast<std::size_t>(nd) ? 1 : 0;
+#endif
+          // Straight into pinned memory for a GPU worker's upload (it may go to a CPU worker:
+          // pinned memory is host memory).
+          if (cfg.pinned_alloc && gpu_workers.load() > 0 && info.bytes() >= cfg.pinned_min_bytes)
+            ro.allocate = cfg.pinned_alloc;
+          w.image = decode_checked(w, ro, w.result);
           const ImageView& v = w.image.view();
           w.result.width = v.width;
           w.result.height = v.height;
           w.result.channels = v.channels;
           w.result.type = v.type;
         }
-        if (cfg.gpu_jpeg_encode && format_from_path(job.output) == ImageFormat::jpeg &&
-            (cfg.bit_depth == 0 || cfg.bit_depth == 8))
-          w.encode_jpeg_quality = cfg.write.jpeg_quality;
+        if (cfg.gpu_jpeg_encode && cfg.deliver != Deliver::images &&
+            (cfg.bit_depth == 0 || cfg.bit_depth == 8)) {
+          bool jpeg_out = false;
+          try {
+            jpeg_out = format_from_path(job.output) == ImageFormat::jpeg;
+          } catch (const Error&) {
+          }
+          if (jpeg_out) w.encode_jpeg_quality = cfg.write.jpeg_quality;
+        }
       } catch (const std::exception& e) {
         failed(w.result, "read", e);
       }
       w.result.read_ms = ms_since(item.start);
-      if (w.result.status == JobStatus::failed) {
+      if (w.result.status == Status::failed) {
         finish(w.result, item.start);
         continue;
       }
@@ -426,7 +566,7 @@ EngineReport run_engine(const std::vector<BatchJob>& jobs, const std::vector<std
   // ---- Workers, device losses and the fallback ----
   // state_mutex guards: lost (device -> reason), started (files started per device, for the
   // injected faults), alive (worker threads still taking files), generation, late_threads and
-  // late_workers (the fallback workers and their threads, started by the last lost worker).
+  // late_workers (the workers that joined late and the fallback workers, and their threads).
   std::mutex state_mutex;
   std::map<std::string, std::string> lost;
   std::map<std::string, std::size_t> started;
@@ -450,7 +590,7 @@ EngineReport run_engine(const std::vector<BatchJob>& jobs, const std::vector<std
                ":after=" + std::to_string(f.after) + ")";
     return {};
   };
-  auto mark_lost = [&](const std::string& dev, const std::string& why) {
+  auto mark_lost = [&](const std::string& dev, const std::string& why, bool at_setup) {
     bool first = false;
     {
       std::lock_guard<std::mutex> lock(state_mutex);
@@ -458,18 +598,19 @@ EngineReport run_engine(const std::vector<BatchJob>& jobs, const std::vector<std
       if (first) report.lost.push_back(dev + ": " + why);
     }
     if (first)
-      event(dev + " lost (" + why +
-            "): its workers stop taking files; the file(s) in flight on it are retried on "
-            "other workers");
+      event(at_setup ? dev + " could not be set up (" + why + "): its workers take no files"
+                     : dev + " lost (" + why +
+                           "): its workers stop taking files; the file(s) in flight on it are "
+                           "retried on other workers");
   };
 
-  std::function<void(Worker&)> worker_loop;
+  std::function<void(Worker&, bool)> worker_loop;
   // A worker stops taking files (its device is lost). The last one starts the fallback.
   auto retire = [&] {
     std::unique_lock<std::mutex> lock(state_mutex);
     if (--alive > 0 || decoded.finished()) return;
     std::vector<std::unique_ptr<Worker>> fresh;
-    if (generation == 0 && !workers.empty()) report.all_lost = true;
+    if (generation == 0 && (!workers.empty() || !late_workers.empty())) report.all_lost = true;
     if (generation == 0 && cfg.fallback) {
       lock.unlock();
       try {
@@ -495,29 +636,65 @@ EngineReport run_engine(const std::vector<BatchJob>& jobs, const std::vector<std
                     " fallback worker(s) (" + fresh.front()->name() + ")");
     lock.lock();
     for (auto& w : fresh) {
-      late_threads.emplace_back([&worker_loop, wp = w.get()] { worker_loop(*wp); });
+      late_threads.emplace_back([&worker_loop, wp = w.get()] { worker_loop(*wp, false); });
       late_workers.push_back(std::move(w));
     }
   };
 
-  worker_loop = [&](Worker& wk) {
+  // joined_late: made by EngineConfig::late (counted in late_pending until set up). A GPU worker
+  // the caller gave (Device::cuda) is counted in gpu_workers / gpu_jpeg from the start, so that
+  // the decoders leave JPEG files encoded for it while it sets up.
+  worker_loop = [&](Worker& wk, bool joined_late) {
     const std::string dev = wk.device();
+    const bool gpu = wk.is_gpu();
+    const bool counted = gpu && !joined_late;
+    const bool jpeg = gpu && wk.decodes_jpeg();
+    bool set_up = false;
+    try {
+      wk.setup();
+      set_up = true;
+    } catch (const std::exception& e) {
+      if (counted) {
+        --gpu_workers;
+        if (jpeg) --gpu_jpeg;
+      }
+      if (joined_late) --late_pending;
+      mark_lost(dev, e.what(), true);
+    }
+    if (!set_up) return retire();
+    if (gpu && !counted) {
+      ++gpu_workers;
+      if (jpeg) ++gpu_jpeg;
+    }
+    if (joined_late) {
+      --late_pending;
+      std::lock_guard<std::mutex> lock(state_mutex);
+      if (report.late_ready_s < 0) report.late_ready_s = static_cast<double>(us_since_run()) / 1e6;
+    }
+    auto leave = [&] {  // this worker takes no more files
+      if (!gpu) return;
+      --gpu_workers;
+      if (jpeg) --gpu_jpeg;
+    };
     const std::size_t want = std::max<std::size_t>(1, wk.batch_size());
     std::vector<Item> batch;
     batch.reserve(want);
     // The device is lost while the files of `batch` were on it: they go back first in line, in
     // their order, each reported as retried; the worker retires.
     auto give_back = [&](const std::string& why) {
-      mark_lost(dev, why);
+      if (!gpu) --cpu_active;
+      leave();
+      mark_lost(dev, why, false);
       for (std::size_t k = batch.size(); k-- > 0;) {
         WorkItem& w = batch[k].work;
-        JobResult& r = w.result;
+        Result& r = w.result;
         r.retried_from.push_back(dev);
         r.retry_reason = dev + " lost: " + why;
         r.device.clear();
         r.decoder.clear();
         r.cpu_fallback = false;
         r.note.clear();
+        if (w.image.empty()) r.read_device.clear();  // still encoded: decoded where it reruns
         std::vector<unsigned char>().swap(w.encoded_output);
         {
           std::lock_guard<std::mutex> lock(state_mutex);
@@ -528,15 +705,24 @@ EngineReport run_engine(const std::vector<BatchJob>& jobs, const std::vector<std
       retire();
     };
     for (;;) {
-      if (is_lost(dev)) return retire();
-      auto first = decoded.take();
-      if (!first) return;  // finished: nothing can come back
+      if (is_lost(dev)) {
+        leave();
+        return retire();
+      }
+      auto first = gpu ? decoded.take() : decoded.take_gated(cpu_gate, cpu_active);
+      if (!first) return leave();  // finished: nothing can come back
+      if (gpu) {
+        std::int64_t none = -1;
+        gpu_t0_us.compare_exchange_strong(none, us_since_run());
+      }
       batch.clear();
       batch.push_back(std::move(*first));
       if (want > 1) decoded.take_ready(want - 1, batch);
       if (is_lost(dev)) {
         // not started here: no retry to report
+        if (!gpu) --cpu_active;
         for (std::size_t k = batch.size(); k-- > 0;) decoded.put_back(std::move(batch[k]));
+        leave();
         return retire();
       }
       if (want > 1) {
@@ -579,14 +765,22 @@ EngineReport run_engine(const std::vector<BatchJob>& jobs, const std::vector<std
             if (w.result.device.empty()) w.result.device = wk.name();
           }
         }
-        w.result.process_ms += ms_since(t0);
+        const double ms = ms_since(t0);
+        w.result.process_ms += ms;
         if (!lost_why.empty()) {
           // batch[..k) has left this stage; batch[k..] goes back.
           batch.erase(batch.begin(), batch.begin() + static_cast<std::ptrdiff_t>(k));
           return give_back(lost_why);
         }
+        if (gpu) {
+          ++gpu_done;
+        } else {
+          cpu_busy_us += static_cast<std::int64_t>(ms * 1000);
+          ++cpu_done;
+          --cpu_active;
+        }
         std::vector<unsigned char>().swap(w.encoded);
-        if (w.result.status == JobStatus::failed) {
+        if (w.result.status == Status::failed) {
           w.image = Image();
           decoded.done();
           finish(w.result, item.start);
@@ -602,18 +796,26 @@ EngineReport run_engine(const std::vector<BatchJob>& jobs, const std::vector<std
     while (auto item = processed.pop()) {
       const auto t0 = Clock::now();
       WorkItem& w = item->work;
-      JobResult& r = w.result;
+      Result& r = w.result;
       try {
-        const fs::path parent = fs::path(w.output).parent_path();
-        if (!parent.empty()) {
-          std::error_code ec;
-          fs::create_directories(parent, ec);
-          if (!fs::is_directory(parent))
-            fail(ErrorCode::Io, "batch",
-                 "cannot create the output folder '" + parent.string() + "': " + ec.message());
+        r.write_device = w.encoded_output.empty() ? "cpu" : r.device;
+        if (cfg.deliver == Deliver::files) {
+          const fs::path parent = fs::path(w.output).parent_path();
+          if (!parent.empty()) {
+            std::error_code ec;
+            fs::create_directories(parent, ec);
+            if (!fs::is_directory(parent))
+              fail(ErrorCode::Io, "batch",
+                   "cannot create the output folder '" + parent.string() + "': " + ec.message());
+          }
         }
+        Output out;
         if (!w.encoded_output.empty()) {
-          write_bytes_atomic(w.output, w.encoded_output);  // encoded on the GPU (nvJPEG)
+          // encoded on the GPU (nvJPEG)
+          if (cfg.deliver == Deliver::files)
+            write_bytes_atomic(w.output, w.encoded_output);
+          else
+            out.encoded = std::move(w.encoded_output);
         } else {
           if (cfg.bit_depth != 0) {
             Image converted = convert_depth(w.image, cfg.bit_depth);
@@ -624,11 +826,21 @@ EngineReport run_engine(const std::vector<BatchJob>& jobs, const std::vector<std
           r.out_height = v.height;
           r.out_channels = v.channels;
           r.out_type = v.type;
-          imwrite(w.output, v, cfg.write);
+          if (cfg.deliver == Deliver::files)
+            imwrite(w.output, v, cfg.write);
+          else if (cfg.deliver == Deliver::encoded)
+            out.encoded = imencode(v, format_from_path(w.output), cfg.write);
+          else
+            out.image = std::move(w.image);
         }
-        std::error_code ec;
-        const auto size = fs::file_size(w.output, ec);
-        if (!ec) r.bytes_out = size;
+        if (cfg.deliver == Deliver::files) {
+          std::error_code ec;
+          const auto size = fs::file_size(w.output, ec);
+          if (!ec) r.bytes_out = size;
+        } else {
+          r.bytes_out = out.encoded.size();
+          if (cfg.on_output) cfg.on_output(r, std::move(out));
+        }
       } catch (const std::exception& e) {
         failed(r, "write", e);
       }
@@ -639,13 +851,76 @@ EngineReport run_engine(const std::vector<BatchJob>& jobs, const std::vector<std
     }
   };
 
-  const int nd = cfg.decode_threads > 0 ? cfg.decode_threads : 1;
-  const int ne = cfg.encode_threads > 0 ? cfg.encode_threads : 1;
+  // ---- Workers that join late (EngineConfig::late), made on a background thread ----
+  // The shared part outlives this call when the run ends first (the thread may be detached):
+  // once `closing` is set the thread touches nothing of this call and destroys its workers.
+  struct LateShared {
+    std::mutex m;
+    bool closing = false;
+  };
+  auto late_shared = std::make_shared<LateShared>();
+  std::thread late_maker;
+  if (cfg.late) {
+    // Registers the workers the factory made (under late_shared->m, before `closing`).
+    std::function<void(std::vector<std::unique_ptr<Worker>>&)> join_late =
+        [&](std::vector<std::unique_ptr<Worker>>& made) {
+          std::lock_guard<std::mutex> lock(state_mutex);
+          if (decoded.finished()) return;  // nothing left to do: destroyed by the maker
+          alive += static_cast<int>(made.size());
+          late_pending += static_cast<int>(made.size());  // each until its set-up is done
+          for (auto& w : made) {
+            late_threads.emplace_back([&worker_loop, wp = w.get()] { worker_loop(*wp, true); });
+            late_workers.push_back(std::move(w));
+          }
+          made.clear();
+        };
+    // None joined: with no other worker, the fallback takes the files (as when all are lost).
+    std::function<void()> none_joined = [&] {
+      bool none = false;
+      {
+        std::lock_guard<std::mutex> lock(state_mutex);
+        none = alive == 0;
+        if (none) alive = 1;
+      }
+      if (none) retire();
+    };
+    late_maker = std::thread([shared = late_shared, make = cfg.late, join_late, none_joined,
+                              &report, &event, &late_pending, what = cfg.late_what] {
+      std::vector<std::unique_ptr<Worker>> made;
+      std::string why;
+      try {
+        made = make();  // empty: none for this run (the factory says why, if it should)
+      } catch (const std::exception& e) {
+        why = e.what();
+      }
+      {
+        std::lock_guard<std::mutex> lock(shared->m);
+        if (!shared->closing) {
+          if (!why.empty()) {
+            report.late_note = why;
+            event("no " + what + " joined: " + why);
+          }
+          if (made.empty())
+            none_joined();
+          else
+            join_late(made);
+          --late_pending;  // the factory's own count
+        }
+      }
+      made.clear();  // those not registered (the run had ended)
+    });
+  }
+
   std::vector<std::thread> decoders, worker_threads, encoders;
   for (int i = 0; i < ne; ++i) encoders.emplace_back(encoder);
   for (auto& w : workers)
-    worker_threads.emplace_back([&worker_loop, wp = w.get()] { worker_loop(*wp); });
-  if (workers.empty()) {
+    if (w->is_gpu()) {
+      ++gpu_workers;
+      if (w->decodes_jpeg()) ++gpu_jpeg;
+    }
+  for (auto& w : workers)
+    worker_threads.emplace_back([&worker_loop, wp = w.get()] { worker_loop(*wp, false); });
+  if (workers.empty() && !cfg.late) {
     alive = 1;
     retire();  // no worker at all: the fallback (or NoWorker) from the start
   }
@@ -654,7 +929,12 @@ EngineReport run_engine(const std::vector<BatchJob>& jobs, const std::vector<std
   for (auto& t : decoders) t.join();
   decoded.close();
   for (auto& t : worker_threads) t.join();
-  // Workers started by a retiring worker (which may in turn start others): join until none.
+  {
+    std::lock_guard<std::mutex> lock(late_shared->m);
+    late_shared->closing = true;  // from here the maker registers nothing
+  }
+  // Workers started late or by a retiring worker (which may in turn start others): join until
+  // none.
   for (;;) {
     std::vector<std::thread> late;
     {
@@ -669,12 +949,24 @@ EngineReport run_engine(const std::vector<BatchJob>& jobs, const std::vector<std
 
   // Files never started (stopped early): reported as cancelled, in order.
   for (std::size_t k = next.load(); k < todo.size(); ++k) {
-    JobResult r;
+    Result r;
     r.index = todo[k];
-    r.status = JobStatus::cancelled;
+    r.status = Status::cancelled;
     on_done(r);
+  }
+  for (const auto& w : workers)
+    if (std::string t = w->timing(); !t.empty()) report.timing.push_back(std::move(t));
+  for (const auto& w : late_workers)
+    if (std::string t = w->timing(); !t.empty()) report.timing.push_back(std::move(t));
+  // The late workers go to the caller (released as it chooses, see EngineReport).
+  for (auto& w : late_workers) report.late_workers.push_back(std::move(w));
+  if (late_maker.joinable()) {
+    if (cfg.detach_late)
+      late_maker.detach();  // still setting up: it ends on its own (the process may end first)
+    else
+      late_maker.join();
   }
   return report;
 }
 
-}  // namespace texcv::cli
+}  // namespace texcv::batch

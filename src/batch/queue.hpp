@@ -10,7 +10,7 @@
 #include <optional>
 #include <utility>
 
-namespace texcv::cli {
+namespace texcv::batch {
 
 template <typename T>
 class BoundedQueue {
@@ -62,4 +62,4 @@ class BoundedQueue {
   bool closed_ = false;
 };
 
-}  // namespace texcv::cli
+}  // namespace texcv::batch

@@ -6,7 +6,7 @@
 // synchronizes the whole device and serialized the workers). With several workers per GPU (two
 // by default), one worker's copies overlap another's kernels.
 //
-// With nvJPEG (TEXCV_HAS_NVJPEG, found by tools/texcv/CMakeLists.txt in the CUDA toolkit), a
+// With nvJPEG (TEXCV_HAS_NVJPEG, found by src/CMakeLists.txt in the CUDA toolkit), a
 // worker also decodes JPEG inputs on the GPU and encodes JPEG outputs there. It takes the JPEG
 // files waiting in the queue in batches (--gpu-jpeg-batch, 32 by default) and decodes them in one
 // call on the GPU's hardware JPEG decoder (nvJPEG's NVJPEG_BACKEND_HARDWARE: the A100, H100 and
@@ -33,30 +33,26 @@
 #include <string>
 #include <vector>
 
+#include "src/batch/engine.hpp"
 #include "texcv/error.hpp"
 #include "texcv/registry.hpp"
-#include "tools/texcv/batch_engine.hpp"
 
-#if defined(TEXCV_HAS_CUDA)
 #include <cuda_runtime.h>
 
 #include "src/cuda/runtime/runtime.hpp"
-#endif
-#if defined(TEXCV_HAS_CUDA) && defined(TEXCV_HAS_NVJPEG)
+#if defined(TEXCV_HAS_NVJPEG)
 #include <nvjpeg.h>
 #endif
 
-namespace texcv::cli {
+namespace texcv::batch {
 
 bool nvjpeg_compiled() {
-#if defined(TEXCV_HAS_CUDA) && defined(TEXCV_HAS_NVJPEG)
+#if defined(TEXCV_HAS_NVJPEG)
   return true;
 #else
   return false;
 #endif
 }
-
-#if defined(TEXCV_HAS_CUDA)
 
 namespace {
 
@@ -237,6 +233,26 @@ class PinnedPool {
 // Each worker's pinned budget for results in flight (4 of the TIFF task's 56 MB results).
 constexpr std::size_t kResultPoolBytes = std::size_t{256} << 20;
 
+// The decoders' pinned budget for inputs on their way to the GPU workers (pinned_input_allocator):
+// a queue's worth of the TIFF task's 75 MB inputs.
+constexpr std::size_t kInputPoolBytes = std::size_t{1} << 30;
+
+std::shared_ptr<PinnedPool> input_pool() {
+  static auto* pool =
+      new std::shared_ptr<PinnedPool>(std::make_shared<PinnedPool>(kInputPoolBytes));
+  return *pool;
+}
+
+// Whether host memory p is pinned (page-locked by CUDA): a copy from it needs no staging.
+bool is_pinned(const void* p) {
+  cudaPointerAttributes a{};
+  if (cudaPointerGetAttributes(&a, p) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return false;
+  }
+  return a.type == cudaMemoryTypeHost;
+}
+
 #if defined(TEXCV_HAS_NVJPEG)
 // The largest number of pixels decoded in one batch (the batch's device buffers stay below
 // ~800 MB for 3-channel images); files beyond it are decoded alone.
@@ -286,19 +302,47 @@ class CudaWorker final : public Worker {
     const double nb = static_cast<double>(t_.batch_files);
     char buf[512];
     std::snprintf(buf, sizeof buf,
-                  "timing %s: first file %.1f ms, first hardware-decode batch %.1f "
+                  "timing %s: set-up %.1f ms, first file %.1f ms, first hardware-decode batch %.1f "
                   "ms; then %zu files, ms per file: process %.3f (input %.3f, steps %.3f, JPEG "
                   "encode %.3f, download %.3f); %zu batches of %.1f files, batch decode %.3f "
-                  "ms per file",
-                  name().c_str(), t_.first_ms, t_.first_batch_ms, t_.files, t_.process_ms / n,
-                  t_.input_ms / n, t_.steps_ms / n, t_.encode_ms / n, t_.download_ms / n,
-                  t_.batches, t_.batches ? nb / static_cast<double>(t_.batches) : 0.0,
-                  nb > 0 ? t_.prepare_ms / nb : 0.0);
+                  "ms per file; %zu inputs uploaded straight from pinned memory",
+                  name().c_str(), setup_ms_, t_.first_ms, t_.first_batch_ms, t_.files,
+                  t_.process_ms / n, t_.input_ms / n, t_.steps_ms / n, t_.encode_ms / n,
+                  t_.download_ms / n, t_.batches,
+                  t_.batches ? nb / static_cast<double>(t_.batches) : 0.0,
+                  nb > 0 ? t_.prepare_ms / nb : 0.0, direct_uploads_);
     return buf;
   }
 
+  bool is_gpu() const override {
+    return true;
+  }
+  bool decodes_jpeg() const override {
+    return use_nvjpeg_;
+  }
   std::size_t batch_size() const override {
     return static_cast<std::size_t>(jpeg_batch_);
+  }
+
+  // The stream and, with nvJPEG, the decode and encode states and the hardware decoder's (the
+  // GPU's shared handles are made by the first of its workers): before the first file, so that
+  // while this runs in the background (Device::automatic) the CPU workers take the files.
+  void setup() override {
+    const Tick t0 = std::chrono::steady_clock::now();
+    try {
+      init();
+#if defined(TEXCV_HAS_NVJPEG)
+      if (use_nvjpeg_) {
+        init_jpeg_decode();
+        init_jpeg_encode();
+        if (jpeg_batch_ > 1 && !init_hardware_decode()) jpeg_batch_ = 1;
+      }
+#endif
+    } catch (const std::exception& e) {
+      throw std::runtime_error("cannot set up a worker on GPU " + std::to_string(device_) + ": " +
+                               e.what());
+    }
+    setup_ms_ = ms_since(t0);
   }
 
   // Decodes the batch's JPEG files together on the GPU's hardware decoder (see the file's
@@ -337,7 +381,7 @@ class CudaWorker final : public Worker {
   }
 
   void process(WorkItem& item) override {
-    JobResult& r = item.result;
+    Result& r = item.result;
     r.device = device();
     try {
       const Tick t0 = tick();
@@ -475,7 +519,7 @@ class CudaWorker final : public Worker {
     std::vector<nvjpegImage_t> outs;
     std::size_t pixels = 0;
     for (WorkItem* w : items) {
-      const JobResult& r = w->result;
+      const Result& r = w->result;
       if (w->encoded.empty() || r.channels != 3 || !ends_with_eoi(w->encoded)) continue;
       if (nvjpegJpegStreamParseHeader(hw_, w->encoded.data(), w->encoded.size(), hw_stream_) !=
           NVJPEG_STATUS_SUCCESS)
@@ -515,10 +559,20 @@ class CudaWorker final : public Worker {
   }
 #endif
 
-  // Pageable host image -> pinned staging -> device input buffer, on this worker's stream.
+  // Host image -> device input buffer, on this worker's stream: straight from a pinned image
+  // (decoded into pinned memory, pinned_input_allocator), else through the pinned staging buffer.
   ImageView upload(const ImageView& v) {
     const std::size_t row = v.row_bytes();
     const std::size_t bytes = row * static_cast<std::size_t>(v.height);
+    if (is_pinned(v.data)) {
+      // The image lives until process() returns, after the stream's last synchronization.
+      fit_device_in(row, v.height);
+      TEXCV_CUDA_CHECK(kOp, cudaMemcpy2DAsync(device_in_.data(), device_in_.pitch(), v.data,
+                                              v.pitch, row, static_cast<std::size_t>(v.height),
+                                              cudaMemcpyHostToDevice, stream_->get()));
+      ++direct_uploads_;
+      return device_in_.view(v.width, v.height, v.channels, v.type);
+    }
     if (pinned_in_.size() < bytes) {
       pinned_in_ = cuda::PinnedBuffer();
       pinned_in_ = cuda::PinnedBuffer(bytes, kOp);
@@ -609,13 +663,16 @@ class CudaWorker final : public Worker {
       dsrc = it->second;
       predecoded_.erase(it);
       item.result.decoder = "nvjpeg-hardware";
+      item.result.read_device = device();
     }
 #if defined(TEXCV_HAS_NVJPEG)
     if (dsrc.empty() && !item.encoded.empty() && use_nvjpeg_) {
-      if (decode_jpeg(item, dsrc))
+      if (decode_jpeg(item, dsrc)) {
         item.result.decoder = "nvjpeg-hybrid";
-      else
+        item.result.read_device = device();
+      } else {
         item.result.note = "nvJPEG could not decode it; decoded on the CPU";
+      }
     }
 #endif
     if (dsrc.empty()) dsrc = upload(host_input(item).view());
@@ -674,7 +731,7 @@ class CudaWorker final : public Worker {
         t = tick();
       }
       if (encoded) {
-        JobResult& r = item.result;
+        Result& r = item.result;
         r.out_width = o.width;
         r.out_height = o.height;
         r.out_channels = o.channels;
@@ -722,9 +779,11 @@ class CudaWorker final : public Worker {
     if (timing_) t_.download_ms += ms_since(t);
   }
 
-  const std::vector<PipelineStep>& steps_;
+  const std::vector<PipelineStep> steps_;
   const bool timing_ = timing_enabled();
   Timing t_;
+  double setup_ms_ = 0;
+  std::size_t direct_uploads_ = 0;  // inputs copied to the GPU straight from pinned memory
   int device_ = 0, slot_ = 0;
   bool use_nvjpeg_ = false;
   std::unique_ptr<cuda::Stream> stream_;
@@ -761,6 +820,29 @@ std::vector<std::unique_ptr<Worker>> make_cuda_workers(const std::vector<Pipelin
   return out;
 }
 
+std::function<Image(int, int, int, ElemType)> pinned_input_allocator() {
+  return [pool = input_pool()](int width, int height, int channels, ElemType type) -> Image {
+    const std::size_t row =
+        static_cast<std::size_t>(width) * static_cast<std::size_t>(channels) * elem_size(type);
+    cuda::PinnedBuffer b = pool->take(row * static_cast<std::size_t>(height));
+    if (b.data() == nullptr) return Image(width, height, channels, type);  // over the budget
+    auto* held = new cuda::PinnedBuffer(std::move(b));
+    std::shared_ptr<void> owner(held->data(), [pool, held](void*) {
+      pool->give_back(std::move(*held));
+      delete held;
+    });
+    ImageView v;
+    v.data = held->data();
+    v.width = width;
+    v.height = height;
+    v.channels = channels;
+    v.type = type;
+    v.pitch = row;
+    v.location = Location::host;
+    return Image::adopt(v, std::move(owner));
+  };
+}
+
 bool nvjpeg_hardware_decoder(int device) {
 #if defined(TEXCV_HAS_NVJPEG)
   // Makes the GPU's shared hardware handle, which its workers then use.
@@ -775,18 +857,4 @@ bool nvjpeg_hardware_decoder(int device) {
 #endif
 }
 
-#else
-
-bool nvjpeg_hardware_decoder(int) {
-  return false;
-}
-
-std::vector<std::unique_ptr<Worker>> make_cuda_workers(const std::vector<PipelineStep>&,
-                                                       const std::vector<int>&, int, bool, int) {
-  fail(ErrorCode::NotCompiled, "batch",
-       "this build has no CUDA backend; use --device cpu (or rebuild with -DTEXCV_CUDA=ON)");
-}
-
-#endif
-
-}  // namespace texcv::cli
+}  // namespace texcv::batch

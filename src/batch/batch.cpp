@@ -1,0 +1,287 @@
+// texcv::batch::run (texcv/batch.hpp): the options turned into the engine's configuration and
+// workers (src/batch/engine.hpp), the CUDA workers of Device::automatic made in the background.
+#include "texcv/batch.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "src/batch/engine.hpp"
+#include "texcv/error.hpp"
+#include "texcv/runtime.hpp"
+
+namespace texcv::batch {
+
+namespace {
+
+int hardware_threads() {
+  return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+}
+
+// "GPU 5 does not exist: the CUDA runtime sees 2 GPU(s) (indices 0..1)" for the indices in
+// `wanted` that are not below `count` ("" when all exist).
+std::string missing_gpus(const std::vector<int>& wanted, int count) {
+  std::string bad;
+  int nbad = 0;
+  for (int d : wanted)
+    if (d < 0 || d >= count) bad += (nbad++ ? ", " : "") + std::to_string(d);
+  if (nbad == 0) return {};
+  std::string s = (nbad == 1 ? "GPU " : "GPUs ") + bad + (nbad == 1 ? " does" : " do") +
+                  " not exist: the CUDA runtime sees " + std::to_string(count) + " GPU(s)";
+  if (count > 0) s += " (indices 0.." + std::to_string(count - 1) + ")";
+  if (const char* vis = std::getenv("CUDA_VISIBLE_DEVICES"))
+    s += std::string("; CUDA_VISIBLE_DEVICES=") + vis + " limits and renumbers them";
+  return s;
+}
+
+// The GPUs to use: opt.gpus checked against the machine's, or all of them. Calls the CUDA
+// runtime (its start takes ~0.2 s).
+std::vector<int> resolve_gpus(const std::vector<int>& wanted) {
+  const int count = cuda_available() ? static_cast<int>(gpus().size()) : 0;
+  if (const std::string why = missing_gpus(wanted, count); !why.empty())
+    fail(ErrorCode::Unsupported, "batch", why);
+  if (!wanted.empty()) return wanted;
+  std::vector<int> all;
+  for (int d = 0; d < count; ++d) all.push_back(d);
+  return all;
+}
+
+// Workers made with `new` and never destroyed (Options::fast_exit): the process ends first.
+void park(std::vector<std::unique_ptr<Worker>>& ws) {
+  static std::mutex m;
+  static auto* parked = new std::vector<std::unique_ptr<Worker>>();
+  std::lock_guard<std::mutex> lock(m);
+  for (auto& w : ws) parked->push_back(std::move(w));
+  ws.clear();
+}
+
+}  // namespace
+
+const char* to_string(Device d) noexcept {
+  switch (d) {
+    case Device::cpu:
+      return "cpu";
+    case Device::cuda:
+      return "cuda";
+    case Device::automatic:
+      return "auto";
+  }
+  return "unknown";
+}
+
+Device parse_device(const std::string& s) {
+  if (s == "cpu") return Device::cpu;
+  if (s == "cuda") return Device::cuda;
+  if (s == "auto") return Device::automatic;
+  fail(ErrorCode::InvalidArgument, "batch", "unknown device", "'" + s + "'", "cpu, cuda or auto");
+}
+
+bool nvjpeg_available() {
+  return nvjpeg_compiled();
+}
+
+bool gpu_jpeg_engines(int gpu) {
+  return nvjpeg_hardware_decoder(gpu);
+}
+
+void check_options(const Options& opt) {
+  (void)injected_faults_from_env();  // a testing aid's syntax: a usage error before any file
+  auto bad = [](const std::string& what, const std::string& got, const std::string& expected) {
+    fail(ErrorCode::InvalidArgument, "batch", what, got, expected);
+  };
+  if (opt.streams < 1) bad("streams (CUDA workers per GPU)", std::to_string(opt.streams), ">= 1");
+  if (opt.gpu_jpeg_batch < 1)
+    bad("gpu_jpeg_batch", std::to_string(opt.gpu_jpeg_batch), ">= 1 (1: no batched decode)");
+  if (opt.cpu_workers < 0)
+    bad("cpu_workers", std::to_string(opt.cpu_workers), ">= 0 (0: one per core)");
+  if (opt.cpu_threads_each < 0)
+    bad("cpu_threads_each", std::to_string(opt.cpu_threads_each), ">= 0 (0: cores / workers)");
+  if (opt.decode_threads < 0 || opt.encode_threads < 0)
+    bad("decode_threads / encode_threads",
+        std::to_string(opt.decode_threads) + " / " + std::to_string(opt.encode_threads),
+        ">= 0 (0: one per core)");
+  if (opt.bit_depth != 0 && opt.bit_depth != 8 && opt.bit_depth != 16 && opt.bit_depth != 32)
+    bad("bit_depth", std::to_string(opt.bit_depth), "0 (keep), 8, 16 or 32");
+  if (opt.deliver != Deliver::files && !opt.on_output)
+    bad("deliver", opt.deliver == Deliver::encoded ? "encoded" : "images",
+        "an on_output callback to receive the outputs");
+  if (opt.jpeg_codec == JpegCodec::nvjpeg) {
+    if (!nvjpeg_compiled())
+      fail(ErrorCode::Unsupported, "batch",
+           "jpeg_codec nvjpeg: this build has no nvJPEG (it needs the CUDA toolkit's nvjpeg.h and "
+           "libnvjpeg at configure time)");
+    if (opt.device == Device::cpu)
+      fail(ErrorCode::InvalidArgument, "batch",
+           "jpeg_codec nvjpeg: nvJPEG runs on the CUDA workers; the device is cpu");
+  }
+  if (opt.device == Device::cuda) {
+    if (!build_info().cuda_compiled)
+      fail(ErrorCode::Unsupported, "batch",
+           "device cuda: this build has no CUDA backend (use cpu or auto)");
+    if (!cuda_available())
+      fail(ErrorCode::Unsupported, "batch",
+           "device cuda: no usable GPU: the CUDA runtime sees no GPU on this machine (use cpu or "
+           "auto)");
+    (void)resolve_gpus(opt.gpus);
+  } else if (opt.device == Device::automatic && !opt.gpus.empty()) {
+    (void)resolve_gpus(opt.gpus);  // GPUs asked for by index must exist
+  }
+}
+
+Summary run(const std::vector<Job>& jobs, const Options& opt, std::stop_token stop) {
+  check_options(opt);
+  const auto t0 = std::chrono::steady_clock::now();
+  const int hw = hardware_threads();
+  const bool want_gpu = opt.device != Device::cpu && build_info().cuda_compiled;
+  const bool nvjpeg = want_gpu && nvjpeg_compiled() && opt.jpeg_codec != JpegCodec::cpu;
+  const int cpu_workers = opt.cpu_workers > 0 ? opt.cpu_workers : hw;
+  const int cpu_threads_each =
+      opt.cpu_threads_each > 0 ? opt.cpu_threads_each : std::max(1, hw / cpu_workers);
+
+  EngineConfig cfg;
+  cfg.steps = opt.steps;
+  cfg.write = opt.write;
+  cfg.read = opt.read;
+  cfg.decode_threads = opt.decode_threads > 0 ? opt.decode_threads : hw;
+  cfg.encode_threads = opt.encode_threads > 0 ? opt.encode_threads : hw;
+  cfg.bit_depth = opt.bit_depth;
+  cfg.max_pixels = opt.max_pixels;
+  cfg.max_bytes = opt.max_bytes;
+  cfg.fail_fast = opt.fail_fast;
+  cfg.gpu_jpeg_decode = nvjpeg;
+  cfg.gpu_jpeg_encode = nvjpeg;
+  cfg.deliver = opt.deliver;
+  cfg.on_output = opt.on_output;
+  cfg.on_event = opt.on_event;
+  cfg.faults = injected_faults_from_env();
+  cfg.detach_late = opt.fast_exit;
+  if (want_gpu) cfg.pinned_alloc = pinned_input_allocator();
+
+  // nvJPEG's states and the hardware decoder are set up (a large part of a second) only for a
+  // run with JPEG inputs or outputs, and the batched decode only with JPEG inputs.
+  auto jpeg_name = [](const std::string& name) {
+    try {
+      return format_from_path(name) == ImageFormat::jpeg;
+    } catch (const Error&) {
+      return false;
+    }
+  };
+  auto jpeg_input = [&](const Job& j) {
+    if (!j.data.empty()) return j.data.size() >= 2 && j.data[0] == 0xFF && j.data[1] == 0xD8;
+    return jpeg_name(j.input);
+  };
+  const bool any_jpeg_in = std::any_of(jobs.begin(), jobs.end(), jpeg_input);
+  const bool all_jpeg = !jobs.empty() && std::all_of(jobs.begin(), jobs.end(), jpeg_input);
+  const bool any_jpeg_out =
+      opt.deliver != Deliver::images &&
+      std::any_of(jobs.begin(), jobs.end(), [&](const Job& j) { return jpeg_name(j.output); });
+  const bool nvjpeg_workers = nvjpeg && (any_jpeg_in || any_jpeg_out);
+  const int jpeg_batch = any_jpeg_in ? opt.gpu_jpeg_batch : 1;
+
+  // The workers: CPU backend workers at once (cpu, automatic), CUDA workers at once (cuda) or
+  // made in the background and joining when set up (automatic).
+  std::vector<std::unique_ptr<Worker>> workers;
+  std::size_t gpu_workers_expected = 0;
+  if (opt.device == Device::cuda) {
+    workers = make_cuda_workers(cfg.steps, resolve_gpus(opt.gpus), opt.streams, nvjpeg_workers,
+                                jpeg_batch);
+    gpu_workers_expected = workers.size();
+  } else {
+    for (int i = 0; i < cpu_workers; ++i)
+      workers.push_back(make_cpu_worker(cfg.steps, i, cpu_threads_each));
+  }
+  auto gpu_note = std::make_shared<std::string>();
+  if (opt.device == Device::automatic && want_gpu) {
+    gpu_workers_expected = static_cast<std::size_t>(opt.streams);
+    cfg.late_what = "CUDA workers";
+    cfg.late = [steps = cfg.steps, wanted = opt.gpus, streams = opt.streams,
+                nvjpeg = nvjpeg_workers, batch = jpeg_batch, gpu_note] {
+      if (!cuda_available()) {
+        *gpu_note = "the CUDA runtime sees no usable GPU";
+        return std::vector<std::unique_ptr<Worker>>();
+      }
+      return make_cuda_workers(steps, resolve_gpus(wanted), streams, nvjpeg, batch);
+    };
+  }
+  // Every worker lost: CPU backend workers take the files left.
+  const int first_slot = opt.device == Device::cuda ? 0 : cpu_workers;
+  cfg.fallback = [steps = cfg.steps, cpu_workers, first_slot, cpu_threads_each] {
+    std::vector<std::unique_ptr<Worker>> v;
+    for (int i = 0; i < cpu_workers; ++i)
+      v.push_back(make_cpu_worker(steps, first_slot + i, cpu_threads_each));
+    return v;
+  };
+
+  // The queues. Batched GPU decoding needs the files of a batch waiting in the queue (each is
+  // its encoded bytes until a worker decodes it): room for two batches a GPU worker, at most
+  // 512 files, when every input is a JPEG (other files wait decoded: a TIFF of 5000^2 holds
+  // 75 MB); else two files a worker.
+  const std::size_t nworkers =
+      workers.size() + (opt.device == Device::automatic ? gpu_workers_expected : 0);
+  if (opt.queue > 0) {
+    cfg.queue_capacity = opt.queue;
+  } else if (nvjpeg_workers && all_jpeg && jpeg_batch > 1 && gpu_workers_expected > 0) {
+    cfg.queue_capacity =
+        std::min<std::size_t>(512, 2 * gpu_workers_expected * static_cast<std::size_t>(jpeg_batch));
+  } else {
+    cfg.queue_capacity = std::max<std::size_t>(4, 2 * nworkers);
+  }
+
+  std::atomic<bool> stop_flag{false};
+  std::stop_callback on_stop(stop, [&] { stop_flag.store(true); });
+  Summary sum;
+  std::vector<std::size_t> todo(jobs.size());
+  for (std::size_t i = 0; i < todo.size(); ++i) todo[i] = i;
+  EngineReport rep = run_engine(
+      jobs, todo, cfg, workers,
+      [&](const Result& r) {
+        switch (r.status) {
+          case Status::ok:
+            ++sum.ok;
+            break;
+          case Status::failed:
+            ++sum.failed;
+            break;
+          case Status::cancelled:
+            ++sum.cancelled;
+            break;
+          case Status::corrupt:
+            ++sum.corrupt;
+            break;
+          default:
+            break;
+        }
+        if (r.status == Status::ok || r.status == Status::corrupt) {
+          if (r.device.rfind("cuda", 0) == 0)
+            ++sum.on_cuda;
+          else
+            ++sum.on_cpu;
+        }
+        if (opt.on_result) opt.on_result(r);
+      },
+      stop_flag);
+  sum.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  sum.first_file_s = rep.first_done_s;
+  sum.gpu_ready_s = opt.device == Device::cuda ? 0.0 : rep.late_ready_s;
+  sum.gpu_note = !rep.late_note.empty() ? rep.late_note : *gpu_note;
+  sum.lost = std::move(rep.lost);
+  sum.retried = rep.retried;
+  sum.fallback_workers = rep.fallback_workers;
+  sum.all_lost = rep.all_lost;
+  sum.timing = std::move(rep.timing);
+  if (opt.fast_exit) {
+    // Releasing CUDA workers (streams, buffers, nvJPEG states) took 0.24 s after 1,000 JPEGs
+    // on the H200, for nothing: the caller ends the process, and the driver frees the GPU.
+    if (opt.device != Device::cpu) park(workers);
+    park(rep.late_workers);
+  }
+  return sum;
+}
+
+}  // namespace texcv::batch

@@ -1,0 +1,243 @@
+// texcv::batch::run, the library's batch engine as its users call it (texcv/batch.hpp): files
+// and in-memory inputs, outputs as files, encoded bytes or images through a callback, one result
+// per job, progress and cancellation, option errors. On the CPU device (any machine) and on
+// automatic (CPU workers at once; on a GPU machine the CUDA workers join).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <mutex>
+#include <stop_token>
+#include <string>
+#include <vector>
+
+#include "common/test_support.hpp"
+#include "texcv/batch.hpp"
+#include "texcv/texcv.hpp"
+
+namespace fs = std::filesystem;
+namespace batch = texcv::batch;
+
+namespace {
+
+std::vector<unsigned char> file_bytes(const fs::path& p) {
+  std::ifstream f(p, std::ios::binary);
+  return {std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
+}
+
+// "<prefix><i>.png" (built in steps: GCC 12 warns, wrongly, about "x" + std::to_string(i)).
+std::string numbered(const char* prefix, int i) {
+  std::string s = prefix;
+  s += std::to_string(i);
+  s += ".png";
+  return s;
+}
+
+// The reference: the same pipeline through texcv::apply on the decoded input.
+texcv::Image expected(const std::string& path) {
+  const texcv::Image in = texcv::imread(path);
+  texcv::Image half = texcv::apply("resize", in.view(), {{"scale", "0.5"}, {"interp", "area"}});
+  return texcv::apply("flip", half.view(), {{"code", "horizontal"}});
+}
+
+void expect_same(const texcv::ImageView& a, const texcv::ImageView& b, const std::string& what) {
+  const texcv::test::Diff d = texcv::test::compare(a, b);
+  EXPECT_EQ(d.max_abs, 0.0) << what << ": " << d.describe();
+}
+
+class BatchApi : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    png_ = texcv::test::sample_image("chelsea.png");
+    opt_.steps = texcv::parse_pipeline("resize:scale=0.5,interp=area;flip:code=horizontal");
+    opt_.device = batch::Device::cpu;
+    opt_.cpu_workers = 2;
+    opt_.decode_threads = 2;
+    opt_.encode_threads = 2;
+  }
+  std::string png_;
+  batch::Options opt_;
+  texcv::test::TempDir tmp_{"texcv_batch_api_"};
+};
+
+TEST_F(BatchApi, FilesAndInMemoryInputsToFilesWithOneResultEach) {
+  const std::vector<unsigned char> bytes = file_bytes(png_);
+  std::vector<batch::Job> jobs = {
+      {png_, {}, tmp_.file("a.png")},
+      {"from-memory.png", bytes, tmp_.file("b.png")},
+      {"garbage", {1, 2, 3, 4, 5, 6, 7, 8}, tmp_.file("c.png")},
+      {tmp_.file("missing.png"), {}, tmp_.file("d.png")},
+  };
+  std::map<std::size_t, batch::Result> got;
+  std::mutex m;
+  opt_.on_result = [&](const batch::Result& r) {
+    std::lock_guard<std::mutex> lock(m);
+    EXPECT_TRUE(got.emplace(r.index, r).second) << "two results for job " << r.index;
+  };
+  const batch::Summary s = batch::run(jobs, opt_);
+  ASSERT_EQ(got.size(), 4u);
+  EXPECT_EQ(s.ok, 2u);
+  EXPECT_EQ(s.failed, 2u);
+  EXPECT_EQ(s.on_cpu, 2u);
+  const texcv::Image want = expected(png_);
+  for (std::size_t i : {0u, 1u}) {
+    const batch::Result& r = got[i];
+    EXPECT_EQ(r.status, batch::Status::ok) << r.error;
+    EXPECT_EQ(r.read_device, "cpu");
+    EXPECT_EQ(r.device, "cpu");
+    EXPECT_EQ(r.write_device, "cpu");
+    EXPECT_EQ(r.width, 451);
+    EXPECT_EQ(r.out_width, want.width());
+    EXPECT_EQ(r.bytes_out, fs::file_size(jobs[i].output));
+    expect_same(texcv::imread(jobs[i].output).view(), want.view(), jobs[i].output);
+  }
+  EXPECT_EQ(got[1].bytes_in, bytes.size());
+  EXPECT_EQ(got[2].status, batch::Status::failed);
+  EXPECT_EQ(got[2].stage, "read");
+  EXPECT_NE(got[2].error.find("garbage"), std::string::npos) << got[2].error;
+  EXPECT_EQ(got[3].stage, "read");
+  EXPECT_NE(got[3].error.find("missing.png: cannot stat"), std::string::npos) << got[3].error;
+  EXPECT_FALSE(fs::exists(jobs[2].output));
+  EXPECT_FALSE(fs::exists(jobs[3].output));
+}
+
+TEST_F(BatchApi, EncodedAndImageOutputsGoToTheCallbackAndNothingIsWritten) {
+  const texcv::Image want = expected(png_);
+  for (batch::Deliver mode : {batch::Deliver::encoded, batch::Deliver::images}) {
+    std::vector<batch::Job> jobs = {{png_, {}, "name-only.png"}, {png_, {}, "second.tif"}};
+    std::mutex m;
+    std::map<std::size_t, batch::Output> outs;
+    opt_.deliver = mode;
+    opt_.on_output = [&](const batch::Result& r, batch::Output&& o) {
+      std::lock_guard<std::mutex> lock(m);
+      outs[r.index] = std::move(o);
+    };
+    const batch::Summary s = batch::run(jobs, opt_);
+    const auto formats = texcv::supported_formats();
+    const bool tiff = std::find(formats.begin(), formats.end(), "tiff") != formats.end();
+    EXPECT_EQ(s.ok, tiff || mode == batch::Deliver::images ? 2u : 1u);
+    ASSERT_TRUE(outs.count(0));
+    if (mode == batch::Deliver::encoded) {
+      const batch::Output& o = outs[0];
+      EXPECT_TRUE(o.image.empty());
+      // The bytes imwrite would write for a .png of that image.
+      EXPECT_EQ(o.encoded, texcv::imencode(want.view(), texcv::ImageFormat::png));
+      const texcv::Image back =
+          texcv::imdecode(o.encoded.data(), o.encoded.size(), "callback bytes");
+      expect_same(back.view(), want.view(), "encoded png");
+    } else {
+      for (auto& [i, o] : outs) {
+        EXPECT_TRUE(o.encoded.empty());
+        expect_same(o.image.view(), want.view(), "image " + std::to_string(i));
+      }
+    }
+    EXPECT_FALSE(fs::exists("name-only.png"));
+    EXPECT_FALSE(fs::exists("second.tif"));
+  }
+}
+
+TEST_F(BatchApi, StopBeforeOrDuringTheRunCancelsTheFilesNotStarted) {
+  std::vector<batch::Job> jobs;
+  for (int i = 0; i < 12; ++i) jobs.push_back({png_, {}, tmp_.file(numbered("o", i))});
+  {
+    std::stop_source stop;
+    stop.request_stop();
+    const batch::Summary s = batch::run(jobs, opt_, stop.get_token());
+    EXPECT_EQ(s.cancelled, 12u);
+    EXPECT_EQ(s.ok, 0u);
+    EXPECT_TRUE(tmp_.entries().empty());
+  }
+  {
+    std::stop_source stop;
+    opt_.decode_threads = 1;
+    opt_.queue = 1;
+    std::atomic<int> done{0};
+    opt_.on_result = [&](const batch::Result& r) {
+      if (r.status == batch::Status::ok && ++done == 1) stop.request_stop();
+    };
+    const batch::Summary s = batch::run(jobs, opt_, stop.get_token());
+    EXPECT_EQ(s.ok + s.cancelled, 12u);
+    EXPECT_GE(s.ok, 1u);
+    // At most the queue, the workers, the encoders and the decoder's file were under way.
+    EXPECT_GE(s.cancelled, 12u - 7u);
+    EXPECT_EQ(tmp_.entries().size(), s.ok);
+  }
+}
+
+TEST_F(BatchApi, BadOptionsAreErrorsThatSayWhatIsExpected) {
+  using texcv::ErrorCode;
+  auto expect = [&](batch::Options o, ErrorCode code, const std::string& msg) {
+    texcv::test::expect_error([&] { batch::check_options(o); }, code, msg);
+    texcv::test::expect_error([&] { (void)batch::run({}, o); }, code, msg);
+  };
+  batch::Options o = opt_;
+  o.bit_depth = 12;
+  expect(o, ErrorCode::InvalidArgument, "batch: bit_depth; got 12, expected 0 (keep), 8, 16 or 32");
+  o = opt_;
+  o.streams = 0;
+  expect(o, ErrorCode::InvalidArgument,
+         "batch: streams (CUDA workers per GPU); got 0, expected >= 1");
+  o = opt_;
+  o.deliver = batch::Deliver::encoded;
+  expect(o, ErrorCode::InvalidArgument,
+         "batch: deliver; got encoded, expected an on_output callback to receive the outputs");
+  o = opt_;
+  o.jpeg_codec = batch::JpegCodec::nvjpeg;
+  if (!batch::nvjpeg_available())
+    expect(o, ErrorCode::Unsupported,
+           "batch: jpeg_codec nvjpeg: this build has no nvJPEG (it needs the CUDA toolkit's "
+           "nvjpeg.h and libnvjpeg at configure time)");
+  else
+    expect(o, ErrorCode::InvalidArgument,
+           "batch: jpeg_codec nvjpeg: nvJPEG runs on the CUDA workers; the device is cpu");
+  std::string why;
+  if (!texcv::test::gpu_available(&why)) {
+    o = opt_;
+    o.device = batch::Device::cuda;
+    expect(o, ErrorCode::Unsupported,
+           texcv::build_info().cuda_compiled
+               ? "batch: device cuda: no usable GPU: the CUDA runtime sees no GPU on this "
+                 "machine (use cpu or auto)"
+               : "batch: device cuda: this build has no CUDA backend (use cpu or auto)");
+  }
+  EXPECT_EQ(batch::parse_device("auto"), batch::Device::automatic);
+  texcv::test::expect_error([] { (void)batch::parse_device("gpu"); }, ErrorCode::InvalidArgument,
+                            "batch: unknown device; got 'gpu', expected cpu, cuda or auto");
+}
+
+// Device::automatic: the CPU workers start at once; on a GPU machine the CUDA workers join and
+// the results are the same as on the CPU (resize area and flip are exact on both backends).
+TEST_F(BatchApi, AutomaticGivesTheCpuResultsWhereverTheStepsRan) {
+  std::vector<batch::Job> jobs;
+  for (int i = 0; i < 24; ++i) jobs.push_back({png_, {}, tmp_.file(numbered("a", i))});
+  opt_.device = batch::Device::automatic;
+  std::vector<std::string> devices(jobs.size());
+  opt_.on_result = [&](const batch::Result& r) { devices[r.index] = r.device; };
+  const batch::Summary s = batch::run(jobs, opt_);
+  EXPECT_EQ(s.ok, 24u);
+  EXPECT_EQ(s.on_cpu + s.on_cuda, 24u);
+  std::cout << "[ info ] automatic: " << s.on_cpu << " on the CPU, " << s.on_cuda
+            << " on the GPU; GPU workers " << (s.gpu_ready_s >= 0 ? "joined" : "did not join")
+            << (s.gpu_note.empty() ? "" : " (" + s.gpu_note + ")") << "; first file after "
+            << s.first_file_s << " s\n";
+  std::string why;
+  if (!texcv::test::gpu_available(&why)) {
+    EXPECT_EQ(s.on_cuda, 0u);
+    EXPECT_LT(s.gpu_ready_s, 0);
+    if (texcv::build_info().cuda_compiled) {
+      EXPECT_EQ(s.gpu_note, "the CUDA runtime sees no usable GPU");
+    }
+  }
+  EXPECT_GE(s.first_file_s, 0);
+  const texcv::Image want = expected(png_);
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    SCOPED_TRACE(devices[i]);
+    expect_same(texcv::imread(jobs[i].output).view(), want.view(), jobs[i].output);
+  }
+}
+
+}  // namespace

@@ -1,0 +1,417 @@
+// The batch engine's scheduling of CPU and GPU workers together (src/batch/engine.hpp,
+// "Scheduling"), with fake workers of chosen speeds and start-up delays: GPU workers that join
+// late (EngineConfig::late) after a set-up on their own thread, CPU workers from the start. A
+// hybrid run must never end later than the faster of the CPU workers alone and the GPU workers
+// alone, beyond the one CPU file that may have started before the GPU's rate was known; the
+// decoders leave JPEG files encoded for a GPU that keeps up and decode them for the CPU when
+// the GPU falls behind; each result names the device of each stage. No GPU is needed: the fakes
+// sleep for their time per file (sleeping threads need no core, so the 2-core CI machine runs
+// them at their speeds).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstring>
+#include <filesystem>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "common/test_support.hpp"
+#include "src/batch/engine.hpp"
+#include "texcv/texcv.hpp"
+
+namespace fs = std::filesystem;
+using texcv::batch::EngineConfig;
+using texcv::batch::EngineReport;
+using texcv::batch::Job;
+using texcv::batch::Result;
+using texcv::batch::Status;
+using texcv::batch::Worker;
+using texcv::batch::WorkItem;
+using ms = std::chrono::milliseconds;
+
+namespace {
+
+// What a fake does with a file: decode it if it is still encoded (a GPU fake that decodes JPEG
+// stands for nvJPEG), sleep for its time per file, flip it (the written file proves a worker
+// ran) and count it.
+struct Counts {
+  std::mutex m;
+  int cpu = 0, gpu = 0;
+  std::vector<std::string> gpu_got_encoded;  // inputs a GPU fake received still encoded
+  int cpu_got_encoded = 0;                   // files a CPU fake received still encoded
+};
+
+class FakeCpu final : public Worker {
+ public:
+  FakeCpu(int slot, ms per_file, Counts& c) : slot_(slot), per_file_(per_file), c_(c) {}
+  std::string name() const override { return "cpu"; }
+  std::string device() const override { return "cpu:" + std::to_string(slot_); }
+  void process(WorkItem& item) override {
+    if (item.image.empty()) {
+      std::lock_guard<std::mutex> lock(c_.m);
+      ++c_.cpu_got_encoded;
+    }
+    const texcv::Image& in = texcv::batch::host_input(item);
+    std::this_thread::sleep_for(per_file_);
+    item.result.device = "cpu";
+    texcv::Image out = texcv::apply("flip", in.view(), {});
+    item.image = std::move(out);
+    std::lock_guard<std::mutex> lock(c_.m);
+    ++c_.cpu;
+  }
+
+ private:
+  int slot_;
+  ms per_file_;
+  Counts& c_;
+};
+
+class FakeGpu final : public Worker {
+ public:
+  FakeGpu(int slot, ms setup, ms per_file, bool jpeg, Counts& c)
+      : slot_(slot), setup_(setup), per_file_(per_file), jpeg_(jpeg), c_(c) {}
+  std::string name() const override { return "cuda:0/" + std::to_string(slot_); }
+  std::string device() const override { return "cuda:0"; }
+  bool is_gpu() const override { return true; }
+  bool decodes_jpeg() const override { return jpeg_; }
+  void setup() override { std::this_thread::sleep_for(setup_); }
+  void process(WorkItem& item) override {
+    if (item.image.empty()) {
+      std::lock_guard<std::mutex> lock(c_.m);
+      c_.gpu_got_encoded.push_back(item.input);
+    }
+    if (item.image.empty()) {
+      // Stands for nvJPEG's decode, without the CPU time of a real one (the fake must keep up
+      // with the decode threads on a busy 2-core machine): a 9x4 image of the right size.
+      item.image = texcv::Image(9, 4, 1, texcv::ElemType::u8);
+      std::memset(item.image.data(), 0, item.image.pitch() * 4);
+      std::vector<unsigned char>().swap(item.encoded);
+      item.result.read_device = "cuda:0";
+    }
+    std::this_thread::sleep_for(per_file_);
+    item.result.device = "cuda:0";
+    texcv::Image out = texcv::apply("flip", item.image.view(), {});
+    item.image = std::move(out);
+    std::lock_guard<std::mutex> lock(c_.m);
+    ++c_.gpu;
+  }
+
+ private:
+  int slot_;
+  ms setup_, per_file_;
+  bool jpeg_;
+  Counts& c_;
+};
+
+struct Speeds {
+  int cpu_workers = 4;
+  ms cpu_per_file{40};
+  int gpu_workers = 2;
+  ms gpu_setup{150};
+  ms gpu_per_file{2};
+  bool gpu_jpeg = false;
+};
+
+// hybrid: the GPU workers join late (EngineConfig::late); both: CPU and GPU workers from the
+// start (the GPU workers counted as running while they set up).
+enum class Mode { cpu_only, gpu_only, hybrid, both };
+
+class BatchSchedule : public ::testing::Test {
+ protected:
+  // n small files (9x4 gray, pixel (x, y) = 8 i + x); ext ".png" or ".jpg".
+  void make_files(int n, const std::string& ext = ".png") {
+    lossless_ = ext == ".png";
+    fs::create_directories(dir_ / "in");
+    for (int i = 0; i < n; ++i) {
+      texcv::Image img(9, 4, 1, texcv::ElemType::u8);
+      for (int y = 0; y < 4; ++y)
+        for (int x = 0; x < 9; ++x)
+          static_cast<unsigned char*>(img.data())[y * img.pitch() + x] =
+              static_cast<unsigned char>(8 * i + x);
+      const std::string name = "f" + std::to_string(1000 + i) + ext;
+      texcv::imwrite((dir_ / "in" / name).string(), img.view());
+      jobs_.push_back({(dir_ / "in" / name).string(), {}, (dir_ / "out" / name).string()});
+    }
+  }
+
+  // Runs every job in `mode` (fresh outputs each time) and returns the wall time in ms.
+  double run(Mode mode, const Speeds& sp, std::size_t queue = 8, bool gpu_decode = false) {
+    fs::remove_all(dir_ / "out");
+    counts_ = std::make_unique<Counts>();
+    Counts& c = *counts_;
+    EngineConfig cfg;
+    cfg.decode_threads = 2;
+    cfg.encode_threads = 2;
+    cfg.queue_capacity = queue;
+    cfg.gpu_jpeg_decode = gpu_decode;
+    cfg.detach_late = false;
+    std::vector<std::unique_ptr<Worker>> workers;
+    if (mode != Mode::gpu_only)
+      for (int i = 0; i < sp.cpu_workers; ++i)
+        workers.push_back(std::make_unique<FakeCpu>(i, sp.cpu_per_file, c));
+    auto gpus = [sp, &c] {
+      std::vector<std::unique_ptr<Worker>> v;
+      for (int i = 0; i < sp.gpu_workers; ++i)
+        v.push_back(std::make_unique<FakeGpu>(i, sp.gpu_setup, sp.gpu_per_file, sp.gpu_jpeg, c));
+      return v;
+    };
+    if (mode == Mode::gpu_only) workers = gpus();  // set up on their threads, before any file
+    if (mode == Mode::both)
+      for (auto& g : gpus()) workers.push_back(std::move(g));
+    if (mode == Mode::hybrid) cfg.late = gpus;
+    cfg.on_event = [&](const std::string& l) { events_.push_back(l); };
+    std::vector<std::size_t> todo(jobs_.size());
+    for (std::size_t i = 0; i < todo.size(); ++i) todo[i] = i;
+    results_.assign(jobs_.size(), Result());
+    std::atomic<bool> stop{false};
+    const auto t0 = std::chrono::steady_clock::now();
+    report_ = texcv::batch::run_engine(
+        jobs_, todo, cfg, workers, [&](const Result& r) { results_[r.index] = r; }, stop);
+    const double wall =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    for (std::size_t i = 0; i < jobs_.size(); ++i) {
+      EXPECT_EQ(results_[i].status, Status::ok) << jobs_[i].input << ": " << results_[i].error;
+      const texcv::Image out = texcv::imread(jobs_[i].output);
+      EXPECT_EQ(out.width(), 9) << jobs_[i].output;
+      if (lossless_ && out.width() == 9) {
+        EXPECT_EQ(static_cast<const unsigned char*>(out.data())[0], (8 * i + 8) % 256)
+            << jobs_[i].output;
+      }
+    }
+    EXPECT_EQ(c.cpu + c.gpu, static_cast<int>(jobs_.size()));
+    return wall;
+  }
+
+  // The three runs of a case; checks the hybrid one against the faster of the others.
+  void expect_never_slower(const Speeds& sp, std::size_t queue, bool gpu_decode = false) {
+    const double cpu = run(Mode::cpu_only, sp, queue, gpu_decode);
+    const double gpu = run(Mode::gpu_only, sp, queue, gpu_decode);
+    const double both = run(Mode::hybrid, sp, queue, gpu_decode);
+    std::cout << "[ info ] " << jobs_.size() << " files: cpu alone " << cpu << " ms, gpu alone "
+              << gpu << " ms, together " << both << " ms (cpu " << counts_->cpu << " files, gpu "
+              << counts_->gpu << ")\n";
+    // The bound: one CPU file may have started before the GPU's rate was known (its time is the
+    // granularity of the split), plus 60 ms for thread start-up and timer slack on a loaded
+    // machine.
+    const double slack = static_cast<double>(sp.cpu_per_file.count()) + 60.0;
+    EXPECT_LE(both, std::min(cpu, gpu) + slack)
+        << "cpu alone " << cpu << " ms, gpu alone " << gpu << " ms";
+  }
+
+  texcv::test::TempDir tmp_{"texcv_schedule_"};
+  fs::path dir_ = tmp_.path();
+  std::vector<Job> jobs_;
+  std::vector<Result> results_;
+  std::vector<std::string> events_;
+  std::unique_ptr<Counts> counts_;
+  EngineReport report_;
+  bool lossless_ = true;
+};
+
+// A fast GPU that takes 150 ms to set up, slow CPU workers: the CPU takes the first files, the
+// GPU the rest once it has joined; no CPU file starts once the GPU alone would finish first.
+TEST_F(BatchSchedule, FastGpuJoiningLateIsNeverSlowerThanEitherAlone) {
+  make_files(80);
+  Speeds sp;
+  expect_never_slower(sp, 8);
+  EXPECT_GT(counts_->cpu, 0) << "the CPU workers take files while the GPU is set up";
+  EXPECT_GT(counts_->gpu, counts_->cpu) << "the GPU, 20 times as fast, takes most files";
+  EXPECT_GE(report_.late_ready_s, 0.14);
+  for (const Result& r : results_) {
+    EXPECT_EQ(r.read_device, "cpu");
+    EXPECT_EQ(r.write_device, "cpu");
+    EXPECT_TRUE(r.device == "cpu" || r.device == "cuda:0") << r.device;
+  }
+}
+
+// A GPU that needs 1.5 s to start and fast CPU workers: the run is the CPU's (the GPU never
+// takes a file) and, with detach_late, it does not wait for the GPU's set-up either.
+TEST_F(BatchSchedule, SlowGpuStartDoesNotDelayTheCpuWorkers) {
+  make_files(40);
+  Speeds sp;
+  sp.cpu_per_file = ms(5);
+  sp.gpu_setup = ms(1500);
+  const double cpu = run(Mode::cpu_only, sp, 8);
+  // Hybrid, not waiting for the late set-up at the end.
+  fs::remove_all(dir_ / "out");
+  auto counts = std::make_shared<Counts>();
+  EngineConfig cfg;
+  cfg.decode_threads = 2;
+  cfg.encode_threads = 2;
+  cfg.queue_capacity = 8;
+  cfg.detach_late = true;
+  std::vector<std::unique_ptr<Worker>> workers;
+  for (int i = 0; i < sp.cpu_workers; ++i)
+    workers.push_back(std::make_unique<FakeCpu>(i, sp.cpu_per_file, *counts));
+  // The detached maker may outlive this test: it owns what its workers use.
+  cfg.late = [counts, sp] {
+    std::this_thread::sleep_for(sp.gpu_setup);
+    std::vector<std::unique_ptr<Worker>> v;
+    v.push_back(std::make_unique<FakeGpu>(0, ms(0), sp.gpu_per_file, false, *counts));
+    return v;
+  };
+  std::vector<std::size_t> todo(jobs_.size());
+  for (std::size_t i = 0; i < todo.size(); ++i) todo[i] = i;
+  std::atomic<bool> stop{false};
+  std::vector<Result> res(jobs_.size());
+  const auto t0 = std::chrono::steady_clock::now();
+  const EngineReport rep = texcv::batch::run_engine(
+      jobs_, todo, cfg, workers, [&](const Result& r) { res[r.index] = r; }, stop);
+  const double both =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  std::cout << "[ info ] cpu alone " << cpu << " ms, with a GPU still starting " << both << " ms\n";
+  for (const Result& r : res) {
+    EXPECT_EQ(r.status, Status::ok) << r.error;
+    EXPECT_EQ(r.device, "cpu");
+  }
+  EXPECT_LT(rep.late_ready_s, 0) << "the GPU joined before the end";
+  EXPECT_LE(both, cpu + 65.0);
+  EXPECT_LT(both, 1000.0) << "the run waited for the GPU's set-up";
+}
+
+// The GPU is the bottleneck (slower per file than the CPU workers together): once the queue
+// backs up the CPU workers take files, and the run is at least as fast as the CPU alone.
+TEST_F(BatchSchedule, SlowGpuIsHelpedByTheCpuWorkersWhenTheQueueBacksUp) {
+  make_files(60);
+  Speeds sp;
+  sp.cpu_per_file = ms(30);
+  sp.gpu_workers = 1;
+  sp.gpu_setup = ms(0);
+  sp.gpu_per_file = ms(20);
+  expect_never_slower(sp, 8);
+  EXPECT_GT(counts_->gpu, 5);
+  EXPECT_GT(counts_->cpu, 20);
+}
+
+// JPEG inputs and a GPU that decodes them (running from the start: a GPU that joins late gets
+// the files decoded before it joined, which for these tiny files may be all of them): while it
+// keeps up the files reach it encoded (its read stage is the GPU's); when it falls behind, the
+// decoders decode files on the CPU for the CPU workers.
+TEST_F(BatchSchedule, JpegFilesGoEncodedToAGpuThatKeepsUpAndDecodedToTheCpuWhenItFallsBehind) {
+  make_files(60, ".jpg");
+  Speeds fast;
+  fast.gpu_setup = ms(0);
+  fast.gpu_per_file = ms(0);
+  fast.gpu_workers = 6;  // against 2 decode threads: it keeps up
+  fast.gpu_jpeg = true;
+  fast.cpu_per_file = ms(200);
+  run(Mode::both, fast, 64, true);
+  std::size_t encoded = counts_->gpu_got_encoded.size();
+  std::cout << "[ info ] fast GPU: " << counts_->gpu << " files on the GPU (" << encoded
+            << " encoded), " << counts_->cpu << " on the CPU\n";
+  // At least the files decoded while fewer than half the queue (32) waited; more when the
+  // encode threads keep up too (on a busy 2-core machine they may not, and the queue backs up).
+  EXPECT_GE(encoded, 32u);
+  for (const Result& r : results_) {
+    if (r.device == "cuda:0" && r.read_device == "cuda:0") {
+      EXPECT_EQ(r.write_device, "cpu");
+    }
+  }
+
+  Speeds slow = fast;
+  slow.gpu_workers = 1;
+  slow.gpu_per_file = ms(40);
+  slow.cpu_per_file = ms(10);
+  run(Mode::both, slow, 8, true);
+  encoded = counts_->gpu_got_encoded.size();
+  std::cout << "[ info ] slow GPU: " << counts_->gpu << " files on the GPU (" << encoded
+            << " encoded), " << counts_->cpu << " on the CPU\n";
+  EXPECT_GT(counts_->cpu, 30);
+  EXPECT_EQ(counts_->cpu_got_encoded, 0) << "a CPU worker takes only files decoded on the CPU";
+  for (const Result& r : results_) {
+    if (r.device == "cpu") {
+      EXPECT_EQ(r.read_device, "cpu");
+    }
+  }
+}
+
+// A GPU worker whose set-up fails is reported and the CPU workers do every file; a factory that
+// throws is reported as such.
+TEST_F(BatchSchedule, FailedGpuSetUpLeavesTheRunToTheCpuWorkers) {
+  make_files(12);
+  class BadGpu final : public Worker {
+   public:
+    std::string name() const override { return "cuda:0/0"; }
+    std::string device() const override { return "cuda:0"; }
+    bool is_gpu() const override { return true; }
+    void setup() override { throw std::runtime_error("cannot set up a worker on GPU 0: boom"); }
+    void process(WorkItem&) override { ADD_FAILURE() << "a worker whose set-up failed ran"; }
+  };
+  for (int variant = 0; variant < 2; ++variant) {
+    fs::remove_all(dir_ / "out");
+    Counts c;
+    EngineConfig cfg;
+    cfg.decode_threads = 2;
+    cfg.encode_threads = 2;
+    cfg.queue_capacity = 4;
+    cfg.late_what = "CUDA workers";
+    if (variant == 0) {
+      cfg.late = [] {
+        std::vector<std::unique_ptr<Worker>> v;
+        v.push_back(std::make_unique<BadGpu>());
+        return v;
+      };
+    } else {
+      cfg.late = []() -> std::vector<std::unique_ptr<Worker>> {
+        throw texcv::Error(texcv::ErrorCode::Unsupported, "batch: GPU 3 does not exist");
+      };
+    }
+    std::vector<std::string> events;
+    cfg.on_event = [&](const std::string& l) { events.push_back(l); };
+    std::vector<std::unique_ptr<Worker>> workers;
+    for (int i = 0; i < 2; ++i) workers.push_back(std::make_unique<FakeCpu>(i, ms(1), c));
+    std::vector<std::size_t> todo(jobs_.size());
+    for (std::size_t i = 0; i < todo.size(); ++i) todo[i] = i;
+    std::atomic<bool> stop{false};
+    std::vector<Result> res(jobs_.size());
+    const EngineReport rep = texcv::batch::run_engine(
+        jobs_, todo, cfg, workers, [&](const Result& r) { res[r.index] = r; }, stop);
+    for (const Result& r : res) EXPECT_EQ(r.status, Status::ok) << r.error;
+    EXPECT_EQ(c.cpu, 12);
+    ASSERT_EQ(events.size(), 1u);
+    if (variant == 0) {
+      ASSERT_EQ(rep.lost.size(), 1u);
+      EXPECT_EQ(rep.lost[0], "cuda:0: cannot set up a worker on GPU 0: boom");
+      EXPECT_EQ(events[0],
+                "cuda:0 could not be set up (cannot set up a worker on GPU 0: boom): its workers "
+                "take no files");
+    } else {
+      EXPECT_EQ(rep.late_note, "batch: GPU 3 does not exist");
+      EXPECT_EQ(events[0], "no CUDA workers joined: batch: GPU 3 does not exist");
+    }
+    EXPECT_FALSE(rep.all_lost);
+  }
+}
+
+// Only late workers (no CPU worker) whose factory makes none: the fallback takes the files.
+TEST_F(BatchSchedule, OnlyLateWorkersAndNoneJoinsRunsTheFallback) {
+  make_files(6);
+  Counts c;
+  EngineConfig cfg;
+  cfg.decode_threads = 1;
+  cfg.encode_threads = 1;
+  cfg.queue_capacity = 2;
+  cfg.late = [] { return std::vector<std::unique_ptr<Worker>>(); };
+  cfg.fallback = [&c] {
+    std::vector<std::unique_ptr<Worker>> v;
+    v.push_back(std::make_unique<FakeCpu>(9, ms(1), c));
+    return v;
+  };
+  std::vector<std::unique_ptr<Worker>> none;
+  std::vector<std::size_t> todo(jobs_.size());
+  for (std::size_t i = 0; i < todo.size(); ++i) todo[i] = i;
+  std::atomic<bool> stop{false};
+  std::vector<Result> res(jobs_.size());
+  const EngineReport rep = texcv::batch::run_engine(
+      jobs_, todo, cfg, none, [&](const Result& r) { res[r.index] = r; }, stop);
+  for (const Result& r : res) EXPECT_EQ(r.status, Status::ok) << r.error;
+  EXPECT_EQ(c.cpu, 6);
+  EXPECT_EQ(rep.fallback_workers, 1u);
+}
+
+}  // namespace

@@ -95,6 +95,8 @@ struct TiffInput {
   std::size_t size = 0;
 };
 ImageInfo read_tiff_info(const TiffInput& in, const std::string& path);
+// Reads the strips or tiles on up to ReadOptions::threads threads (codec_tiff.cpp, "strips and
+// tiles in parallel"), with the sequential read's verdict.
 Image read_tiff(const TiffInput& in, const std::string& path, const ReadOptions& opt,
                 ReadNotes& notes);
 // What a TIFF is written to: an open, empty file (fd >= 0, written with pwrite; not closed

@@ -5,7 +5,12 @@
 // interpretations (palette, MinIsWhite, CMYK, YCbCr, ...) and planar layouts are
 // Error(Unsupported). Writes u8/u16/f32 gray/RGB/RGBA in strips of about 256 KiB, uncompressed
 // (the default) or with one of the lossless codecs of WriteOptions::tiff_compression (with a
-// horizontal or floating-point predictor, except packbits).
+// horizontal or floating-point predictor, except packbits). Files and memory (imdecode,
+// imencode) go through the same client I/O procedures (TiffIo below).
+//
+// The strips or tiles of a file are read on up to ReadOptions::threads threads, each with a
+// libtiff handle of its own, with the verdicts of a sequential read ("strips and tiles in
+// parallel" below).
 //
 // libtiff reports errors through a handler and return codes (no longjmp), so plain RAII works
 // here. With libtiff >= 4.5 the handler is per file (TIFFOpenOptions); older libtiff gets a
@@ -35,20 +40,28 @@
 //     ("Bogus StripByteCounts field, ignoring and calculating from imagelength"); when such a
 //     repaired strip is really short, reading it is an error above.
 // An uncompressed strip whose offset was moved to other bytes inside the file cannot be told
-// from good data by any reader: it decodes as those bytes.
+// from good data by any reader: it decodes as those bytes. A tile past the end of the file (a
+// truncated tiled file) fails with "tile at (x, y): read error": libtiff gives no message there.
 #if defined(TEXCV_HAS_TIFF)
 
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <tiffio.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <climits>
 #include <cstdarg>
 #include <cstring>
+#include <exception>
+#include <functional>
+#include <memory>
 #include <string>
+#include <thread>
+#include <utility>
 #include <vector>
 
 #include "src/io/codec.hpp"
@@ -480,58 +493,373 @@ int count_pages(TIFF* tif, TiffErrors& errs) {
   return static_cast<int>(std::clamp<std::uint64_t>(n, 1, INT_MAX));
 }
 
-void read_strips(TIFF* tif, const TiffLayout& L, const ImageView& v, TiffErrors& errs,
-                 bool allow_corrupt, const std::string& path) {
-  const std::size_t file_row = static_cast<std::size_t>(L.info.width) *
-                               static_cast<std::size_t>(L.file_spp) * elem_size(L.info.type);
-  if (static_cast<std::uint64_t>(TIFFScanlineSize64(tif)) != file_row)
+// ------------------------------------------------------------------ strips and tiles in parallel
+// imread cuts the strips (or tiles) of the first directory into as many contiguous ranges as it
+// has threads (read_threads), reads range 0 on the calling thread with the handle it opened and
+// every other range on a thread of its own with a handle of its own (libtiff handles are not
+// thread-safe; each TiffIo has its own position over the shared bytes), straight into the
+// destination rows. Every range is read with the calls a sequential read makes (TIFFReadScanline
+// from the first row of a strip, TIFFReadTile), so each strip or tile decodes identically, and
+// each range records what a sequential read would have acted on: the first libtiff error it
+// met, the row or tile where a call failed, the first corrupt-data warning. Merged in file
+// order (merge_ranges), they give the sequential read's verdict: the first failure in file
+// order, with the first error text of the whole read (libtiff's message, as errs.text gives
+// it), unless a warning comes before it and corrupt data is not allowed; the first warning goes
+// to ReadNotes::corrupt. A range that fails or stops tells the later ones to stop early (their
+// results are never looked at). A range whose thread or handle could not be had is read on the
+// calling thread afterwards.
+//
+// Uncompressed strips are not decoded by libtiff when it would only copy them: when the strip
+// is whole in the file and libtiff's checks would pass silently (raw_strip_extent), its rows are
+// read straight into the image (pread/preadv from the file, memcpy from memory), consecutive
+// strips in one call. Anything else (short or missing strips, bit-reversed fill order,
+// byte-swapped samples, gray + alpha) goes through libtiff, with its messages.
+
+// What imread reads of the first directory, from the calling thread's handle.
+struct ReadPlan {
+  TiffLayout L;
+  std::uint32_t units = 0;  // strips (each rows_per_strip rows) or tiles, in file order
+  std::uint32_t rows_per_strip = 0;
+  std::uint32_t tw = 0, th = 0, across = 0;  // tiles: size, tiles per row of tiles
+  std::size_t file_row = 0;                  // bytes of a scanline in the file
+  std::size_t tile_row = 0, tile_bytes = 0;  // tiles
+  bool raw = false;                          // uncompressed strips may be copied (raw_strip_extent)
+  std::uint64_t strip_size = 0;  // TIFFStripSize: libtiff's limit for a strip's byte count
+};
+
+ReadPlan plan_read(TIFF* tif, const TiffLayout& L, const TiffIo& src, const std::string& path) {
+  ReadPlan P;
+  P.L = L;
+  const auto H = static_cast<std::uint32_t>(L.info.height);
+  const auto W = static_cast<std::uint32_t>(L.info.width);
+  const std::size_t px = static_cast<std::size_t>(L.file_spp) * elem_size(L.info.type);
+  P.file_row = static_cast<std::size_t>(L.info.width) * px;
+  if (L.tiled) {
+    if (!TIFFGetField(tif, TIFFTAG_TILEWIDTH, &P.tw) ||
+        !TIFFGetField(tif, TIFFTAG_TILELENGTH, &P.th) || P.tw == 0 || P.th == 0)
+      fail_file(ErrorCode::Io, "imread", path, "tiled TIFF without a tile size");
+    P.tile_row = static_cast<std::size_t>(P.tw) * px;
+    const std::uint64_t tile_bytes = static_cast<std::uint64_t>(P.tile_row) * P.th;
+    if (static_cast<std::uint64_t>(TIFFTileSize64(tif)) != tile_bytes)
+      fail_file(ErrorCode::Io, "imread", path, "TIFF tile size does not match its header");
+    P.tile_bytes = static_cast<std::size_t>(tile_bytes);
+    P.across = W / P.tw + (W % P.tw != 0);
+    const std::uint64_t down = H / P.th + (H % P.th != 0);
+    P.units = static_cast<std::uint32_t>(std::min<std::uint64_t>(down * P.across, UINT32_MAX));
+    return P;
+  }
+  if (static_cast<std::uint64_t>(TIFFScanlineSize64(tif)) != P.file_row)
     fail_file(ErrorCode::Io, "imread", path, "TIFF scanline size does not match its header");
-  const bool direct = L.file_spp == L.info.channels;
-  std::vector<unsigned char> tmp(direct ? 0 : file_row);
-  DecodingScope decoding(errs);
-  for (int y = 0; y < L.info.height; ++y) {
-    unsigned char* dst = v.row<unsigned char>(y);
-    if (TIFFReadScanline(tif, direct ? dst : tmp.data(), static_cast<std::uint32_t>(y), 0) < 0) {
-      fail_file(ErrorCode::Io, "imread", path,
-                std::string("row ") + std::to_string(y) + ": " + errs.text("read error"));
+  std::uint32_t rps = 0;
+  TIFFGetFieldDefaulted(tif, TIFFTAG_ROWSPERSTRIP, &rps);
+  P.rows_per_strip = std::clamp<std::uint32_t>(rps, 1, H);
+  // The strips TIFFReadScanline meets, whatever the StripOffsets array holds.
+  P.units = H / P.rows_per_strip + (H % P.rows_per_strip != 0);
+  std::uint16_t compression = COMPRESSION_NONE, fill = FILLORDER_MSB2LSB;
+  TIFFGetFieldDefaulted(tif, TIFFTAG_COMPRESSION, &compression);
+  TIFFGetFieldDefaulted(tif, TIFFTAG_FILLORDER, &fill);
+  // libtiff takes such strips from its mapping (src.base) and copies them as they are.
+  P.raw = compression == COMPRESSION_NONE && fill == FILLORDER_MSB2LSB && src.base != nullptr &&
+          L.file_spp == L.info.channels &&
+          (elem_size(L.info.type) == 1 || TIFFIsByteSwapped(tif) == 0);
+  P.strip_size = static_cast<std::uint64_t>(std::max<tmsize_t>(TIFFStripSize(tif), 0));
+  return P;
+}
+
+// Where strip k's `rows` rows are in the input when libtiff would copy them without a word:
+// TIFFFillStrip's checks on a mapped file (a byte count that is not 0, not "too large", inside
+// the file) and DumpModeDecode's (enough bytes for every row). False: let libtiff read it.
+bool raw_strip_extent(TIFF* tif, const ReadPlan& P, const TiffIo& src, std::uint32_t k,
+                      std::uint32_t rows, std::uint64_t* offset) {
+  const std::uint64_t bc = TIFFGetStrileByteCount(tif, k);
+  const std::uint64_t off = TIFFGetStrileOffset(tif, k);
+  const std::uint64_t need = static_cast<std::uint64_t>(rows) * P.file_row;
+  if (bc == 0 || bc < need || bc > src.size || off > src.size - bc) return false;
+  if (bc > (std::uint64_t{1} << 20) && P.strip_size != 0 && (bc - 4096) / 10 > P.strip_size)
+    return false;  // libtiff would say "Too large strip byte count" and limit it
+  *offset = off;
+  return true;
+}
+
+// Reads rows [y, y + n) of the image, contiguous in the input from `offset`, into v's rows.
+// False when the input came short (the caller lets libtiff read those strips).
+bool copy_raw_rows(const TiffIo& src, const ReadPlan& P, const ImageView& v, int y, int n,
+                   std::uint64_t offset) {
+  const std::size_t row = P.file_row;
+  if (src.fd < 0) {
+    for (int r = 0; r < n; ++r)
+      std::memcpy(v.row<unsigned char>(y + r),
+                  src.base + offset + static_cast<std::uint64_t>(r) * row, row);
+    return true;
+  }
+  // preadv into the rows (one buffer when the rows are contiguous), IOV_MAX at a time.
+  constexpr int kMaxIov = 1024;
+  iovec iov[kMaxIov];
+  const bool contiguous = v.pitch == row;
+  int done = 0;
+  while (done < n) {
+    int cnt = 0;
+    std::size_t bytes = 0;
+    if (contiguous) {
+      iov[0].iov_base = v.row<unsigned char>(y + done);
+      iov[0].iov_len = row * static_cast<std::size_t>(n - done);
+      bytes = iov[0].iov_len;
+      cnt = 1;
+    } else {
+      for (; cnt < kMaxIov && done + cnt < n; ++cnt) {
+        iov[cnt].iov_base = v.row<unsigned char>(y + done + cnt);
+        iov[cnt].iov_len = row;
+        bytes += row;
+      }
     }
-    check_decoded(errs, allow_corrupt, path);
-    if (!direct) put_pixels(tmp.data(), dst, static_cast<std::size_t>(L.info.width), L);
+    std::size_t got = 0;
+    int first = 0;
+    while (got < bytes) {
+      const ssize_t r =
+          ::preadv(src.fd, iov + first, cnt - first,
+                   static_cast<off_t>(offset + static_cast<std::uint64_t>(done) * row + got));
+      if (r < 0 && errno == EINTR) continue;
+      if (r <= 0) return false;
+      got += static_cast<std::size_t>(r);
+      // Skip the buffers filled; shorten a partly filled one.
+      auto left = static_cast<std::size_t>(r);
+      while (first < cnt && left >= iov[first].iov_len) left -= iov[first++].iov_len;
+      if (first < cnt) {
+        iov[first].iov_base = static_cast<unsigned char*>(iov[first].iov_base) + left;
+        iov[first].iov_len -= left;
+      }
+    }
+    done += contiguous ? n - done : cnt;
+  }
+  return true;
+}
+
+// What reading one range of strips or tiles on one handle gave (the top of this section).
+struct RangeResult {
+  bool done = false;    // false: not read (no thread or handle); the calling thread reads it
+  bool failed = false;  // a libtiff call failed at `where`
+  std::string where;    // "row N" or "tile at (x, y)"
+  bool has_error = false;
+  ErrorText error;  // the first libtiff error met in the range (also without a failure)
+  bool has_warning = false;
+  ErrorText warning;             // the first corrupt-data warning ("Corrupt TIFF data: ...")
+  std::exception_ptr exception;  // anything else thrown (e.g. std::bad_alloc)
+};
+
+// The lowest range that failed or stopped: later ranges stop early.
+void note_stop(std::atomic<std::uint32_t>& stop, std::uint32_t index) noexcept {
+  std::uint32_t cur = stop.load(std::memory_order_relaxed);
+  while (index < cur && !stop.compare_exchange_weak(cur, index, std::memory_order_relaxed)) {
   }
 }
 
-void read_tiles(TIFF* tif, const TiffLayout& L, const ImageView& v, TiffErrors& errs,
-                bool allow_corrupt, const std::string& path) {
-  std::uint32_t tw = 0, th = 0;
-  if (!TIFFGetField(tif, TIFFTAG_TILEWIDTH, &tw) || !TIFFGetField(tif, TIFFTAG_TILELENGTH, &th) ||
-      tw == 0 || th == 0)
-    fail_file(ErrorCode::Io, "imread", path, "tiled TIFF without a tile size");
-  const std::size_t px = static_cast<std::size_t>(L.file_spp) * elem_size(L.info.type);
-  const std::size_t tile_row = static_cast<std::size_t>(tw) * px;
-  const std::uint64_t tile_bytes = static_cast<std::uint64_t>(tile_row) * th;
-  if (static_cast<std::uint64_t>(TIFFTileSize64(tif)) != tile_bytes)
-    fail_file(ErrorCode::Io, "imread", path, "TIFF tile size does not match its header");
-  std::vector<unsigned char> tile(static_cast<std::size_t>(tile_bytes));
-  const auto W = static_cast<std::uint32_t>(L.info.width);
-  const auto H = static_cast<std::uint32_t>(L.info.height);
-  const std::size_t out_px = v.pixel_bytes();
-  DecodingScope decoding(errs);
-  for (std::uint32_t ty = 0; ty < H; ty += th) {
-    for (std::uint32_t tx = 0; tx < W; tx += tw) {
-      if (TIFFReadTile(tif, tile.data(), tx, ty, 0, 0) < 0) {
-        fail_file(ErrorCode::Io, "imread", path,
-                  "tile at (" + std::to_string(tx) + ", " + std::to_string(ty) +
-                      "): " + errs.text("read error"));
+// Reads units [u0, u1) (range `index`) on `tif` into v. Never throws.
+void read_range(TIFF* tif, TiffErrors& errs, const ReadPlan& P, const TiffIo& src,
+                const ImageView& v, bool allow_corrupt, std::uint32_t u0, std::uint32_t u1,
+                std::uint32_t index, std::atomic<std::uint32_t>& stop, RangeResult& r) noexcept {
+  errs.any = false;  // this range's first error, and its first warning
+  errs.has_corrupt = false;
+  try {
+    DecodingScope decoding(errs);
+    const TiffLayout& L = P.L;
+    // After a libtiff call: whether to go on (a sequential read stops at a warning unless
+    // corrupt data is allowed).
+    auto go_on = [&]() {
+      if (errs.has_corrupt && !r.has_warning) {
+        r.has_warning = true;
+        r.warning = errs.corrupt;
+        if (!allow_corrupt) return false;
       }
-      check_decoded(errs, allow_corrupt, path);
-      const std::uint32_t rows = std::min(th, H - ty);
-      const std::uint32_t cols = std::min(tw, W - tx);
-      for (std::uint32_t r = 0; r < rows; ++r) {
-        unsigned char* dst = v.row<unsigned char>(static_cast<int>(ty + r)) + tx * out_px;
-        put_pixels(tile.data() + r * tile_row, dst, cols, L);
+      return true;
+    };
+    auto fail_at = [&](std::string where) {
+      r.failed = true;
+      r.where = std::move(where);
+    };
+    if (L.tiled) {
+      std::vector<unsigned char> tile(P.tile_bytes);
+      const auto W = static_cast<std::uint32_t>(L.info.width);
+      const auto H = static_cast<std::uint32_t>(L.info.height);
+      const std::size_t out_px = v.pixel_bytes();
+      for (std::uint32_t t = u0; t < u1; ++t) {
+        if (stop.load(std::memory_order_relaxed) < index) break;
+        const std::uint32_t tx = (t % P.across) * P.tw, ty = (t / P.across) * P.th;
+        if (TIFFReadTile(tif, tile.data(), tx, ty, 0, 0) < 0) {
+          fail_at("tile at (" + std::to_string(tx) + ", " + std::to_string(ty) + ")");
+          break;
+        }
+        if (!go_on()) break;
+        const std::uint32_t rows = std::min(P.th, H - ty);
+        const std::uint32_t cols = std::min(P.tw, W - tx);
+        for (std::uint32_t k = 0; k < rows; ++k) {
+          unsigned char* dst = v.row<unsigned char>(static_cast<int>(ty + k)) + tx * out_px;
+          put_pixels(tile.data() + k * P.tile_row, dst, cols, L);
+        }
       }
+    } else {
+      const bool direct = L.file_spp == L.info.channels;
+      std::vector<unsigned char> tmp(direct ? 0 : P.file_row);
+      // Rows [ya, yb) through libtiff; false when the range stops.
+      auto decode_rows = [&](int ya, int yb) {
+        for (int y = ya; y < yb; ++y) {
+          unsigned char* dst = v.row<unsigned char>(y);
+          if (TIFFReadScanline(tif, direct ? dst : tmp.data(), static_cast<std::uint32_t>(y), 0) <
+              0) {
+            fail_at("row " + std::to_string(y));
+            return false;
+          }
+          if (!go_on()) return false;
+          if (!direct) put_pixels(tmp.data(), dst, static_cast<std::size_t>(L.info.width), L);
+        }
+        return true;
+      };
+      // Raw strips waiting to be copied in one go: rows [run_y, run_y + run_n) from run_off.
+      int run_y = 0, run_n = 0;
+      std::uint64_t run_off = 0;
+      auto flush = [&]() {
+        const int y = run_y, n = run_n;
+        run_n = 0;
+        if (n == 0 || copy_raw_rows(src, P, v, y, n, run_off)) return true;
+        return decode_rows(y, y + n);  // the input came short: libtiff says what it says
+      };
+      const int H = L.info.height;
+      const auto rps = static_cast<int>(P.rows_per_strip);
+      bool ok = true;
+      for (std::uint32_t k = u0; k < u1 && ok; ++k) {
+        if (stop.load(std::memory_order_relaxed) < index) break;
+        const int y0 = static_cast<int>(k) * rps;
+        const int rows = std::min(rps, H - y0);
+        std::uint64_t off = 0;
+        if (P.raw && raw_strip_extent(tif, P, src, k, static_cast<std::uint32_t>(rows), &off)) {
+          if (run_n > 0 && run_y + run_n == y0 &&
+              run_off + static_cast<std::uint64_t>(run_n) * P.file_row == off) {
+            run_n += rows;
+          } else {
+            ok = flush();
+            run_y = y0;
+            run_n = rows;
+            run_off = off;
+          }
+          continue;
+        }
+        ok = flush() && decode_rows(y0, y0 + rows);
+      }
+      if (ok) flush();
+    }
+  } catch (...) {
+    r.exception = std::current_exception();
+  }
+  if (r.failed || r.exception || (r.has_warning && !allow_corrupt)) note_stop(stop, index);
+  r.has_error = errs.any;
+  r.error = errs.first;
+  r.done = true;
+}
+
+// How many threads read a file's `units` strips or tiles (ReadOptions::threads, texcv/io.hpp).
+constexpr std::uint64_t kBytesPerThread = std::uint64_t{1} << 20;
+constexpr unsigned kMaxDefaultThreads = 8;
+constexpr unsigned kMaxThreads = 64;
+unsigned read_threads(int requested, std::uint32_t units, std::uint64_t bytes) {
+  std::uint64_t n = 1;
+  if (requested > 0) {
+    n = std::min<std::uint64_t>(static_cast<std::uint64_t>(requested), kMaxThreads);
+  } else {
+    const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
+    n = std::min<std::uint64_t>(
+        {hw, kMaxDefaultThreads, std::max<std::uint64_t>(1, bytes / kBytesPerThread)});
+  }
+  return static_cast<unsigned>(std::clamp<std::uint64_t>(n, 1, std::max<std::uint32_t>(units, 1)));
+}
+
+// A handle of a reading thread: closes it.
+struct HandleCloser {
+  void operator()(TIFF* t) const noexcept { TIFFClose(t); }
+};
+
+// A reading thread's range, on a handle of its own; r.done stays false when it cannot open one
+// that reads the same directory.
+void read_range_on_own_handle(const TiffSource& source, const std::string& path, const ReadPlan& P,
+                              const ImageView& v, bool allow_corrupt, std::uint32_t u0,
+                              std::uint32_t u1, std::uint32_t index,
+                              std::atomic<std::uint32_t>& stop, RangeResult& r) noexcept {
+  try {
+    TiffErrors errs;
+    ErrorScope scope(errs);
+    TiffIo io = source.io();
+    std::unique_ptr<TIFF, HandleCloser> tif(tiff_open(io, path, "r", errs));
+    if (!tif) return;
+    const bool same =
+        (TIFFIsTiled(tif.get()) != 0) == P.L.tiled &&
+        (P.L.tiled ? static_cast<std::uint64_t>(TIFFTileSize64(tif.get())) == P.tile_bytes
+                   : static_cast<std::uint64_t>(TIFFScanlineSize64(tif.get())) == P.file_row);
+    if (!same) return;
+    read_range(tif.get(), errs, P, source.io(), v, allow_corrupt, u0, u1, index, stop, r);
+  } catch (...) {
+    r = RangeResult{};  // not done: the calling thread reads it
+  }
+}
+
+// The sequential read's verdict from the ranges in file order (the top of this section): throws
+// its error, or returns the first corrupt-data warning ("" when none).
+std::string merge_ranges(const std::vector<RangeResult>& results, const TiffErrors& opened,
+                         bool allow_corrupt, const std::string& path) {
+  ErrorText first = opened.first;  // the first error of the whole read so far
+  bool any = opened.any;
+  std::string corrupt = opened.has_corrupt ? opened.corrupt.text : "";  // count_pages'
+  for (const RangeResult& r : results) {
+    if (r.exception) std::rethrow_exception(r.exception);
+    if (r.has_warning) {
+      if (!allow_corrupt) fail_file(ErrorCode::Io, "imread", path, r.warning.text);
+      if (corrupt.empty()) corrupt = r.warning.text;
+    }
+    if (!any && r.has_error) {
+      first = r.error;
+      any = true;
+    }
+    if (r.failed)
+      fail_file(ErrorCode::Io, "imread", path, r.where + ": " + (any ? first.text : "read error"));
+  }
+  return corrupt;
+}
+
+// Reads every strip or tile of the first directory into v on `threads` threads; returns the
+// first corrupt-data warning ("" when none) or throws as a sequential read would.
+std::string read_pixels(TIFF* tif, TiffErrors& errs, const TiffSource& source,
+                        const std::string& path, const ReadPlan& P, const ImageView& v,
+                        const ReadOptions& opt) {
+  const unsigned n =
+      read_threads(opt.threads, P.units, v.row_bytes() * static_cast<std::uint64_t>(v.height));
+  const TiffErrors opened = errs;  // after opening and count_pages
+  std::vector<RangeResult> results(n);
+  std::atomic<std::uint32_t> stop{UINT32_MAX};
+  auto range = [&](unsigned i) {
+    return std::pair<std::uint32_t, std::uint32_t>(
+        static_cast<std::uint32_t>(static_cast<std::uint64_t>(P.units) * i / n),
+        static_cast<std::uint32_t>(static_cast<std::uint64_t>(P.units) * (i + 1) / n));
+  };
+  std::vector<std::thread> threads;
+  threads.reserve(n - 1);
+  for (unsigned i = 1; i < n; ++i) {
+    const auto [u0, u1] = range(i);
+    try {
+      threads.emplace_back(read_range_on_own_handle, std::cref(source), std::cref(path),
+                           std::cref(P), std::cref(v), opt.allow_corrupt, u0, u1, i, std::ref(stop),
+                           std::ref(results[i]));
+    } catch (...) {
+      break;  // no thread: the calling thread reads the range after its own
     }
   }
+  {
+    const auto [u0, u1] = range(0);
+    read_range(tif, errs, P, source.io(), v, opt.allow_corrupt, u0, u1, 0, stop, results[0]);
+  }
+  for (std::thread& t : threads) t.join();
+  for (unsigned i = 1; i < n; ++i) {
+    if (results[i].done || stop.load() < i) continue;
+    const auto [u0, u1] = range(i);
+    read_range(tif, errs, P, source.io(), v, opt.allow_corrupt, u0, u1, i, stop, results[i]);
+  }
+  return merge_ranges(results, opened, opt.allow_corrupt, path);
 }
 
 // libtiff's COMPRESSION_* code for c; -1 when the libtiff headers do not know it.
@@ -584,12 +912,9 @@ Image read_tiff(const TiffInput& in, const std::string& path, const ReadOptions&
   notes.pages = count_pages(f.get(), errs);
   check_decoded(errs, opt.allow_corrupt, path);
   check_image_size("imread", path, L.info);
+  const ReadPlan P = plan_read(f.get(), L, src.io(), path);
   Image img = allocate_image("imread", path, L.info, opt);
-  if (L.tiled)
-    read_tiles(f.get(), L, img.view(), errs, opt.allow_corrupt, path);
-  else
-    read_strips(f.get(), L, img.view(), errs, opt.allow_corrupt, path);
-  if (errs.has_corrupt) notes.corrupt = errs.corrupt.text;
+  notes.corrupt = read_pixels(f.get(), errs, src, path, P, img.view(), opt);
   return img;
 }
 

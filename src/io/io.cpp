@@ -204,6 +204,14 @@ FilePtr open_vector_stream(std::vector<unsigned char>& out) {
   return f;
 }
 
+// ReadOptions checked before the file is opened (for every format, so that a bad option fails
+// the same way for every file).
+void check_read_options(const char* op, const std::string& name, const ReadOptions& opt) {
+  if (opt.threads < 0)
+    fail(ErrorCode::InvalidArgument, op, at_path(name, "ReadOptions::threads is negative"),
+         std::to_string(opt.threads), "0 (the default) or a number of threads");
+}
+
 // imwrite and imencode take valid host views only.
 void check_host_view(const char* op, const ImageView& img) {
   validate_view(img, op, "img");
@@ -498,6 +506,7 @@ Image imread(const std::string& path, const ReadOptions& opt, ReadNotes* notes) 
 #if !defined(TEXCV_HAS_TIFF)
   if (fmt == ImageFormat::tiff) fail_no_tiff(op, path);
 #endif
+  check_read_options(op, path, opt);
   FilePtr f = open_for_read(op, path, fmt);
   switch (fmt) {
     case ImageFormat::png:
@@ -542,6 +551,7 @@ Image imdecode(const unsigned char* data, std::size_t size, const std::string& n
 #if !defined(TEXCV_HAS_TIFF)
   if (fmt == ImageFormat::tiff) fail_no_tiff(op, name);
 #endif
+  check_read_options(op, name, opt);
   switch (fmt) {
     case ImageFormat::png:
       return io_detail::read_png(open_memory(op, name, data, size).get(), name, opt, out);

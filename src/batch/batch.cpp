@@ -20,6 +20,9 @@ namespace texcv::batch {
 
 namespace {
 
+// The nice value of the CPU workers of Device::automatic on a CUDA build (make_cpu_worker).
+constexpr int kCpuWorkerNice = 10;
+
 int hardware_threads() {
   return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
 }
@@ -161,7 +164,9 @@ Summary run(const std::vector<Job>& jobs, const Options& opt, std::stop_token st
   cfg.on_event = opt.on_event;
   cfg.faults = injected_faults_from_env();
   cfg.detach_late = opt.fast_exit;
-  if (want_gpu) cfg.pinned_alloc = pinned_input_allocator();
+  // TEXCV_BATCH_PINNED_INPUT=0 (an A/B aid, docs/batch.md): inputs decoded into ordinary memory.
+  const char* pin = std::getenv("TEXCV_BATCH_PINNED_INPUT");
+  if (want_gpu && !(pin && std::string(pin) == "0")) cfg.pinned_alloc = pinned_input_allocator();
 
   // nvJPEG's states and the hardware decoder are set up (a large part of a second) only for a
   // run with JPEG inputs or outputs, and the batched decode only with JPEG inputs.
@@ -193,8 +198,10 @@ Summary run(const std::vector<Job>& jobs, const Options& opt, std::stop_token st
                                 jpeg_batch);
     gpu_workers_expected = workers.size();
   } else {
+    // Below the GPU's set-up and feeding when a GPU may join (make_cpu_worker).
+    const int nice = opt.device == Device::automatic && want_gpu ? kCpuWorkerNice : 0;
     for (int i = 0; i < cpu_workers; ++i)
-      workers.push_back(make_cpu_worker(cfg.steps, i, cpu_threads_each));
+      workers.push_back(make_cpu_worker(cfg.steps, i, cpu_threads_each, nice));
   }
   auto gpu_note = std::make_shared<std::string>();
   if (opt.device == Device::automatic && want_gpu) {

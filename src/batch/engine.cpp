@@ -3,6 +3,7 @@
 #include "src/batch/engine.hpp"
 
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -217,8 +218,13 @@ class NoWorker final : public Worker {
 
 class CpuWorker final : public Worker {
  public:
-  CpuWorker(const std::vector<PipelineStep>& steps, int slot, int threads)
-      : steps_(steps), slot_(slot), threads_(threads) {}
+  CpuWorker(const std::vector<PipelineStep>& steps, int slot, int threads, int nice)
+      : steps_(steps), slot_(slot), threads_(threads), nice_(nice) {}
+  void setup() override {
+    // Below the decode and encode threads and a GPU's set-up (make_cpu_worker): a thread's own
+    // nice value on Linux; raising it needs no privilege. A failure leaves it as it was.
+    if (nice_ > 0) (void)::setpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()), nice_);
+  }
   std::string name() const override { return "cpu"; }
   std::string device() const override { return "cpu:" + std::to_string(slot_); }
   void process(WorkItem& item) override {
@@ -236,6 +242,7 @@ class CpuWorker final : public Worker {
   const std::vector<PipelineStep> steps_;
   int slot_ = 0;
   int threads_ = 0;
+  int nice_ = 0;
   bool threads_set_ = false;
 };
 
@@ -388,8 +395,8 @@ const Image& host_input(WorkItem& item) {
 }
 
 std::unique_ptr<Worker> make_cpu_worker(const std::vector<PipelineStep>& steps, int slot,
-                                        int threads) {
-  return std::make_unique<CpuWorker>(steps, slot, threads);
+                                        int threads, int nice) {
+  return std::make_unique<CpuWorker>(steps, slot, threads, nice);
 }
 
 std::vector<InjectedFault> parse_injected_faults(const std::string& spec) {
@@ -442,6 +449,10 @@ EngineReport run_engine(const std::vector<Job>& jobs, const std::vector<std::siz
   std::atomic<std::size_t> cpu_done{0};      // files the CPU workers finished
   std::atomic<std::int64_t> cpu_busy_us{0};  // their process time, summed
   const std::size_t half = std::max<std::size_t>(1, decoded.capacity() / 2);
+  // CPU workers among the caller's (none on Device::cuda: the decoders then leave every JPEG to
+  // the GPU, however long the queue).
+  const int cpu_workers = static_cast<int>(
+      std::count_if(workers.begin(), workers.end(), [](const auto& w) { return !w->is_gpu(); }));
   std::atomic<int> late_pending{cfg.late ? 1 : 0};  // the factory, then each late worker's set-up
   std::atomic<int> cpu_active{0};                   // CPU workers processing a file now
   // What a CPU worker may take (WorkQueue::take_gated; engine.hpp's "Scheduling").
@@ -509,8 +520,9 @@ EngineReport run_engine(const std::vector<Job>& jobs, const std::vector<std::siz
       try {
         const ImageInfo info = check_input(w, cfg, w.result);  // caps and header, no decode
         // A JPEG for a GPU worker's nvJPEG while the GPU keeps up: its bytes, checked here.
-        if (cfg.gpu_jpeg_decode && gpu_jpeg.load() > 0 && is_jpeg_input(w) &&
-            decoded.size() < half) {
+        const bool jpeg_in = is_jpeg_input(w);
+        if (cfg.gpu_jpeg_decode && gpu_jpeg.load() > 0 && jpeg_in &&
+            (cpu_workers == 0 || decoded.size() < half)) {
           w.encoded = w.data ? *w.data : read_bytes(job.input, w.result.bytes_in);
           // The verdict the CPU path gives: libjpeg-turbo's entropy decoder reads the file (no
           // pixels) and throws what imread throws; nvJPEG decodes only what it found sound. A
@@ -528,12 +540,12 @@ EngineReport run_engine(const std::vector<Job>& jobs, const std::vector<std::siz
           ReadOptions ro = cfg.read;
           // A TIFF's strips on several threads only for the last files (before, every decode
           // thread has a file of its own).
-#if TEXCV_IO_HELPER_READY
           ro.threads = todo.size() - k >= static_cast<std::size_t>(nd) ? 1 : 0;
-#endif
           // Straight into pinned memory for a GPU worker's upload (it may go to a CPU worker:
           // pinned memory is host memory).
-          if (cfg.pinned_alloc && gpu_workers.load() > 0 && info.bytes() >= cfg.pinned_min_bytes)
+          // (Not a JPEG decoded here: it is meant for a CPU worker, or nvJPEG could not take it.)
+          if (cfg.pinned_alloc && !jpeg_in && gpu_workers.load() > 0 &&
+              info.bytes() >= cfg.pinned_min_bytes)
             ro.allocate = cfg.pinned_alloc;
           w.image = decode_checked(w, ro, w.result);
           const ImageView& v = w.image.view();

@@ -100,9 +100,12 @@ class Worker {
 Image run_steps_on_host(const ImageView& src, const std::vector<PipelineStep>& steps);
 // A CPU backend worker; its device() is "cpu:<slot>" (the report says "cpu"). Its operations
 // use `threads` threads (texcv::set_cpu_threads on the worker's thread; 0: the default, all
-// cores).
+// cores). nice > 0: its thread runs at that nice value (set in setup()), below the decode and
+// encode threads and a GPU worker's set-up: Device::automatic, where the CPU workers are to use
+// the cycles the GPU's feeding leaves (measured on the H200 with nice 0: the CUDA workers'
+// set-up took 1.4-1.8 s instead of 0.6 s while 16 CPU workers ran).
 std::unique_ptr<Worker> make_cpu_worker(const std::vector<PipelineStep>& steps, int slot = 0,
-                                        int threads = 0);
+                                        int threads = 0, int nice = 0);
 // The decoded input of an item: item.image, or the file decoded on the CPU when the item holds
 // the encoded bytes (a fallback from GPU decoding).
 const Image& host_input(WorkItem& item);

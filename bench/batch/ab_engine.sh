@@ -1,32 +1,32 @@
 #!/usr/bin/env bash
 # Where a texcv batch run's time goes, on the GPU machine after bench/batch/run.sh has made its
-# inputs (bench/batch/work/inputs-<set>): the jpeg set with --device cuda and auto, each with
+# data (bench/batch/data/<set>): the jpeg set with --device cuda and auto, each with
 # TEXCV_BATCH_TIMING=1 (the workers' own account), and the TIFF set with the pinned input pool on
 # and off (TEXCV_BATCH_PINNED_INPUT=1 / 0), in the order on, off, on. Prints each run's summary
 # lines. Usage: bash bench/batch/ab_engine.sh BUILD/bin/texcv
 set -u
 texcv=${1:?texcv binary}
 here=$(cd "$(dirname "$0")" && pwd)
-work=$here/work
+data=$here/data
 # run.sh's pipelines
 kernel="-1|-1|-1|-1|16|-1|-1|-1|-1"
 jpeg_pipe="resize:scale=0.5;convolve:kernel=$kernel,scale=0.125"
 tiff_pipe="crop:x=100,y=100,width=4800,height=4800;resize:scale=0.9;convolve:kernel=$kernel,scale=0.125"
 show() { grep -E "images/s on|first file|joined|no CUDA worker|timing" | sed 's/^texcv batch: /  /'; }
-if [ -d "$work/inputs-jpeg" ]; then
+if [ -d "$data/jpeg" ]; then
   for dev in cuda auto; do
     rm -rf /tmp/ab-jpeg
     echo "== jpeg --device $dev (TEXCV_BATCH_TIMING=1)"
-    TEXCV_BATCH_TIMING=1 "$texcv" batch -i "$work/inputs-jpeg" -o /tmp/ab-jpeg -p "$jpeg_pipe" \
+    TEXCV_BATCH_TIMING=1 "$texcv" batch -i "$data/jpeg" -o /tmp/ab-jpeg -p "$jpeg_pipe" \
       --device "$dev" -q 90 2>&1 | show
   done
 fi
-if [ -d "$work/inputs-tiff" ]; then
+if [ -d "$data/tiff" ]; then
   for pin in 1 0 1; do
     for dev in cuda auto; do
       rm -rf /tmp/ab-tiff
       echo "== tiff --device $dev, TEXCV_BATCH_PINNED_INPUT=$pin"
-      TEXCV_BATCH_PINNED_INPUT=$pin "$texcv" batch -i "$work/inputs-tiff" -o /tmp/ab-tiff \
+      TEXCV_BATCH_PINNED_INPUT=$pin "$texcv" batch -i "$data/tiff" -o /tmp/ab-tiff \
         -p "$tiff_pipe" --device "$dev" --tiff-compression none 2>&1 | show
     done
   done

@@ -100,10 +100,10 @@ class WorkQueue {
  public:
   explicit WorkQueue(std::size_t capacity) : capacity_(capacity > 0 ? capacity : 1) {}
 
-  // Decoders: waits for room, then adds the item.
-  void push(Item item) {
+  // Decoders: waits for room, then adds the item (over: at once, whatever the capacity).
+  void push(Item item, bool over = false) {
     std::unique_lock<std::mutex> lock(mutex_);
-    not_full_.wait(lock, [&] { return items_.size() < capacity_; });
+    not_full_.wait(lock, [&] { return over || items_.size() < capacity_; });
     items_.push_back(std::move(item));
     lock.unlock();
     changed_.notify_all();
@@ -448,7 +448,6 @@ EngineReport run_engine(const std::vector<Job>& jobs, const std::vector<std::siz
   std::atomic<std::int64_t> gpu_t0_us{-1};   // when a GPU worker took its first file
   std::atomic<std::size_t> cpu_done{0};      // files the CPU workers finished
   std::atomic<std::int64_t> cpu_busy_us{0};  // their process time, summed
-  const std::size_t half = std::max<std::size_t>(1, decoded.capacity() / 2);
   // CPU workers among the caller's (none on Device::cuda: the decoders then leave every JPEG to
   // the GPU, however long the queue).
   const int cpu_workers = static_cast<int>(
@@ -470,8 +469,8 @@ EngineReport run_engine(const std::vector<Job>& jobs, const std::vector<std::siz
     const bool long_files = per_file > kGpuSetUpGuessS;
     if (ng == 0) return !long_files || cpu_active.load() < kCpuProbes ? 0 : 2;
     const std::size_t gd = gpu_done.load();
-    if (gd == 0) return long_files ? 2 : 1;  // the GPU's first file: no rate yet
-    if (waiting < half) return 2;            // the GPU keeps up
+    if (gd == 0) return long_files ? 2 : 1;      // the GPU's first file: no rate yet
+    if (waiting < decoded.capacity()) return 2;  // the GPU keeps up: no core to spare
     const std::int64_t t0 = gpu_t0_us.load();
     if (t0 >= 0 && gd >= 2 * static_cast<std::size_t>(ng)) {
       const double elapsed = static_cast<double>(us_since_run() - t0) / 1e6;
@@ -521,8 +520,10 @@ EngineReport run_engine(const std::vector<Job>& jobs, const std::vector<std::siz
         const ImageInfo info = check_input(w, cfg, w.result);  // caps and header, no decode
         // A JPEG for a GPU worker's nvJPEG while the GPU keeps up: its bytes, checked here.
         const bool jpeg_in = is_jpeg_input(w);
-        if (cfg.gpu_jpeg_decode && gpu_jpeg.load() > 0 && jpeg_in &&
-            (cpu_workers == 0 || decoded.size() < half)) {
+        // A full queue (the decoders would wait for the GPU: cores to spare) is when a CPU
+        // worker gets a JPEG, decoded here.
+        const bool full = cpu_workers > 0 && decoded.size() >= decoded.capacity();
+        if (cfg.gpu_jpeg_decode && gpu_jpeg.load() > 0 && jpeg_in && !full) {
           w.encoded = w.data ? *w.data : read_bytes(job.input, w.result.bytes_in);
           // The verdict the CPU path gives: libjpeg-turbo's entropy decoder reads the file (no
           // pixels) and throws what imread throws; nvJPEG decodes only what it found sound. A
@@ -571,7 +572,11 @@ EngineReport run_engine(const std::vector<Job>& jobs, const std::vector<std::siz
         finish(w.result, item.start);
         continue;
       }
-      decoded.push(std::move(item));
+      // A JPEG decoded here because the queue was full goes in over the capacity (at most one
+      // per decode thread): it is for a CPU worker, which would wait behind the GPU's files.
+      const bool for_cpu = w.encoded.empty() && !w.image.empty() && cfg.gpu_jpeg_decode &&
+                           gpu_jpeg.load() > 0 && is_jpeg_input(w);
+      decoded.push(std::move(item), for_cpu);
     }
   };
 

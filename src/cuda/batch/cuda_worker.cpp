@@ -333,9 +333,14 @@ class CudaWorker final : public Worker {
       init();
 #if defined(TEXCV_HAS_NVJPEG)
       if (use_nvjpeg_) {
+        // The GPU's two nvJPEG handles take ~0.4 s each to make: a GPU's odd-numbered workers
+        // start with the hardware decoder's, the even ones with the other, so that two workers
+        // make them at the same time (each waits for the one a sibling is making).
+        const bool hw_first = slot_ % 2 == 1 && jpeg_batch_ > 1;
+        if (hw_first && !init_hardware_decode()) jpeg_batch_ = 1;
         init_jpeg_decode();
         init_jpeg_encode();
-        if (jpeg_batch_ > 1 && !init_hardware_decode()) jpeg_batch_ = 1;
+        if (!hw_first && jpeg_batch_ > 1 && !init_hardware_decode()) jpeg_batch_ = 1;
       }
 #endif
     } catch (const std::exception& e) {

@@ -100,10 +100,10 @@ class WorkQueue {
  public:
   explicit WorkQueue(std::size_t capacity) : capacity_(capacity > 0 ? capacity : 1) {}
 
-  // Decoders: waits for room, then adds the item (over: at once, whatever the capacity).
-  void push(Item item, bool over = false) {
+  // Decoders: waits for room, then adds the item.
+  void push(Item item) {
     std::unique_lock<std::mutex> lock(mutex_);
-    not_full_.wait(lock, [&] { return over || items_.size() < capacity_; });
+    not_full_.wait(lock, [&] { return items_.size() < capacity_; });
     items_.push_back(std::move(item));
     lock.unlock();
     changed_.notify_all();
@@ -134,7 +134,8 @@ class WorkQueue {
     if (got > 0) not_full_.notify_all();
   }
   // CPU workers while GPU workers may run: gate(waiting) says, under the queue's lock, what the
-  // caller may take now: 0 the first item, 1 the first item decoded on the host, 2 nothing (it
+  // caller may take now: 0 the first item, 1 the first item decoded on the host, 3 the last item
+  // (the one the GPU workers would reach last, encoded or not), 2 nothing (it
   // depends on the other workers' progress, so it is asked again every few milliseconds and at
   // every change). Marks the caller busy; nothing once finished().
   std::optional<Item> take_gated(const std::function<int(std::size_t)>& gate,
@@ -145,6 +146,7 @@ class WorkQueue {
       const int g = items_.empty() ? 2 : gate(items_.size());
       auto it = items_.end();
       if (g == 0) it = items_.begin();
+      if (g == 3) it = std::prev(items_.end());
       if (g == 1)
         it = std::find_if(items_.begin(), items_.end(),
                           [](const Item& i) { return !i.work.image.empty(); });
@@ -442,16 +444,12 @@ EngineReport run_engine(const std::vector<Job>& jobs, const std::vector<std::siz
   };
 
   // ---- Scheduling state (atomics: the CPU workers' gate reads them under the queue's lock) ----
-  std::atomic<int> gpu_workers{0};           // GPU workers set up and not retired
-  std::atomic<int> gpu_jpeg{0};              // of them, those that decode JPEG
-  std::atomic<std::size_t> gpu_done{0};      // files the GPU workers finished
-  std::atomic<std::int64_t> gpu_t0_us{-1};   // when a GPU worker took its first file
-  std::atomic<std::size_t> cpu_done{0};      // files the CPU workers finished
-  std::atomic<std::int64_t> cpu_busy_us{0};  // their process time, summed
-  // CPU workers among the caller's (none on Device::cuda: the decoders then leave every JPEG to
-  // the GPU, however long the queue).
-  const int cpu_workers = static_cast<int>(
-      std::count_if(workers.begin(), workers.end(), [](const auto& w) { return !w->is_gpu(); }));
+  std::atomic<int> gpu_workers{0};                  // GPU workers set up and not retired
+  std::atomic<int> gpu_jpeg{0};                     // of them, those that decode JPEG
+  std::atomic<std::size_t> gpu_done{0};             // files the GPU workers finished
+  std::atomic<std::int64_t> gpu_t0_us{-1};          // when a GPU worker took its first file
+  std::atomic<std::size_t> cpu_done{0};             // files the CPU workers finished
+  std::atomic<std::int64_t> cpu_busy_us{0};         // their process time, summed
   std::atomic<int> late_pending{cfg.late ? 1 : 0};  // the factory, then each late worker's set-up
   std::atomic<int> cpu_active{0};                   // CPU workers processing a file now
   // What a CPU worker may take (WorkQueue::take_gated; engine.hpp's "Scheduling").
@@ -462,17 +460,18 @@ EngineReport run_engine(const std::vector<Job>& jobs, const std::vector<std::siz
     const std::size_t cn = cpu_done.load();
     // Until a CPU file has been timed, two CPU workers at a time (a GPU may be about to take
     // over files that take the CPU long).
-    if (cn == 0) return cpu_active.load() < kCpuProbes ? (ng > 0 ? 1 : 0) : 2;
-    const double per_file = static_cast<double>(cpu_busy_us.load()) / 1e6 / static_cast<double>(cn);
-    // A GPU is being set up: files that take the CPU longer than a set-up usually lasts only on
-    // the probes.
+    const bool probe_ok = cn > 0 || cpu_active.load() < kCpuProbes;
+    const double per_file =
+        cn > 0 ? static_cast<double>(cpu_busy_us.load()) / 1e6 / static_cast<double>(cn) : 0.0;
+    // Files that take the CPU longer than a GPU's set-up usually lasts: only on the probes while
+    // a GPU is being set up or has no rate yet.
     const bool long_files = per_file > kGpuSetUpGuessS;
-    if (ng == 0) return !long_files || cpu_active.load() < kCpuProbes ? 0 : 2;
+    if (ng == 0) return probe_ok && (!long_files || cpu_active.load() < kCpuProbes) ? 0 : 2;
     const std::size_t gd = gpu_done.load();
-    if (gd == 0) return long_files ? 2 : 1;      // the GPU's first file: no rate yet
-    if (waiting < decoded.capacity()) return 2;  // the GPU keeps up: no core to spare
+    if (gd == 0) return probe_ok && !long_files ? 1 : 2;      // files decoded before the GPU joined
+    if (waiting < decoded.capacity() || !probe_ok) return 2;  // the GPU keeps up: no core to spare
     const std::int64_t t0 = gpu_t0_us.load();
-    if (t0 >= 0 && gd >= 2 * static_cast<std::size_t>(ng)) {
+    if (cn > 0 && t0 >= 0 && gd >= 2 * static_cast<std::size_t>(ng)) {
       const double elapsed = static_cast<double>(us_since_run() - t0) / 1e6;
       const double rate = elapsed > 0 ? static_cast<double>(gd) / elapsed : 0;
       const std::size_t started = std::min(next.load(), todo.size());
@@ -481,7 +480,9 @@ EngineReport run_engine(const std::vector<Job>& jobs, const std::vector<std::siz
     } else if (long_files) {
       return 2;
     }
-    return 1;
+    // The queue is full: the decode threads would wait for the GPU, cores are to spare. The last
+    // file (a JPEG still encoded is decoded by the CPU worker itself, at its low priority).
+    return 3;
   };
 
   auto finish = [&](Result& r, Clock::time_point start) {
@@ -520,10 +521,7 @@ EngineReport run_engine(const std::vector<Job>& jobs, const std::vector<std::siz
         const ImageInfo info = check_input(w, cfg, w.result);  // caps and header, no decode
         // A JPEG for a GPU worker's nvJPEG while the GPU keeps up: its bytes, checked here.
         const bool jpeg_in = is_jpeg_input(w);
-        // A full queue (the decoders would wait for the GPU: cores to spare) is when a CPU
-        // worker gets a JPEG, decoded here.
-        const bool full = cpu_workers > 0 && decoded.size() >= decoded.capacity();
-        if (cfg.gpu_jpeg_decode && gpu_jpeg.load() > 0 && jpeg_in && !full) {
+        if (cfg.gpu_jpeg_decode && gpu_jpeg.load() > 0 && jpeg_in) {
           w.encoded = w.data ? *w.data : read_bytes(job.input, w.result.bytes_in);
           // The verdict the CPU path gives: libjpeg-turbo's entropy decoder reads the file (no
           // pixels) and throws what imread throws; nvJPEG decodes only what it found sound. A
@@ -572,11 +570,7 @@ EngineReport run_engine(const std::vector<Job>& jobs, const std::vector<std::siz
         finish(w.result, item.start);
         continue;
       }
-      // A JPEG decoded here because the queue was full goes in over the capacity (at most one
-      // per decode thread): it is for a CPU worker, which would wait behind the GPU's files.
-      const bool for_cpu = w.encoded.empty() && !w.image.empty() && cfg.gpu_jpeg_decode &&
-                           gpu_jpeg.load() > 0 && is_jpeg_input(w);
-      decoded.push(std::move(item), for_cpu);
+      decoded.push(std::move(item));
     }
   };
 

@@ -210,16 +210,16 @@ struct EngineReport {
 //
 // Scheduling, while GPU workers (is_gpu) and CPU workers run together. The CPU path of a file
 // costs the cores more than the GPU's (a 1080p JPEG: ~26 ms of CPU decoded, processed and encoded
-// there, ~7 ms read and checked for nvJPEG), so CPU workers get files only when cores are to
-// spare, that is when the queue is full and the decoders would wait for the GPU:
-// - decode: a JPEG input is left encoded for a GPU worker that decodes_jpeg() unless the queue
-//   is full; then the decoders decode it on the CPU and queue it beyond the capacity (at most one
-//   per decode thread), for a CPU worker. With no CPU worker (Device::cuda) every JPEG is left
-//   to the GPU.
-// - process: a CPU worker takes only a file decoded on the CPU, and only (a) while the queue is
-//   full, or no GPU worker has finished a file yet; (b) until a CPU file has been timed, two CPU
+// there, ~7 ms read and checked for nvJPEG), so CPU workers take files only when cores are to
+// spare, that is when the queue is full and the decode threads would wait for the GPU, and they
+// run at a low priority (make_cpu_worker's nice):
+// - decode: a JPEG input is left encoded (checked) for a GPU worker that decodes_jpeg().
+// - process: once a GPU worker runs, a CPU worker takes (a) before the GPU has finished a file,
+//   only files decoded on the CPU (those queued before the GPU joined); (b) after, only while the
+//   queue is full, and then the last file of the queue (the one the GPU would reach last; a JPEG
+//   still encoded is decoded by the CPU worker); (c) until a CPU file has been timed, two CPU
 //   workers at a time, and while a GPU is being set up only files that take the CPU less than a
-//   set-up usually lasts (beyond the two); (c) once the GPU workers' rate is known, only while the
+//   set-up usually lasts (beyond the two); (d) once the GPU workers' rate is known, only while the
 //   files left would keep them busy longer than the CPU worker's time per file: a CPU worker never
 //   finishes after the GPU would have finished alone, beyond a file it started before the GPU's
 //   rate was known.

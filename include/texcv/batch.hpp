@@ -150,6 +150,11 @@ struct Summary {
   std::vector<std::string> timing;   // TEXCV_BATCH_TIMING=1: each worker's account
 };
 
+// Whether this machine may have an NVIDIA GPU, without starting the CUDA runtime: the driver's
+// device nodes exist (/dev/nvidiactl, or WSL's /dev/dxg). Without them Device::automatic starts
+// no CUDA set-up and its CPU workers keep their normal priority (a thread cannot take back a
+// nice value it gave up).
+bool gpu_device_nodes();
 // Whether this build's CUDA workers decode and encode JPEG with nvJPEG.
 bool nvjpeg_available();
 // Whether GPU `gpu` has hardware JPEG decoders that nvJPEG can use (A100, H100, H200...). Starts

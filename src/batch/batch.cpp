@@ -2,6 +2,8 @@
 // workers (src/batch/engine.hpp), the CUDA workers of Device::automatic made in the background.
 #include "texcv/batch.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
@@ -85,6 +87,10 @@ Device parse_device(const std::string& s) {
   fail(ErrorCode::InvalidArgument, "batch", "unknown device", "'" + s + "'", "cpu, cuda or auto");
 }
 
+bool gpu_device_nodes() {
+  return ::access("/dev/nvidiactl", F_OK) == 0 || ::access("/dev/dxg", F_OK) == 0;
+}
+
 bool nvjpeg_available() {
   return nvjpeg_compiled();
 }
@@ -141,7 +147,9 @@ Summary run(const std::vector<Job>& jobs, const Options& opt, std::stop_token st
   check_options(opt);
   const auto t0 = std::chrono::steady_clock::now();
   const int hw = hardware_threads();
-  const bool want_gpu = opt.device != Device::cpu && build_info().cuda_compiled;
+  const bool want_gpu =
+      opt.device == Device::cuda ||
+      (opt.device == Device::automatic && build_info().cuda_compiled && gpu_device_nodes());
   const bool nvjpeg = want_gpu && nvjpeg_compiled() && opt.jpeg_codec != JpegCodec::cpu;
   const int cpu_workers = opt.cpu_workers > 0 ? opt.cpu_workers : hw;
   const int cpu_threads_each =
@@ -204,6 +212,8 @@ Summary run(const std::vector<Job>& jobs, const Options& opt, std::stop_token st
       workers.push_back(make_cpu_worker(cfg.steps, i, cpu_threads_each, nice));
   }
   auto gpu_note = std::make_shared<std::string>();
+  if (opt.device == Device::automatic && build_info().cuda_compiled && !want_gpu)
+    *gpu_note = "no NVIDIA GPU device on this machine (no /dev/nvidiactl)";
   if (opt.device == Device::automatic && want_gpu) {
     gpu_workers_expected = static_cast<std::size_t>(opt.streams);
     cfg.late_what = "CUDA workers";

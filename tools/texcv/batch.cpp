@@ -844,8 +844,8 @@ int batch_command(const BatchOptions& opt) {
     for (int d = 0; d < static_cast<int>(gpus().size()); ++d) devices.push_back(d);
   // Whether CUDA workers may run: cuda; auto in a CUDA build (known only once set up, unless
   // probed above).
-  const bool may_use_cuda =
-      cuda_mode || (opt.device == "auto" && build.cuda_compiled && (!probe_now || gpu_usable));
+  const bool may_use_cuda = cuda_mode || (opt.device == "auto" && build.cuda_compiled &&
+                                          batch::gpu_device_nodes() && (!probe_now || gpu_usable));
   // JPEG codec: nvJPEG needs CUDA workers and a build with nvJPEG.
   if (opt.jpeg_codec == "nvjpeg" && !(may_use_cuda && batch::nvjpeg_available())) {
     say(std::string("--jpeg-codec nvjpeg: ") +

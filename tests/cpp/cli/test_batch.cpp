@@ -87,6 +87,9 @@ TEST_F(Batch, GoodAndBadFilesInNestedFolders) {
     EXPECT_TRUE(has(l, "\"output\":\"" + (out / g).string() + "\"")) << l;
     EXPECT_TRUE(has(l, "\"status\":\"ok\",\"error\":null")) << l;
     EXPECT_TRUE(has(l, "\"device\":\"cpu\"")) << l;
+    // Where each stage ran.
+    EXPECT_TRUE(has(l, "\"devices\":{\"read\":\"cpu\",\"process\":\"cpu\",\"write\":\"cpu\"}"))
+        << l;
     EXPECT_TRUE(has(l, "\"ms\":{\"read\":")) << l;
     EXPECT_TRUE(has(l, ",\"process\":")) << l;
     EXPECT_TRUE(has(l, ",\"write\":")) << l;
@@ -99,6 +102,7 @@ TEST_F(Batch, GoodAndBadFilesInNestedFolders) {
     const std::string l = report_for(lines, (in / rel).string());
     EXPECT_TRUE(has(l, "\"status\":\"failed\"")) << rel << ": " << l;
     EXPECT_TRUE(has(l, "\"stage\":\"read\"")) << rel << ": " << l;
+    EXPECT_FALSE(has(l, "\"devices\"")) << rel << ": no stage ran: " << l;
     EXPECT_TRUE(has(l, why)) << rel << ": " << l;
     EXPECT_TRUE(has(r.err, "FAILED " + (in / rel).string() + ": ")) << r.err;
     EXPECT_FALSE(fs::exists(out / rel)) << rel;

@@ -57,7 +57,9 @@ CLI::App* add_batch_subcommand(CLI::App& app, BatchOptions& opt) {
                   "convert the result to 8, 16 or 32 (float) bits per sample before writing "
                   "(scaled: 255, 65535, 1.0 = full range)")
       ->check(CLI::IsMember({8, 16, 32}));
-  cmd->add_option("-d,--device", opt.device, "cpu, cuda, or auto (CPU workers at once; CUDA workers join when a GPU is usable)")
+  cmd->add_option(
+         "-d,--device", opt.device,
+         "cpu, cuda, or auto (CPU workers at once; CUDA workers join when a GPU is usable)")
       ->check(CLI::IsMember({"cpu", "cuda", "auto"}))
       ->capture_default_str();
   cmd->add_option("--devices", opt.devices,

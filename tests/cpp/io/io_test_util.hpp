@@ -1,10 +1,12 @@
-// Helpers of the codec tests: a fresh temporary folder, PSNR, expected-error assertions.
+// Helpers of the codec tests: a fresh temporary folder, PSNR, bitwise pixel equality,
+// expected-error assertions.
 #pragma once
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <functional>
 #include <random>
@@ -14,6 +16,18 @@
 #include "common/test_support.hpp"
 
 namespace texcv::test {
+
+// Bitwise equality of the pixels, row by row (any pitch; f32 included: NaN-free data, -0.0 and
+// denormals must survive).
+inline void expect_same_pixels(const ImageView& a, const ImageView& b) {
+  ASSERT_EQ(a.width, b.width);
+  ASSERT_EQ(a.height, b.height);
+  ASSERT_EQ(a.channels, b.channels);
+  ASSERT_EQ(a.type, b.type);
+  for (int y = 0; y < a.height; ++y)
+    ASSERT_EQ(std::memcmp(a.row<const void>(y), b.row<const void>(y), a.row_bytes()), 0)
+        << "row " << y << " differs; " << compare(a, b).describe();
+}
 
 // Peak signal-to-noise ratio of two u8 images of one shape, in dB (infinity when equal).
 inline double psnr_u8(const ImageView& a, const ImageView& b) {

@@ -63,16 +63,6 @@ struct PaddedAllocator {
   }
 };
 
-void expect_same_pixels(const ImageView& a, const ImageView& b) {
-  ASSERT_EQ(a.width, b.width);
-  ASSERT_EQ(a.height, b.height);
-  ASSERT_EQ(a.channels, b.channels);
-  ASSERT_EQ(a.type, b.type);
-  for (int y = 0; y < a.height; ++y)
-    ASSERT_EQ(std::memcmp(a.row<const void>(y), b.row<const void>(y), a.row_bytes()), 0)
-        << "row " << y << "; " << compare(a, b).describe();
-}
-
 std::vector<std::string> decodable_files() {
   std::vector<std::string> files = {sample_image("camera.png"), sample_image("chelsea.png"),
                                     sample_image("rocket.jpg"),

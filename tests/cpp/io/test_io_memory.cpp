@@ -37,16 +37,6 @@ const unsigned char* u8p(const std::string& s) {
   return reinterpret_cast<const unsigned char*>(s.data());
 }
 
-void expect_same_pixels(const ImageView& a, const ImageView& b) {
-  ASSERT_EQ(a.width, b.width);
-  ASSERT_EQ(a.height, b.height);
-  ASSERT_EQ(a.channels, b.channels);
-  ASSERT_EQ(a.type, b.type);
-  for (int y = 0; y < a.height; ++y)
-    ASSERT_EQ(std::memcmp(a.row<const void>(y), b.row<const void>(y), a.row_bytes()), 0)
-        << "row " << y << "; " << compare(a, b).describe();
-}
-
 // What a read gave: the image, or the error (code and message); the notes.
 struct Outcome {
   bool threw = false;

@@ -101,17 +101,6 @@ int libtiff_code(TiffCompression c) {
   return -1;
 }
 
-void expect_same_pixels(const ImageView& a, const ImageView& b) {
-  ASSERT_EQ(a.width, b.width);
-  ASSERT_EQ(a.height, b.height);
-  ASSERT_EQ(a.channels, b.channels);
-  ASSERT_EQ(a.type, b.type);
-  for (int y = 0; y < a.height; ++y)
-    ASSERT_EQ(
-        std::memcmp(a.row<const unsigned char>(y), b.row<const unsigned char>(y), a.row_bytes()), 0)
-        << "row " << y;
-}
-
 TEST(TiffCompression, DefaultIsUncompressed) {
   TempDir dir;
   const Image img = random_image(64, 48, 3, ElemType::u8, 11);

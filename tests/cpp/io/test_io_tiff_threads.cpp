@@ -174,16 +174,6 @@ void write_tiff(const std::string& path, const Spec& s, const std::vector<unsign
   TIFFClose(tif);
 }
 
-void expect_same_pixels(const ImageView& a, const ImageView& b) {
-  ASSERT_EQ(a.width, b.width);
-  ASSERT_EQ(a.height, b.height);
-  ASSERT_EQ(a.channels, b.channels);
-  ASSERT_EQ(a.type, b.type);
-  for (int y = 0; y < a.height; ++y)
-    ASSERT_EQ(std::memcmp(a.row<const void>(y), b.row<const void>(y), a.row_bytes()), 0)
-        << "row " << y << "; " << compare(a, b).describe();
-}
-
 ReadOptions with_threads(int n, bool allow = false) {
   ReadOptions o;
   o.threads = n;

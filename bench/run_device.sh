@@ -376,6 +376,11 @@ do_batch() {
     --tiff "${TEXCV_BATCH_TIFF:-8}" --repeat "${TEXCV_BATCH_REPEAT:-1}" --tools "${TEXCV_BATCH_TOOLS:-texcv-cuda texcv-cpu opencv}" \
     --jpegx "${TEXCV_BATCH_JPEGX:-8}" --jpegx-tools "${TEXCV_BATCH_JPEGX_TOOLS:-texcv-cuda}" \
     --data /tmp/texcv-batch-data --work /tmp/texcv-batch-work >"$OUT/batch_run.log" 2>&1 || rc=1
+  # TEXCV_BATCH_AB=1: bench/batch/ab_engine.sh on the same data (where the workers' time goes).
+  if [ "${TEXCV_BATCH_AB:-0}" = 1 ]; then
+    timeout "$(cap 120 20)" bash bench/batch/ab_engine.sh "$BUILD/bin/texcv" /tmp/texcv-batch-data \
+      >"$OUT/ab_engine.log" 2>&1 || rc=1
+  fi
   tail -30 "$OUT/batch_run.log"
   [ -f "$OUT/batch/table.md" ] && cat "$OUT/batch/table.md"
   return $rc

@@ -3,11 +3,13 @@
 # data (bench/batch/data/<set>): the jpeg set with --device cuda and auto, each with
 # TEXCV_BATCH_TIMING=1 (the workers' own account), and the TIFF set with the pinned input pool on
 # and off (TEXCV_BATCH_PINNED_INPUT=1 / 0), in the order on, off, on. Prints each run's summary
-# lines. Usage: bash bench/batch/ab_engine.sh BUILD/bin/texcv
+# lines; and the jpeg set on --device cuda with the batched steps on and off
+# (TEXCV_BATCH_BATCHED_STEPS=1 / 0). Usage: bash bench/batch/ab_engine.sh BUILD/bin/texcv [DATA]
+# (DATA: run.sh's --data folder, default bench/batch/data).
 set -u
 texcv=${1:?texcv binary}
 here=$(cd "$(dirname "$0")" && pwd)
-data=$here/data
+data=${2:-$here/data}
 # run.sh's pipelines
 kernel="-1|-1|-1|-1|16|-1|-1|-1|-1"
 jpeg_pipe="resize:scale=0.5;convolve:kernel=$kernel,scale=0.125"
@@ -19,6 +21,14 @@ if [ -d "$data/jpeg" ]; then
     echo "== jpeg --device $dev (TEXCV_BATCH_TIMING=1)"
     TEXCV_BATCH_TIMING=1 "$texcv" batch -i "$data/jpeg" -o /tmp/ab-jpeg -p "$jpeg_pipe" \
       --device "$dev" -q 90 2>&1 | show
+  done
+fi
+if [ -d "$data/jpeg" ]; then
+  for b in 1 0 1 0; do
+    rm -rf /tmp/ab-jpeg
+    echo "== jpeg --device cuda, TEXCV_BATCH_BATCHED_STEPS=$b (TEXCV_BATCH_TIMING=1)"
+    TEXCV_BATCH_BATCHED_STEPS=$b TEXCV_BATCH_TIMING=1 "$texcv" batch -i "$data/jpeg" -o /tmp/ab-jpeg \
+      -p "$jpeg_pipe" --device cuda -q 90 2>&1 | show
   done
 fi
 if [ -d "$data/tiff" ]; then

@@ -30,6 +30,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,7 @@
 
 #include <cuda_runtime.h>
 
+#include "src/cuda/ops/common/launch_batch.hpp"
 #include "src/cuda/runtime/runtime.hpp"
 #if defined(TEXCV_HAS_NVJPEG)
 #include <nvjpeg.h>
@@ -301,16 +303,17 @@ class CudaWorker final : public Worker {
     const double n = static_cast<double>(t_.files);
     const double nb = static_cast<double>(t_.batch_files);
     char buf[512];
-    std::snprintf(buf, sizeof buf,
-                  "timing %s: set-up %.1f ms, first file %.1f ms, first hardware-decode batch %.1f "
-                  "ms; then %zu files, ms per file: process %.3f (input %.3f, steps %.3f, JPEG "
-                  "encode %.3f, download %.3f); %zu batches of %.1f files, batch decode %.3f "
-                  "ms per file; %zu inputs uploaded straight from pinned memory",
-                  name().c_str(), setup_ms_, t_.first_ms, t_.first_batch_ms, t_.files,
-                  t_.process_ms / n, t_.input_ms / n, t_.steps_ms / n, t_.encode_ms / n,
-                  t_.download_ms / n, t_.batches,
-                  t_.batches ? nb / static_cast<double>(t_.batches) : 0.0,
-                  nb > 0 ? t_.prepare_ms / nb : 0.0, direct_uploads_);
+    std::snprintf(
+        buf, sizeof buf,
+        "timing %s: set-up %.1f ms, first file %.1f ms, first hardware-decode batch %.1f "
+        "ms; then %zu files, ms per file: process %.3f (input %.3f, steps %.3f, JPEG "
+        "encode %.3f, download %.3f); %zu batches of %.1f files, batch decode and "
+        "steps %.3f ms per file; %zu kernel calls batched in %zu launches; %zu inputs "
+        "uploaded straight from pinned memory",
+        name().c_str(), setup_ms_, t_.first_ms, t_.first_batch_ms, t_.files, t_.process_ms / n,
+        t_.input_ms / n, t_.steps_ms / n, t_.encode_ms / n, t_.download_ms / n, t_.batches,
+        t_.batches ? nb / static_cast<double>(t_.batches) : 0.0, nb > 0 ? t_.prepare_ms / nb : 0.0,
+        batched_calls_, batched_launches_, direct_uploads_);
     return buf;
   }
 
@@ -355,11 +358,13 @@ class CudaWorker final : public Worker {
   // process().
   void prepare(const std::vector<WorkItem*>& items) override {
     predecoded_.clear();
+    stepped_.clear();
 #if defined(TEXCV_HAS_NVJPEG)
     if (jpeg_batch_ <= 1) return;
     try {
       const Tick t0 = tick();
       decode_batch(items);
+      run_steps_batched();
       if (timing_ && !predecoded_.empty()) {
         sync_for_timing();
         // The first batch (it makes the decoder's state) is counted apart.
@@ -374,6 +379,7 @@ class CudaWorker final : public Worker {
       }
     } catch (const std::exception& e) {
       predecoded_.clear();
+      stepped_.clear();
       throw_if_lost(e);
       for (WorkItem* w : items)
         if (!w->encoded.empty() && w->result.note.empty())
@@ -408,6 +414,7 @@ class CudaWorker final : public Worker {
       // Give the memory back (the next image reallocates what it needs), then the CPU.
       release_buffers();
       predecoded_.erase(&item);
+      stepped_.erase(&item);
       r.decoder.clear();
       r.cpu_fallback = true;
       r.note = std::string(err->code() == ErrorCode::OutOfMemory ? "CUDA out of memory"
@@ -502,6 +509,9 @@ class CudaWorker final : public Worker {
     step_[1] = cuda::DeviceBuffer();
     predecoded_.clear();
     batch_in_.clear();
+    stepped_.clear();
+    batch_step_[0].clear();
+    batch_step_[1].clear();
   }
 
   // The device input buffer, reallocated only when row x rows does not fit.
@@ -563,6 +573,77 @@ class CudaWorker final : public Worker {
           batch_in_[j].view(take[j]->result.width, take[j]->result.height, 3, ElemType::u8);
   }
 #endif
+
+  // The steps over prepare's hardware-decoded images together (issue 15, item 3): each step's
+  // op is called per image, through the registry as in process(), inside a cuda::ops::LaunchBatch
+  // (launch_batch.hpp), so that a kernel runs once for all the images of the batch. Only the ops
+  // whose CUDA call ends with its batched launch and frees nothing after it are batched; the
+  // others run per image, at once. An image whose call fails is left out; process() runs its
+  // steps alone from its decoded input and reports the error. stepped_ maps each image that went
+  // through all the steps to its result. TEXCV_BATCH_BATCHED_STEPS=0 turns this off (A/B runs).
+  void run_steps_batched() {
+    if (predecoded_.size() < 2 || !batched_steps_) return;
+    std::vector<const WorkItem*> who;
+    std::vector<ImageView> cur;
+    for (const auto& [w, v] : predecoded_) {
+      who.push_back(w);
+      cur.push_back(v);
+    }
+    const std::size_t n = who.size();
+    std::vector<int> in_step(n, -1);  // which batch_step_ buffer cur[j] lies in (-1: the input)
+    std::vector<bool> alive(n, true);
+    for (auto& b : batch_step_)
+      if (b.size() < n) b.resize(n);
+    const cudaStream_t s = stream_->get();
+    for (const auto& step : steps_) {
+      const bool crop = step.name == "crop";
+      std::optional<cuda::ops::LaunchBatch> batch;
+      if (!crop && batched_op(step.name)) batch.emplace(s);
+      for (std::size_t j = 0; j < n; ++j) {
+        if (!alive[j]) continue;
+        try {
+          if (crop) {
+            cur[j] = cur[j].roi(output_size(step.name, cur[j].width, cur[j].height, step.params));
+            continue;
+          }
+          const OutputFormat f = output_format(step.name, cur[j], step.params);
+          const int next = in_step[j] == 0 ? 1 : 0;
+          fit(batch_step_[next][j],
+              static_cast<std::size_t>(f.width) * static_cast<std::size_t>(f.channels) *
+                  elem_size(f.type),
+              f.height);
+          const ImageView dst = batch_step_[next][j].view(f.width, f.height, f.channels, f.type);
+          apply_into(step.name, cur[j], dst, step.params, s);
+          cur[j] = dst;
+          in_step[j] = next;
+        } catch (const Error&) {
+          alive[j] = false;  // process() runs it alone and reports why
+        }
+      }
+      if (batch) {
+        batch->flush();
+        batched_launches_ += batch->launches();
+        batched_calls_ += batch->recorded();
+      }
+    }
+    for (std::size_t j = 0; j < n; ++j)
+      if (alive[j]) stepped_[who[j]] = cur[j];
+  }
+
+  // Whether a step's CUDA call may be recorded in a LaunchBatch: its last launch is a batched
+  // kernel and it frees nothing the launch reads when it returns (launch_batch.hpp).
+  static bool batched_op(const std::string& name) {
+    static const char* const kOps[] = {"resize",    "warp_affine", "warp_perspective",
+                                       "flip",      "cvt_color",   "convert",
+                                       "threshold", "gamma",       "convolve"};
+    for (const char* o : kOps)
+      if (name == o) return true;
+    return false;
+  }
+  static bool batched_steps_enabled() {
+    const char* v = std::getenv("TEXCV_BATCH_BATCHED_STEPS");
+    return !(v && std::string(v) == "0");
+  }
 
   // Host image -> device input buffer, on this worker's stream: straight from a pinned image
   // (decoded into pinned memory, pinned_input_allocator), else through the pinned staging buffer.
@@ -688,8 +769,15 @@ class CudaWorker final : public Worker {
     // 2. The steps, each on the stream, into the step buffer its input is not in; a crop is a
     // view of its input (the next step reads the rectangle in place, as run_steps_on_host).
     ImageView o = dsrc;
-    int in_step = -1;  // which step_ buffer o lies in (-1: the input)
+    int in_step = -1;      // which step_ buffer o lies in (-1: the input)
+    bool stepped = false;  // the steps ran in prepare's batch (run_steps_batched)
+    if (auto it = stepped_.find(&item); it != stepped_.end()) {
+      o = it->second;
+      stepped_.erase(it);
+      stepped = true;
+    }
     for (const auto& step : steps_) {
+      if (stepped) break;
       try {
         if (step.name == "crop") {
           o = o.roi(output_size(step.name, o.width, o.height, step.params));
@@ -800,6 +888,11 @@ class CudaWorker final : public Worker {
   // prepare's batch: each file's decoded image, in batch_in_.
   std::vector<cuda::DeviceBuffer> batch_in_;
   std::map<const WorkItem*, ImageView> predecoded_;
+  // run_steps_batched's results (in batch_step_[0 or 1][j]) and how it launched.
+  std::map<const WorkItem*, ImageView> stepped_;
+  std::vector<cuda::DeviceBuffer> batch_step_[2];
+  const bool batched_steps_ = batched_steps_enabled();
+  std::size_t batched_launches_ = 0, batched_calls_ = 0;
 #if defined(TEXCV_HAS_NVJPEG)
   nvjpegHandle_t hw_ = nullptr;  // the hardware decoder's handle (shared), state and parser
   bool hw_tried_ = false;

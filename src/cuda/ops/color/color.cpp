@@ -8,6 +8,7 @@
 #include "src/core/color_pixel.hpp"
 #include "src/cuda/ops/color/color_launch.hpp"
 #include "src/cuda/ops/common/host_common.hpp"
+#include "src/cuda/ops/common/launch_batch.hpp"
 #include "src/cuda/ops/common/source_access.hpp"
 #include "src/cuda/runtime/runtime.hpp"
 #include "texcv/error.hpp"
@@ -62,6 +63,7 @@ void gamma(const ImageView& src, const ImageView& dst, double g, void* stream) {
       try {
         // From pageable memory: returns once `lut` was staged, so it may be freed after.
         TEXCV_CUDA_CHECK(kOp, cudaMemcpyAsync(p, lut.data(), bytes, cudaMemcpyHostToDevice, st));
+        const ops::LaunchAtOnce now;  // the table is freed on the stream right after
         ops::launch_gamma_u16(s, d, static_cast<const std::uint16_t*>(p), st);
       } catch (...) {
         cudaFreeAsync(p, st);  // already failing: the first error is the one reported

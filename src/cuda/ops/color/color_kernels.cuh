@@ -7,6 +7,7 @@
 #include "src/core/color_pixel.hpp"
 #include "src/cuda/ops/color/color_launch.hpp"
 #include "src/cuda/ops/common/device_common.cuh"
+#include "src/cuda/ops/common/launch_batch.cuh"
 #include "src/cuda/runtime/runtime.hpp"
 
 namespace texcv::cuda::ops {
@@ -37,12 +38,24 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
   point_body<S, D, SC, DC, PX>(s, d, f);
 }
 
+// point_body on each image of a LaunchBatch (launch_batch.cuh).
+template <typename S, typename D, int SC, int DC, int PX, class F>
+struct PointCall {
+  PointSrc s;
+  DstArgs d;
+  F f;
+  __device__ __forceinline__ void operator()() const { point_body<S, D, SC, DC, PX>(s, d, f); }
+};
+
 template <typename S, typename D, int SC, int DC, class F>
 void launch_point(const char* op, const PointSrc& s, const DstArgs& d, const F& f,
                   cudaStream_t st) {
   constexpr int PX = kPointPx<S, SC, DC>;
-  point_kernel<S, D, SC, DC, PX, F>
-      <<<grid_for(d.width, d.height, PX), dim3(kBlockX, kBlockY), 0, st>>>(s, d, f);
+  const dim3 grid = grid_for(d.width, d.height, PX);
+  const dim3 block(kBlockX, kBlockY);
+  if (defer_launch<kBlockX * kBlockY>(grid, block, st, PointCall<S, D, SC, DC, PX, F>{s, d, f}))
+    return;
+  point_kernel<S, D, SC, DC, PX, F><<<grid, block, 0, st>>>(s, d, f);
   TEXCV_CUDA_CHECK_LAUNCH(op);
 }
 

@@ -15,6 +15,7 @@
 
 #include "src/core/sampling.hpp"
 #include "src/cuda/ops/common/device_common.cuh"
+#include "src/cuda/ops/common/launch_batch.cuh"
 #include "src/cuda/ops/filter/filter_launch.hpp"
 #include "src/cuda/runtime/runtime.hpp"
 
@@ -291,10 +292,12 @@ __device__ __forceinline__ void load_window_row_inside(const GlobalSource<T, C>&
 // global / texture, a K x K kernel with its anchor at the centre (compile-time K): each thread
 // computes PX pixels x S rows; a window row is one vector load of the PX pixels above the
 // outputs plus K / 2 pixels each side, reused by every output row and tap that needs it.
-template <typename T, typename Tout, int C, int PX, int S, int K, bool Interior, class Src>
-__global__ void __launch_bounds__(kFilterThreads)
-    filter_2d_vec_kernel(const Src src, const DstArgs d, const Kernel2DArgs a,
-                         const FilterBorderArgs b, const BlockRange range) {
+// KA: Kernel2DArgs, or SmallKernel2D<K> (the batched call's copy of its taps).
+template <typename T, typename Tout, int C, int PX, int S, int K, bool Interior, class Src,
+          class KA>
+__device__ __forceinline__ void filter_2d_vec_body(const Src src, const DstArgs d, const KA& a,
+                                                   const FilterBorderArgs b,
+                                                   const BlockRange range) {
   constexpr int R = K / 2, SPAN = PX + K - 1;
   int bx, by;
   if (!block_of<Interior>(range, bx, by)) return;
@@ -320,6 +323,33 @@ __global__ void __launch_bounds__(kFilterThreads)
   }
   store_acc<Tout, S, PX, C>(d, x0, y0, acc, a.scale, a.delta);
 }
+
+template <typename T, typename Tout, int C, int PX, int S, int K, bool Interior, class Src>
+__global__ void __launch_bounds__(kFilterThreads)
+    filter_2d_vec_kernel(const Src src, const DstArgs d, const Kernel2DArgs a,
+                         const FilterBorderArgs b, const BlockRange range) {
+  filter_2d_vec_body<T, Tout, C, PX, S, K, Interior, Src>(src, d, a, b, range);
+}
+
+// The taps of a K x K kernel, as filter_2d_vec_body reads them from Kernel2DArgs.
+template <int K>
+struct SmallKernel2D {
+  float k[K * K];
+  float scale, delta;
+};
+
+// filter_2d_vec_body on each image of a LaunchBatch (launch_batch.cuh).
+template <typename T, typename Tout, int C, int PX, int S, int K, bool Interior, class Src>
+struct Filter2DVecCall {
+  Src src;
+  DstArgs d;
+  SmallKernel2D<K> a;
+  FilterBorderArgs b;
+  BlockRange range;
+  __device__ __forceinline__ void operator()() const {
+    filter_2d_vec_body<T, Tout, C, PX, S, K, Interior, Src>(src, d, a, b, range);
+  }
+};
 
 // How far sep_vec_kernel's border blocks unroll their window-row loop: 1 (the default) keeps
 // the loop; 0 unrolls it fully, as the interior blocks do (for comparing the two on a GPU).
@@ -682,13 +712,26 @@ void launch_filter_2d(const SourceArgs& s, const DstArgs& d, int channels, ElemT
         const auto run = [&]<int K>() {
           const BlockRange in =
               interior_blocks(s.width, s.height, kBlockX * VPX, kBlockY * kVecRows, K / 2);
+          // The two launches write disjoint blocks: both may be batched.
+          SmallKernel2D<K> small{};
+          for (int e = 0; e < K * K; ++e) small.k[e] = k.k[e];
+          small.scale = k.scale;
+          small.delta = k.delta;
           if (!in.empty()) {
             const dim3 igrid(static_cast<unsigned>(in.x1 - in.x0),
                              static_cast<unsigned>(in.y1 - in.y0));
-            filter_2d_vec_kernel<T, Tout, C, VPX, kVecRows, K, true>
-                <<<igrid, block, 0, st>>>(src, d, k, b, in);
-            TEXCV_CUDA_CHECK_LAUNCH(kOp);
+            using InteriorCall =
+                Filter2DVecCall<T, Tout, C, VPX, kVecRows, K, true, GlobalSource<T, C>>;
+            if (!defer_launch<kFilterThreads>(igrid, block, st,
+                                              InteriorCall{src, d, small, b, in})) {
+              filter_2d_vec_kernel<T, Tout, C, VPX, kVecRows, K, true>
+                  <<<igrid, block, 0, st>>>(src, d, k, b, in);
+              TEXCV_CUDA_CHECK_LAUNCH(kOp);
+            }
           }
+          using EdgeCall = Filter2DVecCall<T, Tout, C, VPX, kVecRows, K, false, GlobalSource<T, C>>;
+          if (defer_launch<kFilterThreads>(vgrid, block, st, EdgeCall{src, d, small, b, in}))
+            return;
           filter_2d_vec_kernel<T, Tout, C, VPX, kVecRows, K, false>
               <<<vgrid, block, 0, st>>>(src, d, k, b, in);
         };

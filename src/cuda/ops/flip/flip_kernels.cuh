@@ -4,6 +4,7 @@
 #pragma once
 
 #include "src/cuda/ops/common/device_common.cuh"
+#include "src/cuda/ops/common/launch_batch.cuh"
 #include "src/cuda/ops/flip/flip_launch.hpp"
 #include "src/cuda/runtime/runtime.hpp"
 
@@ -14,8 +15,7 @@ constexpr int kFlipPx = C == 3 ? static_cast<int>(16 / sizeof(T))
                                : static_cast<int>(16 / (C * sizeof(T)));
 
 template <typename T, int C>
-__global__ void __launch_bounds__(kBlockX* kBlockY)
-    flip_kernel(const FlipArgs a, const DstArgs dst) {
+__device__ __forceinline__ void flip_body(const FlipArgs a, const DstArgs dst) {
   constexpr int PX = kFlipPx<T, C>;
   constexpr int N = PX * C;
   const int y = static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y);
@@ -51,9 +51,25 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
 }
 
 template <typename T, int C>
+__global__ void __launch_bounds__(kBlockX* kBlockY)
+    flip_kernel(const FlipArgs a, const DstArgs dst) {
+  flip_body<T, C>(a, dst);
+}
+
+// flip_body on each image of a LaunchBatch (launch_batch.cuh).
+template <typename T, int C>
+struct FlipCall {
+  FlipArgs a;
+  DstArgs d;
+  __device__ __forceinline__ void operator()() const { flip_body<T, C>(a, d); }
+};
+
+template <typename T, int C>
 void launch_flip(const FlipArgs& a, const DstArgs& d, cudaStream_t st) {
-  flip_kernel<T, C>
-      <<<grid_for(d.width, d.height, kFlipPx<T, C>), dim3(kBlockX, kBlockY), 0, st>>>(a, d);
+  const dim3 grid = grid_for(d.width, d.height, kFlipPx<T, C>);
+  const dim3 block(kBlockX, kBlockY);
+  if (defer_launch<kBlockX * kBlockY>(grid, block, st, FlipCall<T, C>{a, d})) return;
+  flip_kernel<T, C><<<grid, block, 0, st>>>(a, d);
   TEXCV_CUDA_CHECK_LAUNCH("flip");
 }
 

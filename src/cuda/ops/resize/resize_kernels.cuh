@@ -3,7 +3,10 @@
 // axis maps are runtime arguments.
 #pragma once
 
+#include <type_traits>
+
 #include "src/cuda/ops/common/device_common.cuh"
+#include "src/cuda/ops/common/launch_batch.cuh"
 #include "src/cuda/ops/resize/resize_launch.hpp"
 #include "src/cuda/runtime/runtime.hpp"
 
@@ -52,8 +55,8 @@ __device__ __forceinline__ void area_pixel(const Src& src, int x, int y, const R
 }
 
 template <typename T, int C, class Src>
-__global__ void __launch_bounds__(kBlockX* kBlockY)
-    resize_area_kernel(const Src src, const DstArgs dst, const ResizeArgs a) {
+__device__ __forceinline__ void resize_area_body(const Src src, const DstArgs dst,
+                                                 const ResizeArgs a) {
   constexpr int PX = kResamplePx<T, C>;
   const int y = static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y);
   const int x0 = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x) * PX;
@@ -83,8 +86,8 @@ template <Interp IP>
 constexpr int kTaps = IP == Interp::nearest ? 1 : (IP == Interp::linear ? 2 : 4);
 
 template <typename T, int C, Interp IP, class Src>
-__global__ void __launch_bounds__(kBlockX* kBlockY)
-    resize_sep_kernel(const Src src, const DstArgs dst, const ResizeArgs a, int ry) {
+__device__ __forceinline__ void resize_sep_body(const Src src, const DstArgs dst,
+                                                const ResizeArgs a, int ry) {
   constexpr int PX = kResizePx<T, C>;
   constexpr int TAPS = kTaps<IP>;
   const int x0 = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x) * PX;
@@ -222,8 +225,8 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
 constexpr int kAreaTaps = 4;
 
 template <typename T, int C, class Src>
-__global__ void __launch_bounds__(kBlockX* kBlockY)
-    resize_area_sep_kernel(const Src src, const DstArgs dst, const ResizeArgs a, int ry) {
+__device__ __forceinline__ void resize_area_sep_body(const Src src, const DstArgs dst,
+                                                     const ResizeArgs a, int ry) {
   constexpr int PX = kResizePx<T, C>;
   constexpr int K = kAreaTaps;
   const int x0 = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x) * PX;
@@ -288,28 +291,68 @@ inline int resize_rows_per_thread(int width, int height, int px) {
   return ry;
 }
 
+// The kernels: each runs its body on one image, or (a Call, launch_batch.cuh) on each image of
+// a batch. IP == Interp::area: the separable area kernel.
+template <typename T, int C, Interp IP, class Src>
+struct ResizeSepCall {
+  Src src;
+  DstArgs d;
+  ResizeArgs a;
+  int ry;
+  __device__ __forceinline__ void operator()() const {
+    if constexpr (IP == Interp::area)
+      resize_area_sep_body<T, C, Src>(src, d, a, ry);
+    else
+      resize_sep_body<T, C, IP, Src>(src, d, a, ry);
+  }
+};
+template <typename T, int C, class Src>
+struct ResizeAreaCall {
+  Src src;
+  DstArgs d;
+  ResizeArgs a;
+  __device__ __forceinline__ void operator()() const { resize_area_body<T, C, Src>(src, d, a); }
+};
+template <class Call>
+__global__ void __launch_bounds__(kBlockX* kBlockY) resize_kernel(const Call c) {
+  c();
+}
+
+// Launches c over grid, or records it in the stream's LaunchBatch (plain loads only: a texture
+// source's object may not outlive the call).
+template <typename T, int C, class Src, class Call>
+void launch_resize_call(const dim3 grid, const Call& c, cudaStream_t st) {
+  const dim3 block(kBlockX, kBlockY);
+  if constexpr (std::is_same_v<Src, GlobalSource<T, C>>) {
+    if (defer_launch<kBlockX * kBlockY>(grid, block, st, c)) return;
+  }
+  resize_kernel<Call><<<grid, block, 0, st>>>(c);
+  TEXCV_CUDA_CHECK_LAUNCH("resize");
+}
+
 template <typename T, int C, class Src>
 void launch_resize_sep(const Src& src, const DstArgs& d, const ResizeArgs& a, cudaStream_t st) {
   constexpr int PX = kResizePx<T, C>;
   const int ry = resize_rows_per_thread(d.width, d.height, PX);
   const dim3 grid(static_cast<unsigned>(((d.width + PX - 1) / PX + kBlockX - 1) / kBlockX),
                   static_cast<unsigned>((d.height + kBlockY * ry - 1) / (kBlockY * ry)));
-  const dim3 block(kBlockX, kBlockY);
+  const auto run = [&]<Interp IP>() {
+    launch_resize_call<T, C, Src>(grid, ResizeSepCall<T, C, IP, Src>{src, d, a, ry}, st);
+  };
   switch (a.s.interp) {
     case Interp::nearest:
-      resize_sep_kernel<T, C, Interp::nearest, Src><<<grid, block, 0, st>>>(src, d, a, ry);
+      run.template operator()<Interp::nearest>();
       break;
     case Interp::cubic:
-      resize_sep_kernel<T, C, Interp::cubic, Src><<<grid, block, 0, st>>>(src, d, a, ry);
+      run.template operator()<Interp::cubic>();
       break;
     case Interp::area:
-      resize_area_sep_kernel<T, C, Src><<<grid, block, 0, st>>>(src, d, a, ry);
+      run.template operator()<Interp::area>();
       break;
     default:
-      resize_sep_kernel<T, C, Interp::linear, Src><<<grid, block, 0, st>>>(src, d, a, ry);
+      run.template operator()<Interp::linear>();
       break;
   }
-  TEXCV_CUDA_CHECK_LAUNCH("resize");
 }
 
 // Hardware bilinear (Path::texture_filter), 1 and 4 channels.
@@ -326,9 +369,8 @@ template <typename T, int C, class Src>
 void launch_resize_src(const Src& src, const DstArgs& d, const ResizeArgs& a, cudaStream_t st) {
   // Area enlargement, or shrinking by more than 3 along x: the per-pixel area kernel.
   if (a.s.interp == Interp::area && !(a.area_shrink && a.scale_x <= 3.0)) {
-    const dim3 grid = grid_for(d.width, d.height, kResamplePx<T, C>);
-    resize_area_kernel<T, C, Src><<<grid, dim3(kBlockX, kBlockY), 0, st>>>(src, d, a);
-    TEXCV_CUDA_CHECK_LAUNCH("resize");
+    launch_resize_call<T, C, Src>(grid_for(d.width, d.height, kResamplePx<T, C>),
+                                  ResizeAreaCall<T, C, Src>{src, d, a}, st);
     return;
   }
   launch_resize_sep<T, C>(src, d, a, st);

@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include "src/cuda/ops/common/device_common.cuh"
+#include "src/cuda/ops/common/launch_batch.cuh"
 #include "src/cuda/ops/warp/warp_launch.hpp"
 #include "src/cuda/runtime/runtime.hpp"
 
@@ -30,8 +31,7 @@ constexpr int kGatherPy = IP == Interp::cubic ? 2 : (kResamplePx<T, C> >= 4 ? 2 
 
 // One thread: PX adjacent pixels along x (one vector store) on PY rows blockDim.y apart.
 template <typename T, int C, Interp IP, bool Persp, class Src>
-__global__ void __launch_bounds__(kBlockX* kBlockY)
-    warp_kernel(const Src src, const DstArgs dst, const WarpArgs a) {
+__device__ __forceinline__ void warp_body(const Src src, const DstArgs dst, const WarpArgs a) {
   constexpr int PX = kResamplePx<T, C>;
   constexpr int PY = kGatherPy<T, C, IP>;
   constexpr int N = PX * PY;
@@ -272,12 +272,32 @@ template <typename T, int C>
 constexpr bool kStagedCubic = sizeof(T) == 1 && C != 3;
 
 template <typename T, int C, Interp IP, bool Persp, class Src>
+__global__ void __launch_bounds__(kBlockX* kBlockY)
+    warp_kernel(const Src src, const DstArgs dst, const WarpArgs a) {
+  warp_body<T, C, IP, Persp, Src>(src, dst, a);
+}
+
+// warp_body on each image of a LaunchBatch (launch_batch.cuh; plain loads only).
+template <typename T, int C, Interp IP, bool Persp, class Src>
+struct WarpCall {
+  Src src;
+  DstArgs d;
+  WarpArgs a;
+  __device__ __forceinline__ void operator()() const { warp_body<T, C, IP, Persp, Src>(src, d, a); }
+};
+
+template <typename T, int C, Interp IP, bool Persp, class Src>
 void launch_warp_ip(const Src& src, const DstArgs& d, const WarpArgs& a, cudaStream_t st) {
   constexpr int PX = kResamplePx<T, C>;
   constexpr int PY = kGatherPy<T, C, IP>;
   const dim3 grid(static_cast<unsigned>((d.width + kBlockX * PX - 1) / (kBlockX * PX)),
                   static_cast<unsigned>((d.height + kBlockY * PY - 1) / (kBlockY * PY)));
-  warp_kernel<T, C, IP, Persp, Src><<<grid, dim3(kBlockX, kBlockY), 0, st>>>(src, d, a);
+  const dim3 block(kBlockX, kBlockY);
+  if constexpr (std::is_same_v<Src, GlobalSource<T, C>>) {
+    if (defer_launch<kBlockX * kBlockY>(grid, block, st, WarpCall<T, C, IP, Persp, Src>{src, d, a}))
+      return;
+  }
+  warp_kernel<T, C, IP, Persp, Src><<<grid, block, 0, st>>>(src, d, a);
   TEXCV_CUDA_CHECK_LAUNCH("warp");
 }
 

@@ -32,7 +32,7 @@ if [ -d "$data/jpeg" ]; then
   done
 fi
 if [ -d "$data/tiff" ]; then
-  for pin in 1 0 1; do
+  for pin in 0 1 0 1; do
     for dev in cuda auto; do
       rm -rf /tmp/ab-tiff
       echo "== tiff --device $dev, TEXCV_BATCH_PINNED_INPUT=$pin"

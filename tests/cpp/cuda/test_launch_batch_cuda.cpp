@@ -30,6 +30,20 @@ struct Case {
   int channels = 0;  // only this channel count (0: 1, 3 and 4)
 };
 
+// Whether a case's calls are recorded for this element type and channel count: the warps read u8
+// x4 and u8 x1 nearest through textures and u8 x1 cubic through the staged kernel (path rule,
+// src/cuda/ops/common/path_rule.cpp, and warp_kernels.cuh's kStagedCubic), which launch at once.
+bool expect_batched(const Case& c, const std::string& name, const ParamValues& p, ElemType t,
+                    int ch) {
+  if (!c.batched) return false;
+  if (name.rfind("warp_", 0) == 0 && t == ElemType::u8) {
+    const auto it = p.find("interp");
+    const std::string interp = it == p.end() ? "linear" : it->second;
+    if (ch == 4 || (ch == 1 && (interp == "cubic" || interp == "nearest"))) return false;
+  }
+  return true;
+}
+
 // The worker's batchable ops (CudaWorker::batched_op), and one op that is not batched.
 const Case kCases[] = {
     {"resize:scale=0.5", true},
@@ -44,7 +58,7 @@ const Case kCases[] = {
     {"flip:code=horizontal", true},
     {"convolve:kernel=-1|-1|-1|-1|16|-1|-1|-1|-1,scale=0.125", true},
     {"convolve:kernel=1|2|1|2|4|2|1|2|1,scale=0.0625,border=constant", true},
-    {"gamma:gamma=0.7", true},
+    {"gamma:gamma=0.7", false},  // u8: a table kernel that launches at once
     {"threshold:thresh=100,maxval=200,type=binary", true},
     {"convert:type=f32,scale=0.5", true},
     {"cvt_color:code=rgb2gray", true, 3},
@@ -113,7 +127,7 @@ TEST(LaunchBatchCuda, BatchedOutputsEqualPerImageOutputs) {
           launches = batch.launches();
         }
         stream.synchronize();
-        if (c.batched) {
+        if (expect_batched(c, step.name, step.params, t, ch)) {
           EXPECT_GE(recorded, src.size()) << "every image's launch was recorded";
           EXPECT_LT(launches, recorded) << "the recorded launches were batched";
         } else {

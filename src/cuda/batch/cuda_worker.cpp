@@ -633,9 +633,10 @@ class CudaWorker final : public Worker {
   // Whether a step's CUDA call may be recorded in a LaunchBatch: its last launch is a batched
   // kernel and it frees nothing the launch reads when it returns (launch_batch.hpp).
   static bool batched_op(const std::string& name) {
-    static const char* const kOps[] = {"resize",    "warp_affine", "warp_perspective",
-                                       "flip",      "cvt_color",   "convert",
-                                       "threshold", "gamma",       "convolve"};
+    static const char* const kOps[] = {"resize",    "warp_affine",     "warp_perspective", "flip",
+                                       "cvt_color", "convert",         "threshold",        "gamma",
+                                       "convolve",  "gaussian_blur",   "box_filter",       "sobel",
+                                       "scharr",    "separable_filter"};
     for (const char* o : kOps)
       if (name == o) return true;
     return false;

@@ -374,10 +374,12 @@ constexpr int kSepPx = kVecPx<T, C>* kSepRows<NB>* C <= 64
 // row pass of its PX pixels in registers (the CPU's row-pass arithmetic; a constant-border row
 // outside the image is crow) and adds it to the column sums of the output rows it belongs to.
 // No temporary image; the row pass is recomputed (S + NB - 1) / S times.
-template <typename T, typename Tout, int C, int PX, int S, int NB, bool Interior, class Src>
-__global__ void __launch_bounds__(kFilterThreads)
-    sep_vec_kernel(const Src src, const DstArgs d, const Kernel1DArgs kx, const Kernel1DArgs ky,
-                   const FilterBorderArgs b, const ColumnArgs a, const BlockRange range) {
+// KA: Kernel1DArgs, or SmallKernel1D<NB> (the batched call's copy of its taps).
+template <typename T, typename Tout, int C, int PX, int S, int NB, bool Interior, class Src,
+          class KA>
+__device__ __forceinline__ void sep_vec_body(const Src src, const DstArgs d, const KA& kx,
+                                             const KA& ky, const FilterBorderArgs b,
+                                             const ColumnArgs a, const BlockRange range) {
   constexpr int R = NB / 2;
   int bx, by;
   if (!block_of<Interior>(range, bx, by)) return;
@@ -430,6 +432,33 @@ __global__ void __launch_bounds__(kFilterThreads)
   }
   store_acc<Tout, S, PX, C>(d, x0, y0, acc, a.scale, a.delta);
 }
+
+template <typename T, typename Tout, int C, int PX, int S, int NB, bool Interior, class Src>
+__global__ void __launch_bounds__(kFilterThreads)
+    sep_vec_kernel(const Src src, const DstArgs d, const Kernel1DArgs kx, const Kernel1DArgs ky,
+                   const FilterBorderArgs b, const ColumnArgs a, const BlockRange range) {
+  sep_vec_body<T, Tout, C, PX, S, NB, Interior, Src>(src, d, kx, ky, b, a, range);
+}
+
+// The taps of an NB-tap pass, as sep_vec_body reads them from Kernel1DArgs.
+template <int NB>
+struct SmallKernel1D {
+  float k[NB];
+};
+
+// sep_vec_body on each image of a LaunchBatch (launch_batch.cuh).
+template <typename T, typename Tout, int C, int PX, int S, int NB, bool Interior, class Src>
+struct SepVecCall {
+  Src src;
+  DstArgs d;
+  SmallKernel1D<NB> kx, ky;
+  FilterBorderArgs b;
+  ColumnArgs a;
+  BlockRange range;
+  __device__ __forceinline__ void operator()() const {
+    sep_vec_body<T, Tout, C, PX, S, NB, Interior, Src>(src, d, kx, ky, b, a, range);
+  }
+};
 
 // Fills tile (rows x cols floats x C) with the source window whose top-left pixel is (x0, y0),
 // borders applied (a constant-border element is the border value).
@@ -806,15 +835,28 @@ void launch_sep_vec_taps(const SourceArgs& s, const DstArgs& d, int channels, El
                       static_cast<unsigned>((d.height + kBlockY * S - 1) / (kBlockY * S)));
       const GlobalSource<T, C> src = make_global_source<T, C>(s);
       const BlockRange in = interior_blocks(s.width, s.height, kBlockX * PX, kBlockY * S, NB / 2);
+      // The two launches write disjoint blocks: both may be batched.
+      SmallKernel1D<NB> sx{}, sy{};
+      for (int i = 0; i < NB; ++i) {
+        sx.k[i] = kx.k[i];
+        sy.k[i] = ky.k[i];
+      }
+      const dim3 block(kBlockX, kBlockY);
       if (!in.empty()) {
         const dim3 igrid(static_cast<unsigned>(in.x1 - in.x0),
                          static_cast<unsigned>(in.y1 - in.y0));
-        sep_vec_kernel<T, Tout, C, PX, S, NB, true>
-            <<<igrid, dim3(kBlockX, kBlockY), 0, st>>>(src, d, kx, ky, b, c, in);
-        TEXCV_CUDA_CHECK_LAUNCH(kOp);
+        using InteriorCall = SepVecCall<T, Tout, C, PX, S, NB, true, GlobalSource<T, C>>;
+        if (!defer_launch<kFilterThreads>(igrid, block, st,
+                                          InteriorCall{src, d, sx, sy, b, c, in})) {
+          sep_vec_kernel<T, Tout, C, PX, S, NB, true>
+              <<<igrid, block, 0, st>>>(src, d, kx, ky, b, c, in);
+          TEXCV_CUDA_CHECK_LAUNCH(kOp);
+        }
       }
+      using EdgeCall = SepVecCall<T, Tout, C, PX, S, NB, false, GlobalSource<T, C>>;
+      if (defer_launch<kFilterThreads>(grid, block, st, EdgeCall{src, d, sx, sy, b, c, in})) return;
       sep_vec_kernel<T, Tout, C, PX, S, NB, false>
-          <<<grid, dim3(kBlockX, kBlockY), 0, st>>>(src, d, kx, ky, b, c, in);
+          <<<grid, block, 0, st>>>(src, d, kx, ky, b, c, in);
       TEXCV_CUDA_CHECK_LAUNCH(kOp);
     };
     if constexpr (NB <= 7) {

@@ -44,6 +44,7 @@ struct Counts {
   int cpu = 0, gpu = 0;
   std::vector<std::string> gpu_got_encoded;  // inputs a GPU fake received still encoded
   int cpu_got_encoded = 0;                   // files a CPU fake received still encoded
+  int cpu_now = 0, cpu_max = 0;              // CPU fakes processing at once: now, at most
 };
 
 class FakeCpu final : public Worker {
@@ -56,6 +57,10 @@ class FakeCpu final : public Worker {
       std::lock_guard<std::mutex> lock(c_.m);
       ++c_.cpu_got_encoded;
     }
+    {
+      std::lock_guard<std::mutex> lock(c_.m);
+      c_.cpu_max = std::max(c_.cpu_max, ++c_.cpu_now);
+    }
     const texcv::Image& in = texcv::batch::host_input(item);
     std::this_thread::sleep_for(per_file_);
     item.result.device = "cpu";
@@ -63,6 +68,7 @@ class FakeCpu final : public Worker {
     item.image = std::move(out);
     std::lock_guard<std::mutex> lock(c_.m);
     ++c_.cpu;
+    --c_.cpu_now;
   }
 
  private:
@@ -115,6 +121,9 @@ struct Speeds {
   ms gpu_setup{150};
   ms gpu_per_file{2};
   bool gpu_jpeg = false;
+  // The cores the work at normal priority leaves over (EngineConfig::spare_cores): the fakes
+  // sleep, so by default every one.
+  double spare_cores = 64;
 };
 
 // hybrid: the GPU workers join late (EngineConfig::late); both: CPU and GPU workers from the
@@ -150,6 +159,7 @@ class BatchSchedule : public ::testing::Test {
     cfg.queue_capacity = queue;
     cfg.gpu_jpeg_decode = gpu_decode;
     cfg.detach_late = false;
+    cfg.spare_cores = [v = sp.spare_cores] { return v; };
     std::vector<std::unique_ptr<Worker>> workers;
     if (mode != Mode::gpu_only)
       for (int i = 0; i < sp.cpu_workers; ++i)
@@ -331,6 +341,40 @@ TEST_F(BatchSchedule, JpegFilesGoEncodedToTheGpuAndTheCpuTakesTheLastOnesWhenThe
       EXPECT_EQ(r.read_device, "cuda:0");
     }
   }
+}
+
+// The same slow GPU, but the cores are busy with work at normal priority (on the machine: the
+// decode threads' checks and the encoders feeding the GPU): a full queue is not enough, the CPU
+// workers take a file only while the measured spare cores hold one for each busy CPU worker, the
+// new one and a margin of one. None spare: every file goes to the GPU. Two spare: one CPU worker
+// at a time. Unknown (the measurement failed): none.
+TEST_F(BatchSchedule, CpuWorkersTakeFilesOnlyWhileCoresAreMeasuredToBeSpare) {
+  make_files(40, ".jpg");
+  Speeds sp;
+  sp.gpu_workers = 1;
+  sp.gpu_setup = ms(0);
+  sp.gpu_per_file = ms(15);
+  sp.gpu_jpeg = true;
+  sp.cpu_per_file = ms(10);
+  for (const double spare : {1.5, -1.0}) {
+    sp.spare_cores = spare;
+    run(Mode::both, sp, 4, true);
+    std::cout << "[ info ] " << spare << " cores spare: " << counts_->gpu << " files on the GPU, "
+              << counts_->cpu << " on the CPU\n";
+    EXPECT_EQ(counts_->cpu, 0) << spare << " cores spare";
+    EXPECT_EQ(counts_->gpu_got_encoded.size(), 40u) << "every file went to the GPU encoded";
+  }
+  sp.spare_cores = 2.0;
+  run(Mode::both, sp, 4, true);
+  std::cout << "[ info ] 2 cores spare: " << counts_->gpu << " files on the GPU, " << counts_->cpu
+            << " on the CPU, at most " << counts_->cpu_max << " at once\n";
+  EXPECT_GT(counts_->cpu, 3);
+  EXPECT_EQ(counts_->cpu_max, 1);
+  sp.spare_cores = 64;
+  run(Mode::both, sp, 4, true);
+  std::cout << "[ info ] 64 cores spare: " << counts_->cpu << " on the CPU, at most "
+            << counts_->cpu_max << " at once\n";
+  EXPECT_GT(counts_->cpu_max, 1);
 }
 
 // A GPU worker whose set-up fails is reported and the CPU workers do every file; a factory that

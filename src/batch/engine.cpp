@@ -109,7 +109,13 @@ class WorkQueue {
   // Decoders: waits for room, then adds the item.
   void push(Item item) {
     std::unique_lock<std::mutex> lock(mutex_);
-    not_full_.wait(lock, [&] { return items_.size() < capacity_; });
+    if (items_.size() >= capacity_) {
+      advance_locked();
+      ++pushers_waiting_;
+      not_full_.wait(lock, [&] { return items_.size() < capacity_; });
+      advance_locked();
+      --pushers_waiting_;
+    }
     items_.push_back(std::move(item));
     lock.unlock();
     changed_.notify_all();
@@ -139,17 +145,18 @@ class WorkQueue {
     lock.unlock();
     if (got > 0) not_full_.notify_all();
   }
-  // CPU workers while GPU workers may run: gate(waiting) says, under the queue's lock, what the
-  // caller may take now: 0 the first item, 1 the first item decoded on the host, 3 the last item
-  // (the one the GPU workers would reach last, encoded or not), 2 nothing (it
-  // depends on the other workers' progress, so it is asked again every few milliseconds and at
-  // every change). Marks the caller busy; nothing once finished().
-  std::optional<Item> take_gated(const std::function<int(std::size_t)>& gate,
+  // CPU workers while GPU workers may run: gate(waiting, idle) says, under the queue's lock, what
+  // the caller may take now (waiting: the items in the queue; idle: how many decoders waited for
+  // room in it, on average over the last window, see idle_pushers_locked): 0 the first item, 1 the
+  // first item decoded on the host, 3 the last item (the one the GPU workers would reach last,
+  // encoded or not), 2 nothing (it depends on the other workers' progress, so it is asked again
+  // every few milliseconds and at every change). Marks the caller busy; nothing once finished().
+  std::optional<Item> take_gated(const std::function<int(std::size_t, double)>& gate,
                                  std::atomic<int>& active) {
     std::unique_lock<std::mutex> lock(mutex_);
     for (;;) {
       if (items_.empty() && closed_ && busy_ == 0) return std::nullopt;
-      const int g = items_.empty() ? 2 : gate(items_.size());
+      const int g = items_.empty() ? 2 : gate(items_.size(), idle_pushers_locked());
       auto it = items_.end();
       if (g == 0) it = items_.begin();
       if (g == 3) it = std::prev(items_.end());
@@ -205,12 +212,38 @@ class WorkQueue {
   }
 
  private:
+  // The time integral of pushers_waiting_ up to now.
+  void advance_locked() {
+    const auto now = Clock::now();
+    wait_integral_s_ += static_cast<double>(pushers_waiting_) *
+                        std::chrono::duration<double>(now - last_change_).count();
+    last_change_ = now;
+  }
+  // How many pushers (decoders) waited for room, on average over the last kIdleWindow or more
+  // (updated once a window has passed; 0 before the first): the decode threads' share of the
+  // cores that a full queue leaves idle.
+  double idle_pushers_locked() {
+    advance_locked();
+    const double span = std::chrono::duration<double>(last_change_ - window_t0_).count();
+    if (span >= kIdleWindowS) {
+      idle_avg_ = (wait_integral_s_ - window_i0_) / span;
+      window_t0_ = last_change_;
+      window_i0_ = wait_integral_s_;
+    }
+    return idle_avg_;
+  }
+  static constexpr double kIdleWindowS = 0.05;
+
   const std::size_t capacity_;
   std::mutex mutex_;
   std::condition_variable not_full_, changed_;
   std::deque<Item> items_;
   std::size_t busy_ = 0;
   bool closed_ = false;
+  int pushers_waiting_ = 0;
+  double wait_integral_s_ = 0;  // pusher-seconds spent waiting for room
+  Clock::time_point last_change_ = Clock::now(), window_t0_ = last_change_;
+  double window_i0_ = 0, idle_avg_ = 0;
 };
 
 // Takes the files left when every worker (and every fallback worker) is lost: each fails.
@@ -482,7 +515,7 @@ EngineReport run_engine(const std::vector<Job>& jobs, const std::vector<std::siz
   std::function<double()> spare_cores = cfg.spare_cores;
   if (!spare_cores) spare_cores = [meter = std::make_shared<SpareCores>()] { return (*meter)(); };
   // What a CPU worker may take (WorkQueue::take_gated; engine.hpp's "Scheduling").
-  auto cpu_gate = [&](std::size_t waiting) -> int {
+  auto cpu_gate = [&](std::size_t waiting, double idle_decoders) -> int {
     const int ng = gpu_workers.load();
     const bool pending = late_pending.load() > 0;
     if (ng == 0 && !pending) return 0;  // the CPU alone
@@ -509,9 +542,13 @@ EngineReport run_engine(const std::vector<Job>& jobs, const std::vector<std::siz
     } else if (long_files) {
       return 2;
     }
-    // The queue is full: the decode threads would wait for the GPU. But the cores may still be
-    // busy feeding it (a burst of checks or encodes): only while the work at normal priority leaves
-    // a core for each busy CPU worker, this one and the margin (unknown: none).
+    // The queue is full now, but the decode threads may still be the bound (the GPU takes its
+    // files in batches, so the queue fills and drains): only while they spent most of the last
+    // window waiting for room, that is while the GPU is the bound and the cores they leave idle
+    // are the CPU worker's to take.
+    if (idle_decoders < cfg.decoder_idle_share * static_cast<double>(nd)) return 2;
+    // And while the work at normal priority leaves a core for each busy CPU worker, this one and
+    // the margin (the machine's other processes count; unknown: none).
     const double spare = spare_cores();
     if (spare < 0 || spare < static_cast<double>(cpu_active.load() + 1) + kSpareCoreMargin)
       return 2;

@@ -184,6 +184,13 @@ struct EngineConfig {
   // while the CPUs it and the CPU workers already busy need are to spare (see "Scheduling"
   // below). Empty: SpareCores (cores.hpp) on this machine's /proc/stat. Tests give their own.
   std::function<double()> spare_cores;
+  // The share of the last 50 ms the decode threads must have spent waiting for room in the queue
+  // (the GPU is then the bound, and the cores they leave are idle) before a CPU worker takes a
+  // file from it while a GPU runs. On the H200 at c96c194 the spare-core measure alone still let
+  // CPU workers take 14 % of 8,000 JPEGs from a queue that filled and drained with the GPU's
+  // batches (idle hyperthreads are not free cores), and --device auto took 8.7-9.0 s against
+  // 4.5-5.5 s on cuda. Above 1: never.
+  double decoder_idle_share = 0.5;
   // Injected device losses (injected_faults_from_env in texcv batch).
   std::vector<InjectedFault> faults;
   // Makes the workers that take over once every worker is lost (called at most once; may be
@@ -216,20 +223,21 @@ struct EngineReport {
 // Scheduling, while GPU workers (is_gpu) and CPU workers run together. The CPU path of a file
 // costs the cores more than the GPU's (a 1080p JPEG: ~26 ms of CPU decoded, processed and encoded
 // there, ~7 ms read and checked for nvJPEG), so CPU workers take files only when cores are to
-// spare, that is when the queue is full (the decode threads would wait for the GPU) and the
-// cores are measured to be left over by the work at normal priority (EngineConfig::spare_cores:
-// one core for each CPU worker busy and for the one starting, plus one more), and they run at a
-// low priority (make_cpu_worker's nice):
+// spare, that is when the queue is full, the decode threads spent at least half of the last 50 ms
+// waiting for room in it (EngineConfig::decoder_idle_share: the GPU is the bound, not them) and
+// the cores are measured to be left over by the work at normal priority (EngineConfig::
+// spare_cores: one core for each CPU worker busy and for the one starting, plus one more), and
+// they run at a low priority (make_cpu_worker's nice):
 // - decode: a JPEG input is left encoded (checked) for a GPU worker that decodes_jpeg().
 // - process: once a GPU worker runs, a CPU worker takes (a) before the GPU has finished a file,
 //   only files decoded on the CPU (those queued before the GPU joined); (b) after, only while the
-//   queue is full and cores are to spare, and then the last file of the queue (the one the GPU
-//   would reach last; a JPEG still encoded is decoded by the CPU worker); (c) until a CPU file has
-//   been timed, two CPU workers at a time, and while a GPU is being set up only files that take the
-//   CPU less than a set-up usually lasts (beyond the two); (d) once the GPU workers' rate is known,
-//   only while the files left would keep them busy longer than the CPU worker's time per file: a
-//   CPU worker never finishes after the GPU would have finished alone, beyond a file it started
-//   before the GPU's rate was known.
+//   queue is full, the decoders wait for room and cores are to spare, and then the last file of the
+//   queue (the one the GPU would reach last; a JPEG still encoded is decoded by the CPU worker);
+//   (c) until a CPU file has been timed, two CPU workers at a time, and while a GPU is being set up
+//   only files that take the CPU less than a set-up usually lasts (beyond the two); (d) once the
+//   GPU workers' rate is known, only while the files left would keep them busy longer than the CPU
+//   worker's time per file: a CPU worker never finishes after the GPU would have finished alone,
+//   beyond a file it started before the GPU's rate was known.
 // Before any GPU worker has joined (and none is being set up), or once all are lost, CPU workers
 // take every file.
 EngineReport run_engine(const std::vector<Job>& jobs, const std::vector<std::size_t>& todo,

@@ -124,6 +124,7 @@ struct Speeds {
   // The cores the work at normal priority leaves over (EngineConfig::spare_cores): the fakes
   // sleep, so by default every one.
   double spare_cores = 64;
+  double decoder_idle_share = 0.5;  // EngineConfig's default
 };
 
 // hybrid: the GPU workers join late (EngineConfig::late); both: CPU and GPU workers from the
@@ -160,6 +161,7 @@ class BatchSchedule : public ::testing::Test {
     cfg.gpu_jpeg_decode = gpu_decode;
     cfg.detach_late = false;
     cfg.spare_cores = [v = sp.spare_cores] { return v; };
+    cfg.decoder_idle_share = sp.decoder_idle_share;
     std::vector<std::unique_ptr<Worker>> workers;
     if (mode != Mode::gpu_only)
       for (int i = 0; i < sp.cpu_workers; ++i)
@@ -375,6 +377,29 @@ TEST_F(BatchSchedule, CpuWorkersTakeFilesOnlyWhileCoresAreMeasuredToBeSpare) {
   std::cout << "[ info ] 64 cores spare: " << counts_->cpu << " on the CPU, at most "
             << counts_->cpu_max << " at once\n";
   EXPECT_GT(counts_->cpu_max, 1);
+}
+
+// A full queue is not enough either: the decode threads must have spent most of the last window
+// waiting for room in it (the GPU is the bound; when they are, the queue still fills for moments
+// as the GPU takes its files in batches). Here they do wait (a slow GPU), as measured: with the
+// default share the CPU workers help; with a share no measurement can reach they never take a
+// file, though the queue is full and every core spare.
+TEST_F(BatchSchedule, CpuWorkersTakeFilesOnlyWhileTheDecodersWaitForTheGpu) {
+  make_files(40, ".jpg");
+  Speeds sp;
+  sp.gpu_workers = 1;
+  sp.gpu_setup = ms(0);
+  sp.gpu_per_file = ms(15);
+  sp.gpu_jpeg = true;
+  sp.cpu_per_file = ms(10);
+  run(Mode::both, sp, 4, true);
+  std::cout << "[ info ] decoders waiting on a slow GPU: " << counts_->cpu << " files on the CPU\n";
+  EXPECT_GT(counts_->cpu, 3);
+  sp.decoder_idle_share = 1.01;
+  run(Mode::both, sp, 4, true);
+  std::cout << "[ info ] a share never reached: " << counts_->cpu << " files on the CPU\n";
+  EXPECT_EQ(counts_->cpu, 0);
+  EXPECT_EQ(counts_->gpu_got_encoded.size(), 40u);
 }
 
 // A GPU worker whose set-up fails is reported and the CPU workers do every file; a factory that

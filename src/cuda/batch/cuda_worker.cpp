@@ -302,16 +302,19 @@ class CudaWorker final : public Worker {
     if (!timing_ || t_.files == 0) return {};
     const double n = static_cast<double>(t_.files);
     const double nb = static_cast<double>(t_.batch_files);
-    char buf[512];
+    char buf[768];
     std::snprintf(
         buf, sizeof buf,
-        "timing %s: set-up %.1f ms, first file %.1f ms, first hardware-decode batch %.1f "
-        "ms; then %zu files, ms per file: process %.3f (input %.3f, steps %.3f, JPEG "
+        "timing %s: set-up %.1f ms (stream %.1f, hardware decoder %.1f, decode state %.1f, "
+        "encode state %.1f: each waits for its GPU's shared handle), first file %.1f ms, first "
+        "hardware-decode batch %.1f ms; then %zu files, ms per file: process %.3f (input %.3f, "
+        "steps %.3f, JPEG "
         "encode %.3f, download %.3f); %zu batches of %.1f files, batch decode and "
         "steps %.3f ms per file; %zu kernel calls batched in %zu launches; %zu inputs "
         "uploaded straight from pinned memory",
-        name().c_str(), setup_ms_, t_.first_ms, t_.first_batch_ms, t_.files, t_.process_ms / n,
-        t_.input_ms / n, t_.steps_ms / n, t_.encode_ms / n, t_.download_ms / n, t_.batches,
+        name().c_str(), setup_ms_, setup_stream_ms_, setup_hw_ms_, setup_dec_ms_, setup_enc_ms_,
+        t_.first_ms, t_.first_batch_ms, t_.files, t_.process_ms / n, t_.input_ms / n,
+        t_.steps_ms / n, t_.encode_ms / n, t_.download_ms / n, t_.batches,
         t_.batches ? nb / static_cast<double>(t_.batches) : 0.0, nb > 0 ? t_.prepare_ms / nb : 0.0,
         batched_calls_, batched_launches_, direct_uploads_);
     return buf;
@@ -334,16 +337,27 @@ class CudaWorker final : public Worker {
     const Tick t0 = std::chrono::steady_clock::now();
     try {
       init();
+      if (timing_) setup_stream_ms_ = ms_since(t0);
 #if defined(TEXCV_HAS_NVJPEG)
       if (use_nvjpeg_) {
         // The GPU's two nvJPEG handles take ~0.4 s each to make: a GPU's odd-numbered workers
         // start with the hardware decoder's, the even ones with the other, so that two workers
         // make them at the same time (each waits for the one a sibling is making).
         const bool hw_first = slot_ % 2 == 1 && jpeg_batch_ > 1;
+        Tick t = tick();
+        auto lap = [&](double& ms) {
+          if (!timing_) return;
+          ms = ms_since(t);
+          t = tick();
+        };
         if (hw_first && !init_hardware_decode()) jpeg_batch_ = 1;
+        lap(setup_hw_ms_);
         init_jpeg_decode();
+        lap(setup_dec_ms_);
         init_jpeg_encode();
+        lap(setup_enc_ms_);
         if (!hw_first && jpeg_batch_ > 1 && !init_hardware_decode()) jpeg_batch_ = 1;
+        if (!hw_first && timing_) setup_hw_ms_ = ms_since(t);
       }
 #endif
     } catch (const std::exception& e) {
@@ -877,6 +891,9 @@ class CudaWorker final : public Worker {
   const bool timing_ = timing_enabled();
   Timing t_;
   double setup_ms_ = 0;
+  // Its parts (TEXCV_BATCH_TIMING): init(), the hardware decoder's handle and state, the hybrid
+  // decode state (and the GPU's simple handle), the encode state.
+  double setup_stream_ms_ = 0, setup_hw_ms_ = 0, setup_dec_ms_ = 0, setup_enc_ms_ = 0;
   std::size_t direct_uploads_ = 0;  // inputs copied to the GPU straight from pinned memory
   int device_ = 0, slot_ = 0;
   bool use_nvjpeg_ = false;

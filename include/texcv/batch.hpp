@@ -158,8 +158,9 @@ bool gpu_device_nodes();
 // Whether this build's CUDA workers decode and encode JPEG with nvJPEG.
 bool nvjpeg_available();
 // Whether GPU `gpu` has hardware JPEG decoders that nvJPEG can use (A100, H100, H200...). Starts
-// the CUDA runtime and makes that GPU's hardware decoder handle (~0.4 s), which its workers then
-// share. false in a build without nvJPEG.
+// the CUDA runtime and makes that GPU's hardware decoder handle (~0.4 s) and, at the same time,
+// its other nvJPEG handle (~0.6 s), which its workers then share. false in a build without
+// nvJPEG.
 bool gpu_jpeg_engines(int gpu);
 
 // Checks the options (not the files): throws Error(InvalidArgument) naming a bad value and what

@@ -914,8 +914,9 @@ int batch_command(const BatchOptions& opt) {
   const std::string device_text = cuda_mode ? "cuda" : auto_mode ? "auto" : "cpu";
   const std::size_t gpu_workers_n =
       static_cast<std::size_t>(bopt.streams) * (devices.empty() ? 1 : devices.size());
-  // The hardware JPEG decoder: probed now on --device cuda (its handle, made here, is what the
-  // workers then share; ~0.4 s), found by the workers' background set-up on auto.
+  // The hardware JPEG decoder: probed now on --device cuda (its handle and the GPU's other nvJPEG
+  // handle, made here at the same time, are what the workers then share; ~0.6 s), found by the
+  // workers' background set-up on auto.
   auto is_jpeg = [&](std::size_t i) { return format_of(plan.jobs[i].input) == ImageFormat::jpeg; };
   const bool any_jpeg = std::any_of(plan.todo.begin(), plan.todo.end(), is_jpeg);
   bool jpeg_batches = nvjpeg && any_jpeg && opt.gpu_jpeg_batch > 1;
@@ -1166,7 +1167,7 @@ int batch_command(const BatchOptions& opt) {
     std::string parts = "start-up " + fixed2(startup_s);
     if (cuda_s > 0) parts += ", CUDA runtime " + fixed2(cuda_s);
     parts += ", listing the files " + fixed2(plan_s);
-    if (probe_s >= 0.005) parts += ", nvJPEG hardware decoder " + fixed2(probe_s);
+    if (probe_s >= 0.005) parts += ", nvJPEG handles " + fixed2(probe_s);
     parts += ", other " + fixed2(std::max(0.0, before - cuda_s - plan_s - probe_s));
     std::string line =
         "time before the first file: " + fixed2(startup_s + before) + " s (" + parts + " s)";

@@ -345,6 +345,18 @@ TEST_F(BatchSchedule, JpegFilesGoEncodedToTheGpuAndTheCpuTakesTheLastOnesWhenThe
   }
 }
 
+// One GPU worker that decodes JPEG, set up at once and slower per file than a CPU worker: the
+// queue backs up, the decode threads wait for room.
+Speeds slow_jpeg_gpu() {
+  Speeds sp;
+  sp.gpu_workers = 1;
+  sp.gpu_setup = ms(0);
+  sp.gpu_per_file = ms(15);
+  sp.gpu_jpeg = true;
+  sp.cpu_per_file = ms(10);
+  return sp;
+}
+
 // The same slow GPU, but the cores are busy with work at normal priority (on the machine: the
 // decode threads' checks and the encoders feeding the GPU): a full queue is not enough, the CPU
 // workers take a file only while the measured spare cores hold one for each busy CPU worker, the
@@ -352,12 +364,7 @@ TEST_F(BatchSchedule, JpegFilesGoEncodedToTheGpuAndTheCpuTakesTheLastOnesWhenThe
 // at a time. Unknown (the measurement failed): none.
 TEST_F(BatchSchedule, CpuWorkersTakeFilesOnlyWhileCoresAreMeasuredToBeSpare) {
   make_files(40, ".jpg");
-  Speeds sp;
-  sp.gpu_workers = 1;
-  sp.gpu_setup = ms(0);
-  sp.gpu_per_file = ms(15);
-  sp.gpu_jpeg = true;
-  sp.cpu_per_file = ms(10);
+  Speeds sp = slow_jpeg_gpu();
   for (const double spare : {1.5, -1.0}) {
     sp.spare_cores = spare;
     run(Mode::both, sp, 4, true);
@@ -386,12 +393,7 @@ TEST_F(BatchSchedule, CpuWorkersTakeFilesOnlyWhileCoresAreMeasuredToBeSpare) {
 // file, though the queue is full and every core spare.
 TEST_F(BatchSchedule, CpuWorkersTakeFilesOnlyWhileTheDecodersWaitForTheGpu) {
   make_files(40, ".jpg");
-  Speeds sp;
-  sp.gpu_workers = 1;
-  sp.gpu_setup = ms(0);
-  sp.gpu_per_file = ms(15);
-  sp.gpu_jpeg = true;
-  sp.cpu_per_file = ms(10);
+  Speeds sp = slow_jpeg_gpu();
   run(Mode::both, sp, 4, true);
   std::cout << "[ info ] decoders waiting on a slow GPU: " << counts_->cpu << " files on the CPU\n";
   EXPECT_GT(counts_->cpu, 3);

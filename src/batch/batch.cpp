@@ -249,6 +249,9 @@ Summary run(const std::vector<Job>& jobs, const Options& opt, std::stop_token st
   } else if (nvjpeg_workers && all_jpeg && jpeg_batch > 1 && gpu_workers_expected > 0) {
     cfg.queue_capacity =
         std::min<std::size_t>(512, 2 * gpu_workers_expected * static_cast<std::size_t>(jpeg_batch));
+    // Decoded images (the files the CPU decodes before the GPU joins, or for the CPU workers)
+    // as in a queue of other files: two a worker.
+    cfg.host_queue_capacity = std::max<std::size_t>(4, 2 * nworkers);
   } else {
     cfg.queue_capacity = std::max<std::size_t>(4, 2 * nworkers);
   }

@@ -102,20 +102,39 @@ void write_bytes_atomic(const std::string& path, const std::vector<unsigned char
 // items are still being processed: a worker whose device is lost puts its item back first in
 // line, so a worker may only end once the queue is closed, empty and no worker is busy (nothing
 // can come back).
+//
+// Items decoded on the host (an image, not encoded bytes) count against a second, smaller
+// capacity too (host_capacity): a queue sized for the GPU's JPEG batches (128 encoded files of
+// ~0.5 MB) would otherwise fill with 128 decoded 1080p images (6 MB each) while the CPU decodes
+// before the GPU joins.
 class WorkQueue {
  public:
-  explicit WorkQueue(std::size_t capacity) : capacity_(capacity > 0 ? capacity : 1) {}
+  WorkQueue(std::size_t capacity, std::size_t host_capacity)
+      : capacity_(capacity > 0 ? capacity : 1),
+        host_capacity_(host_capacity > 0 ? std::min(host_capacity, capacity_) : capacity_) {}
 
-  // Decoders: waits for room, then adds the item.
+  // Decoders: waits for room (and, for a decoded image, for room among the decoded), then adds
+  // the item. Those waiting on the host capacity wait on host_room_, the others on not_full_.
   void push(Item item) {
+    const bool host = is_host(item);
     std::unique_lock<std::mutex> lock(mutex_);
-    if (items_.size() >= capacity_) {
+    auto full = [&] { return items_.size() >= capacity_; };
+    auto host_full = [&] { return host && host_items_ >= host_capacity_; };
+    if (full() || host_full()) {
       advance_locked();
       ++pushers_waiting_;
-      not_full_.wait(lock, [&] { return items_.size() < capacity_; });
+      for (;;) {
+        if (full())
+          not_full_.wait(lock);
+        else if (host_full())
+          host_room_.wait(lock);
+        else
+          break;
+      }
       advance_locked();
       --pushers_waiting_;
     }
+    if (host) peak_host_ = std::max(peak_host_, ++host_items_);
     items_.push_back(std::move(item));
     lock.unlock();
     changed_.notify_all();
@@ -129,8 +148,10 @@ class WorkQueue {
     Item item = std::move(items_.front());
     items_.pop_front();
     ++busy_;
+    const bool host = took_locked(item);
     lock.unlock();
     not_full_.notify_one();
+    if (host) host_room_.notify_one();
     return item;
   }
   // Workers, after take(): appends up to n more items that are waiting now (never waits) and
@@ -138,13 +159,16 @@ class WorkQueue {
   void take_ready(std::size_t n, std::vector<Item>& out) {
     std::unique_lock<std::mutex> lock(mutex_);
     std::size_t got = 0;
+    bool host = false;
     for (; got < n && !items_.empty(); ++got) {
       out.push_back(std::move(items_.front()));
       items_.pop_front();
       ++busy_;
+      host = took_locked(out.back()) || host;
     }
     lock.unlock();
     if (got > 0) not_full_.notify_all();
+    if (host) host_room_.notify_all();
   }
   // CPU workers while GPU workers may run: gate(waiting, idle) says, under the queue's lock, what
   // the caller may take now (waiting: the items in the queue; idle: how many decoders waited for
@@ -169,8 +193,10 @@ class WorkQueue {
         items_.erase(it);
         ++busy_;
         ++active;  // under the lock: the next gate sees it
+        const bool host = took_locked(item);
         lock.unlock();
         not_full_.notify_one();
+        if (host) host_room_.notify_one();
         return item;
       }
       // Refused: asked again at the next push (one waiter a push), put_back or the end, and every
@@ -202,6 +228,7 @@ class WorkQueue {
   // per worker).
   void put_back(Item item) {
     std::unique_lock<std::mutex> lock(mutex_);
+    if (is_host(item)) ++host_items_;
     items_.push_front(std::move(item));
     --busy_;
     lock.unlock();
@@ -221,7 +248,20 @@ class WorkQueue {
     return closed_ && busy_ == 0 && items_.empty();
   }
 
+  // The most decoded images the queue held at once.
+  std::size_t peak_host() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return peak_host_;
+  }
+
  private:
+  static bool is_host(const Item& item) { return !item.work.image.empty(); }
+  // An item left the queue: counts it out of the decoded ones; whether it was one.
+  bool took_locked(const Item& item) {
+    if (!is_host(item)) return false;
+    --host_items_;
+    return true;
+  }
   // The time integral of pushers_waiting_ up to now.
   void advance_locked() {
     const auto now = Clock::now();
@@ -246,6 +286,9 @@ class WorkQueue {
   static constexpr std::chrono::milliseconds kGateRecheck{10};
 
   const std::size_t capacity_;
+  const std::size_t host_capacity_;
+  std::size_t host_items_ = 0, peak_host_ = 0;
+  std::condition_variable host_room_;  // pushers of decoded images waiting on host_capacity_
   std::mutex mutex_;
   std::condition_variable not_full_, changed_;
   std::condition_variable gated_;  // take_gated's waiters (the CPU workers)
@@ -505,7 +548,7 @@ EngineReport run_engine(const std::vector<Job>& jobs, const std::vector<std::siz
   const auto t_run = Clock::now();
   const int nd = cfg.decode_threads > 0 ? cfg.decode_threads : 1;
   const int ne = cfg.encode_threads > 0 ? cfg.encode_threads : 1;
-  WorkQueue decoded(cfg.queue_capacity);
+  WorkQueue decoded(cfg.queue_capacity, cfg.host_queue_capacity);
   BoundedQueue<Item> processed(cfg.queue_capacity);
   std::atomic<std::size_t> next{0};
   std::mutex done_mutex;
@@ -1058,6 +1101,7 @@ EngineReport run_engine(const std::vector<Job>& jobs, const std::vector<std::siz
     if (std::string t = w->timing(); !t.empty()) report.timing.push_back(std::move(t));
   // The late workers go to the caller (released as it chooses, see EngineReport).
   for (auto& w : late_workers) report.late_workers.push_back(std::move(w));
+  report.peak_host_queued = decoded.peak_host();
   if (late_maker.joinable()) {
     if (cfg.detach_late)
       late_maker.detach();  // still setting up: it ends on its own (the process may end first)

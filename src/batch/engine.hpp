@@ -2,7 +2,7 @@
 // queue -> workers (CPU backend workers, and CUDA workers, one stream each, several per GPU) ->
 // bounded queue -> encode threads. Private to the library and its tests.
 //
-// Memory model: at most decode_threads + queue_capacity + workers + queue_capacity +
+// Memory model: at most decode_threads + host_queue_capacity + workers + queue_capacity +
 // encode_threads images are alive at any time (plus each CUDA worker's reused staging and device
 // buffers), whatever the number of files. Each file's failure is isolated: it is reported through
 // on_done and the others go on (unless fail_fast).
@@ -147,6 +147,11 @@ struct EngineConfig {
   int decode_threads = 2;
   int encode_threads = 2;
   std::size_t queue_capacity = 4;
+  // Of those, how many may be decoded images (not JPEG bytes left for nvJPEG); 0: as many as
+  // queue_capacity. A queue sized for the GPU's JPEG batches holds encoded files of ~0.5 MB; the
+  // same number of decoded 1080p images, queued while the CPU decodes before the GPU joins,
+  // took 2.3 GB on the H200 (docs/performance.md).
+  std::size_t host_queue_capacity = 0;
   std::vector<PipelineStep> steps;
   WriteOptions write;
   // allow_corrupt: a file whose decoder reports corrupt data is written from what it recovered,
@@ -209,6 +214,7 @@ struct EngineReport {
   double first_done_s = -1;          // when the first file finished (-1: none)
   double late_ready_s = -1;          // when the first late worker finished its setup (-1: none)
   std::string late_note;             // why no late worker joined ("" when one did or none asked)
+  std::size_t peak_host_queued = 0;  // the most decoded images waiting in the queue at once
   std::vector<std::string> timing;   // Worker::timing() of every worker that had one
   // The workers that joined late and the fallback workers: the caller releases them (or ends
   // the process first: releasing CUDA workers takes a quarter of a second).

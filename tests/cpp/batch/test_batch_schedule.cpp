@@ -125,6 +125,7 @@ struct Speeds {
   // sleep, so by default every one.
   double spare_cores = 64;
   double decoder_idle_share = 0.5;  // EngineConfig's default
+  std::size_t host_queue = 0;       // EngineConfig::host_queue_capacity
 };
 
 // hybrid: the GPU workers join late (EngineConfig::late); both: CPU and GPU workers from the
@@ -162,6 +163,7 @@ class BatchSchedule : public ::testing::Test {
     cfg.detach_late = false;
     cfg.spare_cores = [v = sp.spare_cores] { return v; };
     cfg.decoder_idle_share = sp.decoder_idle_share;
+    cfg.host_queue_capacity = sp.host_queue;
     std::vector<std::unique_ptr<Worker>> workers;
     if (mode != Mode::gpu_only)
       for (int i = 0; i < sp.cpu_workers; ++i)
@@ -402,6 +404,47 @@ TEST_F(BatchSchedule, CpuWorkersTakeFilesOnlyWhileTheDecodersWaitForTheGpu) {
   std::cout << "[ info ] a share never reached: " << counts_->cpu << " files on the CPU\n";
   EXPECT_EQ(counts_->cpu, 0);
   EXPECT_EQ(counts_->gpu_got_encoded.size(), 40u);
+}
+
+// Decoded images count against the queue's host capacity as well as its capacity: with slow CPU
+// workers the decoders run ahead, and the queue holds no more decoded images than the host
+// capacity however large the queue (sized for the GPU's JPEG batches); without one, the whole
+// queue fills.
+TEST_F(BatchSchedule, DecodedImagesWaitingAreBoundedByTheHostCapacity) {
+  make_files(30);
+  Speeds sp;
+  sp.cpu_workers = 2;
+  sp.cpu_per_file = ms(15);
+  sp.host_queue = 3;
+  run(Mode::cpu_only, sp, 16);
+  std::cout << "[ info ] host capacity 3 of 16: at most " << report_.peak_host_queued
+            << " decoded images waiting\n";
+  EXPECT_EQ(report_.peak_host_queued, 3u);
+  EXPECT_EQ(counts_->cpu, 30);
+  sp.host_queue = 0;
+  run(Mode::cpu_only, sp, 16);
+  std::cout << "[ info ] no host capacity: at most " << report_.peak_host_queued << "\n";
+  EXPECT_EQ(report_.peak_host_queued, 16u);
+}
+
+// JPEG files with a GPU that joins late and decodes them: decoded images (before it joins) and
+// encoded files (after) share the queue; the decoded ones stay within their capacity, the run
+// ends (a decoder waiting for room among the decoded never blocks one that has bytes to queue).
+TEST_F(BatchSchedule, DecodedAndEncodedFilesShareTheQueueWithinTheirCapacities) {
+  make_files(60, ".jpg");
+  Speeds sp;
+  sp.gpu_jpeg = true;
+  sp.gpu_setup = ms(60);
+  sp.cpu_per_file = ms(10);
+  sp.host_queue = 2;
+  for (int i = 0; i < 3; ++i) {
+    run(Mode::hybrid, sp, 16, true);
+    std::cout << "[ info ] " << counts_->cpu << " files on the CPU, " << counts_->gpu
+              << " on the GPU (" << counts_->gpu_got_encoded.size() << " encoded); at most "
+              << report_.peak_host_queued << " decoded images waiting\n";
+    EXPECT_LE(report_.peak_host_queued, 2u);
+    EXPECT_GT(counts_->gpu_got_encoded.size(), 0u);
+  }
 }
 
 // A GPU worker whose set-up fails is reported and the CPU workers do every file; a factory that

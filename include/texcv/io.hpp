@@ -115,13 +115,13 @@ Image imdecode(const unsigned char* data, std::size_t size, const std::string& n
 
 // Checks a JPEG file held in memory as imread would decode it, with libjpeg-turbo's entropy
 // decoder (every Huffman symbol decoded in imread's order; a sound file in one pass at 1/8 scale,
-// a 1x1 inverse DCT and no image-sized buffer, anything else again through
+// luma only, a 1x1 inverse DCT and no image-sized buffer, anything else again through
 // jpeg_read_coefficients for the message), so the verdict is the same as imread's on that file:
 // throws what imread would throw for it (same message, "imread: <path>: ...", with `path` in it;
 // `path` only names the data, its extension is not looked at); returns the corrupt-data warning
 // ("" when none) when opt.allow_corrupt. The entropy decoding is most of a decode's time: on
-// 1920x1080 quality 90-95 JPEGs (2-core machine, medians of 15) check_jpeg takes 2.7-4.2 ms where
-// a full decode takes 4.8-6.6 ms (jpeg_read_coefficients alone, before 2026-12-03: 2.9-4.6 ms).
+// 1920x1080 quality 90-95 JPEGs (2-core machine, medians of 15) check_jpeg takes 2.5-4.0 ms where
+// a full decode takes 4.8-6.6 ms (jpeg_read_coefficients alone, before 2026-12-03: 2.9-4.7 ms).
 std::string check_jpeg(const unsigned char* data, std::size_t size, const std::string& path,
                        const ReadOptions& opt = {});
 

@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# One device call for issue 15 (run it with carry [".devdeps", "bench/batch/wheels"]): the CPU's
+# One device call for issue 15 (first `git rev-parse HEAD > COMMIT`, then run it with carry
+# [".devdeps", "bench/batch/wheels", "COMMIT"]: the device's copy of .git can still be at the
+# session's first commit, and run_device.sh and run.sh then name that one): the CPU's
 # topology, then bench/run_device.sh build test batch with the sets and tools of the issue's
 # table (1,000 JPEGs, 8,000 JPEGs, 32 TIFFs; median of 3), then where a CUDA worker's set-up goes
 # (bench/batch/timing.sh on the 1,000 JPEGs). Results under $OUT: summary.txt, logs.tgz (every

@@ -193,8 +193,8 @@ struct EngineConfig {
   // (the GPU is then the bound, and the cores they leave are idle) before a CPU worker takes a
   // file from it while a GPU runs. On the H200 at c96c194 the spare-core measure alone still let
   // CPU workers take 14 % of 8,000 JPEGs from a queue that filled and drained with the GPU's
-  // batches (idle hyperthreads are not free cores), and --device auto took 8.7-9.0 s against
-  // 4.5-5.5 s on cuda. Above 1: never.
+  // batches (a vCPU idle for a moment is not capacity the GPU's feeding can spare), and --device
+  // auto took 8.7-9.0 s against 4.5-5.5 s on cuda. Above 1: never.
   double decoder_idle_share = 0.5;
   // Injected device losses (injected_faults_from_env in texcv batch).
   std::vector<InjectedFault> faults;

@@ -390,28 +390,11 @@ void check_bytes(const std::string& p, std::uint64_t n, const EngineConfig& cfg,
          std::to_string(n) + " bytes", "at most " + std::to_string(cfg.max_bytes));
 }
 
-// Checks one input file with the engine's limits, reading its bytes once: the header is read
-// from them (a JPEG for a GPU worker's nvJPEG: one open and one read instead of two opens, for
-// the same checks and messages as check_input's).
-ImageInfo check_input_read(const WorkItem& w, const EngineConfig& cfg, Result& r,
-                           std::vector<unsigned char>& bytes) {
-  const std::string& p = w.input;
-  struct stat st {};
-  if (::stat(p.c_str(), &st) != 0)
-    fail(ErrorCode::Io, "batch", p + ": cannot stat: " + std::strerror(errno));
-  if (!S_ISREG(st.st_mode)) fail(ErrorCode::Io, "batch", p + ": not a regular file");
-  check_bytes(p, static_cast<std::uint64_t>(st.st_size), cfg, r, "file");
-  bytes = read_bytes(p, r.bytes_in);
-  // The codec is chosen by the extension for a file and by the signature for bytes: a file
-  // named .jpg that is no JPEG gets the file's verdict and message.
-  const bool jpeg = bytes.size() >= 2 && bytes[0] == 0xFF && bytes[1] == 0xD8;
-  const ImageInfo info = jpeg ? read_info(bytes.data(), bytes.size(), p) : read_info(p);
-  check_info(p, info, cfg, r);
-  return info;
-}
-
-// Checks one input (the file, or the in-memory data) with the engine's limits.
-ImageInfo check_input(const WorkItem& w, const EngineConfig& cfg, Result& r) {
+// Checks one input (the file, or the in-memory data) with the engine's limits. With `bytes` (a
+// file's JPEG for a GPU worker's nvJPEG), the file is read whole into it and its header read from
+// those bytes: one open and one read instead of two opens, for the same checks and messages.
+ImageInfo check_input(const WorkItem& w, const EngineConfig& cfg, Result& r,
+                      std::vector<unsigned char>* bytes = nullptr) {
   const std::string& p = w.input;
   if (w.data) {
     check_bytes(p, w.data->size(), cfg, r, "data");
@@ -424,7 +407,14 @@ ImageInfo check_input(const WorkItem& w, const EngineConfig& cfg, Result& r) {
     fail(ErrorCode::Io, "batch", p + ": cannot stat: " + std::strerror(errno));
   if (!S_ISREG(st.st_mode)) fail(ErrorCode::Io, "batch", p + ": not a regular file");
   check_bytes(p, static_cast<std::uint64_t>(st.st_size), cfg, r, "file");
-  const ImageInfo info = read_info(p);
+  // The codec is chosen by the extension for a file and by the signature for bytes: a file named
+  // .jpg that is no JPEG gets the file's verdict and message.
+  bool from_bytes = false;
+  if (bytes) {
+    *bytes = read_bytes(p, r.bytes_in);
+    from_bytes = bytes->size() >= 2 && (*bytes)[0] == 0xFF && (*bytes)[1] == 0xD8;
+  }
+  const ImageInfo info = from_bytes ? read_info(bytes->data(), bytes->size(), p) : read_info(p);
   check_info(p, info, cfg, r);
   return info;
 }
@@ -649,8 +639,8 @@ EngineReport run_engine(const std::vector<Job>& jobs, const std::vector<std::siz
         const bool jpeg_in = is_jpeg_input(w);
         const bool for_gpu = cfg.gpu_jpeg_decode && gpu_jpeg.load() > 0 && jpeg_in;
         // Caps and header, no decode.
-        const ImageInfo info = for_gpu && !w.data ? check_input_read(w, cfg, w.result, w.encoded)
-                                                  : check_input(w, cfg, w.result);
+        const ImageInfo info =
+            check_input(w, cfg, w.result, for_gpu && !w.data ? &w.encoded : nullptr);
         if (for_gpu) {
           if (w.data) w.encoded = *w.data;
             // The verdict the CPU path gives: libjpeg-turbo's entropy decoder reads the file (no

@@ -349,20 +349,18 @@ class CudaWorker final : public Worker {
         // start with the hardware decoder's, the even ones with the other, so that two workers
         // make them at the same time (each waits for the one a sibling is making).
         const bool hw_first = slot_ % 2 == 1 && jpeg_batch_ > 1;
-        Tick t = tick();
-        auto lap = [&](double& ms) {
-          if (!timing_) return;
-          ms = ms_since(t);
-          t = tick();
+        auto timed = [&](double& ms, auto&& step) {
+          const Tick t = tick();
+          step();
+          if (timing_) ms = ms_since(t);
         };
-        if (hw_first && !init_hardware_decode()) jpeg_batch_ = 1;
-        lap(setup_hw_ms_);
-        init_jpeg_decode();
-        lap(setup_dec_ms_);
-        init_jpeg_encode();
-        lap(setup_enc_ms_);
-        if (!hw_first && jpeg_batch_ > 1 && !init_hardware_decode()) jpeg_batch_ = 1;
-        if (!hw_first && timing_) setup_hw_ms_ = ms_since(t);
+        auto hardware = [&] {
+          if (!init_hardware_decode()) jpeg_batch_ = 1;
+        };
+        if (hw_first) timed(setup_hw_ms_, hardware);
+        timed(setup_dec_ms_, [&] { init_jpeg_decode(); });
+        timed(setup_enc_ms_, [&] { init_jpeg_encode(); });
+        if (!hw_first && jpeg_batch_ > 1) timed(setup_hw_ms_, hardware);
       }
 #endif
     } catch (const std::exception& e) {

@@ -24,6 +24,9 @@ namespace {
 
 // The nice value of the CPU workers of Device::automatic on a CUDA build (make_cpu_worker).
 constexpr int kCpuWorkerNice = 10;
+// And of its decode and encode threads (EngineConfig::pipeline_nice): between the GPU's set-up
+// and workers (0) and the CPU workers.
+constexpr int kPipelineNice = 5;
 
 int hardware_threads() {
   return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
@@ -172,6 +175,8 @@ Summary run(const std::vector<Job>& jobs, const Options& opt, std::stop_token st
   cfg.on_event = opt.on_event;
   cfg.faults = injected_faults_from_env();
   cfg.detach_late = opt.fast_exit;
+  const char* timing = std::getenv("TEXCV_BATCH_TIMING");
+  cfg.timing = timing && *timing && std::string(timing) != "0";
   // TEXCV_BATCH_PINNED_INPUT=1 (an A/B aid, docs/batch.md): large inputs decoded into the pinned
   // pool. Off by default: on the H200 at 5e443d6 the TIFF task on --device cuda took 1.09-1.67 s
   // with it against 0.71 s without (the pool's page-locking costs more than the staging copy it
@@ -211,6 +216,12 @@ Summary run(const std::vector<Job>& jobs, const Options& opt, std::stop_token st
   } else {
     // Below the GPU's set-up and feeding when a GPU may join (make_cpu_worker).
     const int nice = opt.device == Device::automatic && want_gpu ? kCpuWorkerNice : 0;
+    if (nice > 0) {
+      cfg.pipeline_nice = kPipelineNice;
+      // TEXCV_BATCH_PIPELINE_NICE=N (an A/B aid): the decode and encode threads' nice value.
+      if (const char* v = std::getenv("TEXCV_BATCH_PIPELINE_NICE"))
+        cfg.pipeline_nice = std::clamp(std::atoi(v), 0, 19);
+    }
     for (int i = 0; i < cpu_workers; ++i)
       workers.push_back(make_cpu_worker(cfg.steps, i, cpu_threads_each, nice));
   }

@@ -113,11 +113,14 @@ class WorkQueue {
       : capacity_(capacity > 0 ? capacity : 1),
         host_capacity_(host_capacity > 0 ? std::min(host_capacity, capacity_) : capacity_) {}
 
+  // Who waited for the queue's lock (TEXCV_BATCH_TIMING's engine line).
+  enum Role { kPush, kTake, kGated, kRoles };
+
   // Decoders: waits for room (and, for a decoded image, for room among the decoded), then adds
   // the item. Those waiting on the host capacity wait on host_room_, the others on not_full_.
   void push(Item item) {
     const bool host = is_host(item);
-    std::unique_lock<std::mutex> lock(mutex_);
+    std::unique_lock<std::mutex> lock = acquire(kPush);
     auto full = [&] { return items_.size() >= capacity_; };
     auto host_full = [&] { return host && host_items_ >= host_capacity_; };
     if (full() || host_full()) {
@@ -142,7 +145,7 @@ class WorkQueue {
   }
   // Workers: waits for an item and marks the caller busy; nothing once finished().
   std::optional<Item> take() {
-    std::unique_lock<std::mutex> lock(mutex_);
+    std::unique_lock<std::mutex> lock = acquire(kTake);
     changed_.wait(lock, [&] { return !items_.empty() || (closed_ && busy_ == 0); });
     if (items_.empty()) return std::nullopt;
     Item item = std::move(items_.front());
@@ -157,7 +160,7 @@ class WorkQueue {
   // Workers, after take(): appends up to n more items that are waiting now (never waits) and
   // marks the caller busy with each.
   void take_ready(std::size_t n, std::vector<Item>& out) {
-    std::unique_lock<std::mutex> lock(mutex_);
+    std::unique_lock<std::mutex> lock = acquire(kTake);
     std::size_t got = 0;
     bool host = false;
     for (; got < n && !items_.empty(); ++got) {
@@ -178,7 +181,7 @@ class WorkQueue {
   // every few milliseconds and at every change). Marks the caller busy; nothing once finished().
   std::optional<Item> take_gated(const std::function<int(std::size_t, double)>& gate,
                                  std::atomic<int>& active) {
-    std::unique_lock<std::mutex> lock(mutex_);
+    std::unique_lock<std::mutex> lock = acquire(kGated);
     for (;;) {
       if (items_.empty() && closed_ && busy_ == 0) return std::nullopt;
       const int g = items_.empty() ? 2 : gate(items_.size(), idle_pushers_locked());
@@ -253,8 +256,30 @@ class WorkQueue {
     std::lock_guard<std::mutex> lock(mutex_);
     return peak_host_;
   }
+  // Seconds spent waiting for the lock by role, and the pusher-seconds spent waiting for room.
+  std::string timing() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    advance_locked();
+    char buf[256];
+    std::snprintf(buf, sizeof buf,
+                  "decoders waited %.3f s for room (summed); waits for the queue's lock: "
+                  "push %.3f s (%zu), take %.3f s (%zu), gated take %.3f s (%zu)",
+                  wait_integral_s_, lock_wait_s_[kPush], lock_waits_[kPush], lock_wait_s_[kTake],
+                  lock_waits_[kTake], lock_wait_s_[kGated], lock_waits_[kGated]);
+    return buf;
+  }
 
  private:
+  // The queue's lock; a wait for it (try_lock failed) is timed for its role.
+  std::unique_lock<std::mutex> acquire(Role role) {
+    std::unique_lock<std::mutex> lock(mutex_, std::try_to_lock);
+    if (lock.owns_lock()) return lock;
+    const auto t0 = Clock::now();
+    lock.lock();
+    lock_wait_s_[role] += std::chrono::duration<double>(Clock::now() - t0).count();
+    ++lock_waits_[role];
+    return lock;
+  }
   static bool is_host(const Item& item) { return !item.work.image.empty(); }
   // An item left the queue: counts it out of the decoded ones; whether it was one.
   bool took_locked(const Item& item) {
@@ -297,6 +322,8 @@ class WorkQueue {
   bool closed_ = false;
   int pushers_waiting_ = 0;
   double wait_integral_s_ = 0;  // pusher-seconds spent waiting for room
+  double lock_wait_s_[kRoles] = {};
+  std::size_t lock_waits_[kRoles] = {};
   Clock::time_point last_change_ = Clock::now(), window_t0_ = last_change_;
   double window_i0_ = 0, idle_avg_ = 0;
 };
@@ -615,13 +642,27 @@ EngineReport run_engine(const std::vector<Job>& jobs, const std::vector<std::siz
     r.stage = stage;
     r.error = e.what();
   };
+  std::mutex timing_mutex;
+  std::vector<std::string> engine_timing;
+  const std::function<void(std::string)> add_timing = [&](std::string line) {
+    if (!cfg.timing) return;
+    std::lock_guard<std::mutex> lock(timing_mutex);
+    engine_timing.push_back(std::move(line));
+  };
   auto event = [&](const std::string& line) {
     if (!cfg.on_event) return;
     std::lock_guard<std::mutex> lock(done_mutex);
     cfg.on_event(line);
   };
 
+  // EngineConfig::pipeline_nice, on Linux per thread; raising it needs no privilege (a failure
+  // leaves it as it was).
+  auto lower_priority = [&] {
+    if (cfg.pipeline_nice > 0)
+      (void)::setpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()), cfg.pipeline_nice);
+  };
   auto decoder = [&] {
+    lower_priority();
     for (;;) {
       if (stop.load()) return;
       const std::size_t k = next.fetch_add(1);
@@ -778,6 +819,23 @@ EngineReport run_engine(const std::vector<Job>& jobs, const std::vector<std::siz
   worker_loop = [&](Worker& wk, bool joined_late) {
     const std::string dev = wk.device();
     const bool gpu = wk.is_gpu();
+    // EngineConfig::timing: this worker's waits for files and its batches.
+    struct Waits {
+      double s = 0;
+      std::size_t takes = 0, files = 0;
+    } waits;
+    struct WaitsLine {
+      const Waits& w;
+      const std::function<void(std::string)>& add;
+      std::string name;
+      ~WaitsLine() {
+        if (w.takes == 0) return;
+        char buf[200];
+        std::snprintf(buf, sizeof buf, "waited %.3f s for files over %zu takes, %.1f files a take",
+                      w.s, w.takes, static_cast<double>(w.files) / static_cast<double>(w.takes));
+        add(name + ": " + buf);
+      }
+    } waits_line{waits, add_timing, wk.name()};
     const bool counted = gpu && !joined_late;
     const bool jpeg = gpu && wk.decodes_jpeg();
     bool set_up = false;
@@ -840,7 +898,9 @@ EngineReport run_engine(const std::vector<Job>& jobs, const std::vector<std::siz
         leave();
         return retire();
       }
+      const auto t_take = Clock::now();
       auto first = gpu ? decoded.take() : decoded.take_gated(cpu_gate, cpu_active);
+      if (cfg.timing) waits.s += std::chrono::duration<double>(Clock::now() - t_take).count();
       if (!first) return leave();  // finished: nothing can come back
       if (gpu) {
         std::int64_t none = -1;
@@ -849,6 +909,10 @@ EngineReport run_engine(const std::vector<Job>& jobs, const std::vector<std::siz
       batch.clear();
       batch.push_back(std::move(*first));
       if (want > 1) decoded.take_ready(want - 1, batch);
+      if (cfg.timing) {
+        ++waits.takes;
+        waits.files += batch.size();
+      }
       if (is_lost(dev)) {
         // not started here: no retry to report
         if (!gpu) --cpu_active;
@@ -924,6 +988,7 @@ EngineReport run_engine(const std::vector<Job>& jobs, const std::vector<std::siz
   };
 
   auto encoder = [&] {
+    lower_priority();
     while (auto item = processed.pop()) {
       const auto t0 = Clock::now();
       WorkItem& w = item->work;
@@ -1092,6 +1157,10 @@ EngineReport run_engine(const std::vector<Job>& jobs, const std::vector<std::siz
   // The late workers go to the caller (released as it chooses, see EngineReport).
   for (auto& w : late_workers) report.late_workers.push_back(std::move(w));
   report.peak_host_queued = decoded.peak_host();
+  if (cfg.timing) {
+    report.timing.push_back("engine: " + decoded.timing());
+    for (auto& l : engine_timing) report.timing.push_back("engine: " + l);
+  }
   if (late_maker.joinable()) {
     if (cfg.detach_late)
       late_maker.detach();  // still setting up: it ends on its own (the process may end first)

@@ -24,9 +24,6 @@ namespace {
 
 // The nice value of the CPU workers of Device::automatic on a CUDA build (make_cpu_worker).
 constexpr int kCpuWorkerNice = 10;
-// And of its decode and encode threads (EngineConfig::pipeline_nice): between the GPU's set-up
-// and workers (0) and the CPU workers.
-constexpr int kPipelineNice = 5;
 
 int hardware_threads() {
   return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
@@ -216,12 +213,6 @@ Summary run(const std::vector<Job>& jobs, const Options& opt, std::stop_token st
   } else {
     // Below the GPU's set-up and feeding when a GPU may join (make_cpu_worker).
     const int nice = opt.device == Device::automatic && want_gpu ? kCpuWorkerNice : 0;
-    if (nice > 0) {
-      cfg.pipeline_nice = kPipelineNice;
-      // TEXCV_BATCH_PIPELINE_NICE=N (an A/B aid): the decode and encode threads' nice value.
-      if (const char* v = std::getenv("TEXCV_BATCH_PIPELINE_NICE"))
-        cfg.pipeline_nice = std::clamp(std::atoi(v), 0, 19);
-    }
     for (int i = 0; i < cpu_workers; ++i)
       workers.push_back(make_cpu_worker(cfg.steps, i, cpu_threads_each, nice));
   }

@@ -655,14 +655,7 @@ EngineReport run_engine(const std::vector<Job>& jobs, const std::vector<std::siz
     cfg.on_event(line);
   };
 
-  // EngineConfig::pipeline_nice, on Linux per thread; raising it needs no privilege (a failure
-  // leaves it as it was).
-  auto lower_priority = [&] {
-    if (cfg.pipeline_nice > 0)
-      (void)::setpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()), cfg.pipeline_nice);
-  };
   auto decoder = [&] {
-    lower_priority();
     for (;;) {
       if (stop.load()) return;
       const std::size_t k = next.fetch_add(1);
@@ -988,7 +981,6 @@ EngineReport run_engine(const std::vector<Job>& jobs, const std::vector<std::siz
   };
 
   auto encoder = [&] {
-    lower_priority();
     while (auto item = processed.pop()) {
       const auto t0 = Clock::now();
       WorkItem& w = item->work;

@@ -177,10 +177,6 @@ struct EngineConfig {
   // true: a late-worker factory still running when the run ends is left to finish on its own
   // (the caller ends the process soon: texcv batch); false: the run waits for it at the end.
   bool detach_late = false;
-  // The nice value of the decode and encode threads (0: as the caller's). Device::automatic
-  // raises it while a GPU is set up in the background, so that the set-up is not left half a
-  // core among the decoders and encoders of the CPU path (make_cpu_worker's workers stay lower).
-  int pipeline_nice = 0;
   // Adds the engine's own line to EngineReport::timing: the decoders' waits for room, the waits
   // for the queue's lock, and each worker's waits for files and the sizes of its batches.
   bool timing = false;

@@ -824,11 +824,12 @@ EngineReport run_engine(const std::vector<Job>& jobs, const std::vector<std::siz
       ~WaitsLine() {
         if (w.takes == 0) return;
         char buf[200];
-        std::snprintf(buf, sizeof buf, "waited %.3f s for files over %zu takes, %.1f files a take",
-                      w.s, w.takes, static_cast<double>(w.files) / static_cast<double>(w.takes));
+        std::snprintf(buf, sizeof buf,
+                      "waited %.3f s for files; %zu files in %zu takes (%.1f a take)", w.s, w.files,
+                      w.takes, static_cast<double>(w.files) / static_cast<double>(w.takes));
         add(name + ": " + buf);
       }
-    } waits_line{waits, add_timing, wk.name()};
+    } waits_line{waits, add_timing, gpu ? wk.name() : dev};
     const bool counted = gpu && !joined_late;
     const bool jpeg = gpu && wk.decodes_jpeg();
     bool set_up = false;

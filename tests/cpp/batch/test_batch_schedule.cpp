@@ -126,6 +126,7 @@ struct Speeds {
   double spare_cores = 64;
   double decoder_idle_share = 0.5;  // EngineConfig's default
   std::size_t host_queue = 0;       // EngineConfig::host_queue_capacity
+  bool timing = false;              // EngineConfig::timing
 };
 
 // hybrid: the GPU workers join late (EngineConfig::late); both: CPU and GPU workers from the
@@ -164,6 +165,7 @@ class BatchSchedule : public ::testing::Test {
     cfg.spare_cores = [v = sp.spare_cores] { return v; };
     cfg.decoder_idle_share = sp.decoder_idle_share;
     cfg.host_queue_capacity = sp.host_queue;
+    cfg.timing = sp.timing;
     std::vector<std::unique_ptr<Worker>> workers;
     if (mode != Mode::gpu_only)
       for (int i = 0; i < sp.cpu_workers; ++i)
@@ -241,6 +243,39 @@ TEST_F(BatchSchedule, FastGpuJoiningLateIsNeverSlowerThanEitherAlone) {
     EXPECT_EQ(r.write_device, "cpu");
     EXPECT_TRUE(r.device == "cpu" || r.device == "cuda:0") << r.device;
   }
+}
+
+// EngineConfig::timing adds the engine's lines (TEXCV_BATCH_TIMING): the decoders' waits and
+// the queue's lock, then one line per worker with its waits for files and its batches; without
+// it, none.
+TEST_F(BatchSchedule, TimingAddsTheEnginesLinesOnlyWhenAsked) {
+  make_files(40);
+  Speeds sp;
+  run(Mode::hybrid, sp, 8);
+  EXPECT_TRUE(report_.timing.empty()) << report_.timing.front();
+  sp.timing = true;
+  run(Mode::hybrid, sp, 8);
+  ASSERT_FALSE(report_.timing.empty());
+  EXPECT_EQ(report_.timing[0].rfind("engine: decoders waited ", 0), 0u) << report_.timing[0];
+  EXPECT_NE(report_.timing[0].find("waits for the queue's lock: push "), std::string::npos);
+  int cpu_lines = 0, gpu_lines = 0;
+  std::size_t files = 0;
+  for (std::size_t i = 1; i < report_.timing.size(); ++i) {
+    const std::string& l = report_.timing[i];
+    const bool cpu = l.rfind("engine: cpu:", 0) == 0;
+    const bool gpu = l.rfind("engine: cuda:0/", 0) == 0;
+    EXPECT_TRUE(cpu || gpu) << l;
+    cpu_lines += cpu;
+    gpu_lines += gpu;
+    // "...; F files in T takes (...)": F summed over the workers is every file.
+    const auto semi = l.find("; "), in = l.find(" files in ");
+    ASSERT_TRUE(semi != std::string::npos && in != std::string::npos) << l;
+    files += std::stoul(l.substr(semi + 2, in - semi - 2));
+  }
+  EXPECT_EQ(cpu_lines + gpu_lines, static_cast<int>(report_.timing.size()) - 1);
+  EXPECT_GE(gpu_lines, counts_->gpu > 0 ? 1 : 0);
+  EXPECT_LE(gpu_lines, sp.gpu_workers);
+  EXPECT_EQ(files, jobs_.size()) << "the takes' files add up to the run's";
 }
 
 // A GPU that needs 1.5 s to start and fast CPU workers: the run is the CPU's (the GPU never

@@ -473,7 +473,8 @@ bool make_plan(const BatchOptions& opt, const std::string& out_format, Plan& pla
     if (fresh) it->second = inside_folder(dir, root_id);
     return it->second;
   };
-  std::unordered_map<std::string, std::size_t> claimed;                  // absolute output -> job
+  std::unordered_map<std::string, std::size_t> claimed;  // absolute output -> job
+  std::unordered_map<std::string, bool> out_dir_found;   // an output's folder -> it resolves
   std::unordered_map<FileId, std::size_t, FileIdHash> existing_outputs;  // -> job
   plan.jobs.reserve(inputs.size());
   for (auto& in : inputs) {
@@ -516,8 +517,13 @@ bool make_plan(const BatchOptions& opt, const std::string& out_format, Plan& pla
     }
     if (!bad) {
       claimed.emplace(out_abs, plan.jobs.size());
-      const FileId id = file_id(out_abs);
-      const bool exists = id.found || fs::is_symlink(out_abs, ec);
+      // Nothing can be at the output when its folder cannot be resolved (a new output tree: no
+      // stat and lstat a file, which were 2 of the 3 system calls a file of the plan made).
+      auto [dir_it, fresh_dir] =
+          out_dir_found.emplace(fs::path(out_abs).parent_path().string(), false);
+      if (fresh_dir) dir_it->second = file_id(dir_it->first).found;
+      const FileId id = dir_it->second ? file_id(out_abs) : FileId{};
+      const bool exists = id.found || (dir_it->second && fs::is_symlink(out_abs, ec));
       const In* same_input = id ? input_with_id(id) : nullptr;
       if (same_input) {
         // The same path, or the same file through a hard link, a symlink or a mount.

@@ -172,8 +172,7 @@ Summary run(const std::vector<Job>& jobs, const Options& opt, std::stop_token st
   cfg.on_event = opt.on_event;
   cfg.faults = injected_faults_from_env();
   cfg.detach_late = opt.fast_exit;
-  const char* timing = std::getenv("TEXCV_BATCH_TIMING");
-  cfg.timing = timing && *timing && std::string(timing) != "0";
+  cfg.timing = timing_from_env();
   // TEXCV_BATCH_PINNED_INPUT=1 (an A/B aid, docs/batch.md): large inputs decoded into the pinned
   // pool. Off by default: on the H200 at 5e443d6 the TIFF task on --device cuda took 1.09-1.67 s
   // with it against 0.71 s without (the pool's page-locking costs more than the staging copy it

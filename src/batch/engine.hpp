@@ -143,6 +143,9 @@ std::vector<InjectedFault> parse_injected_faults(const std::string& spec);
 // TEXCV_BATCH_INJECT_FAULT parsed (empty when unset or empty): the one place that reads it.
 std::vector<InjectedFault> injected_faults_from_env();
 
+// TEXCV_BATCH_TIMING set and not "0": the engine and the CUDA workers say where their time goes.
+bool timing_from_env();
+
 struct EngineConfig {
   int decode_threads = 2;
   int encode_threads = 2;

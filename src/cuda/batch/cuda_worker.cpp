@@ -457,10 +457,6 @@ class CudaWorker final : public Worker {
     double prepare_ms = 0, process_ms = 0, input_ms = 0, steps_ms = 0, encode_ms = 0,
            download_ms = 0;
   };
-  static bool timing_enabled() {
-    const char* v = std::getenv("TEXCV_BATCH_TIMING");
-    return v && *v && std::string(v) != "0";
-  }
   Tick tick() const {
     return timing_ ? std::chrono::steady_clock::now() : Tick();
   }
@@ -891,7 +887,7 @@ class CudaWorker final : public Worker {
   }
 
   const std::vector<PipelineStep> steps_;
-  const bool timing_ = timing_enabled();
+  const bool timing_ = timing_from_env();
   Timing t_;
   double setup_ms_ = 0;
   // Its parts (TEXCV_BATCH_TIMING): init(), the hardware decoder's handle and state, the hybrid

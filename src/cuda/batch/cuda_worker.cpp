@@ -32,7 +32,6 @@
 #include <mutex>
 #include <optional>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "src/batch/engine.hpp"
@@ -95,8 +94,10 @@ void check_nvjpeg(nvjpegStatus_t st, const char* call) {
 // simple one).
 struct GpuJpegHandles {
   std::mutex simple_m, hw_m;
-  nvjpegHandle_t simple = nullptr;  // nvjpegCreateSimple: single decode (hybrid) and encode
-  nvjpegHandle_t hw = nullptr;      // NVJPEG_BACKEND_HARDWARE, when the GPU has JPEG engines
+  // nvjpegCreateSimple: single (hybrid) decodes, and the encoder where there is no hw handle.
+  nvjpegHandle_t simple = nullptr;
+  // NVJPEG_BACKEND_HARDWARE, when the GPU has JPEG engines: batched decodes and the encoder.
+  nvjpegHandle_t hw = nullptr;
   bool hw_tried = false;
 };
 
@@ -345,22 +346,20 @@ class CudaWorker final : public Worker {
       if (timing_) setup_stream_ms_ = ms_since(t0);
 #if defined(TEXCV_HAS_NVJPEG)
       if (use_nvjpeg_) {
-        // The GPU's two nvJPEG handles take ~0.4 s each to make: a GPU's odd-numbered workers
-        // start with the hardware decoder's, the even ones with the other, so that two workers
-        // make them at the same time (each waits for the one a sibling is making).
-        const bool hw_first = slot_ % 2 == 1 && jpeg_batch_ > 1;
+        // With JPEG inputs, the hardware decoder's handle and state first; the encoder then
+        // uses that handle, and the simple handle with the hybrid decode state is made only if
+        // a file needs it (decode_jpeg) or the GPU has no hardware decoder.
         auto timed = [&](double& ms, auto&& step) {
           const Tick t = tick();
           step();
           if (timing_) ms = ms_since(t);
         };
-        auto hardware = [&] {
-          if (!init_hardware_decode()) jpeg_batch_ = 1;
-        };
-        if (hw_first) timed(setup_hw_ms_, hardware);
-        timed(setup_dec_ms_, [&] { init_jpeg_decode(); });
+        if (jpeg_batch_ > 1)
+          timed(setup_hw_ms_, [&] {
+            if (!init_hardware_decode()) jpeg_batch_ = 1;
+          });
+        if (jpeg_batch_ == 1) timed(setup_dec_ms_, [&] { init_jpeg_decode(); });
         timed(setup_enc_ms_, [&] { init_jpeg_encode(); });
-        if (!hw_first && jpeg_batch_ > 1) timed(setup_hw_ms_, hardware);
       }
 #endif
     } catch (const std::exception& e) {
@@ -492,11 +491,15 @@ class CudaWorker final : public Worker {
     nvjpeg_ = simple_handle(device_);
     TEXCV_NVJPEG_CHECK(nvjpegJpegStateCreate(nvjpeg_, &dec_state_));
   }
+  // The encoder's handle: the hardware decoder's when this worker has it (its encoder gives
+  // the same bytes as the simple handle's: bench/batch/setup_under_load on the H200), so that a
+  // run whose JPEG files the hardware decodes never makes the simple handle (0.27-0.30 s) nor
+  // the hybrid decode state (0.31-0.37 s); else the simple handle.
   void init_jpeg_encode() {
     if (enc_state_) return;
-    nvjpeg_ = simple_handle(device_);
-    TEXCV_NVJPEG_CHECK(nvjpegEncoderStateCreate(nvjpeg_, &enc_state_, stream_->get()));
-    TEXCV_NVJPEG_CHECK(nvjpegEncoderParamsCreate(nvjpeg_, &enc_params_, stream_->get()));
+    enc_handle_ = hw_state_ ? hw_ : simple_handle(device_);
+    TEXCV_NVJPEG_CHECK(nvjpegEncoderStateCreate(enc_handle_, &enc_state_, stream_->get()));
+    TEXCV_NVJPEG_CHECK(nvjpegEncoderParamsCreate(enc_handle_, &enc_params_, stream_->get()));
   }
   // The hardware decoder's state; false when the GPU has none (every file is then decoded alone
   // by the hybrid decoder).
@@ -734,17 +737,17 @@ class CudaWorker final : public Worker {
     src.channel[0] = static_cast<unsigned char*>(v.data);
     src.pitch[0] = v.pitch;
     if (v.channels == 3) {
-      TEXCV_NVJPEG_CHECK(nvjpegEncodeImage(nvjpeg_, enc_state_, enc_params_, &src,
+      TEXCV_NVJPEG_CHECK(nvjpegEncodeImage(enc_handle_, enc_state_, enc_params_, &src,
                                            NVJPEG_INPUT_RGBI, v.width, v.height, s));
     } else {
-      TEXCV_NVJPEG_CHECK(nvjpegEncodeYUV(nvjpeg_, enc_state_, enc_params_, &src, NVJPEG_CSS_GRAY,
-                                         v.width, v.height, s));
+      TEXCV_NVJPEG_CHECK(nvjpegEncodeYUV(enc_handle_, enc_state_, enc_params_, &src,
+                                         NVJPEG_CSS_GRAY, v.width, v.height, s));
     }
     std::size_t len = 0;
-    TEXCV_NVJPEG_CHECK(nvjpegEncodeRetrieveBitstream(nvjpeg_, enc_state_, nullptr, &len, s));
+    TEXCV_NVJPEG_CHECK(nvjpegEncodeRetrieveBitstream(enc_handle_, enc_state_, nullptr, &len, s));
     TEXCV_CUDA_CHECK(kOp, cudaStreamSynchronize(s));
     out.resize(len);
-    TEXCV_NVJPEG_CHECK(nvjpegEncodeRetrieveBitstream(nvjpeg_, enc_state_, out.data(), &len, s));
+    TEXCV_NVJPEG_CHECK(nvjpegEncodeRetrieveBitstream(enc_handle_, enc_state_, out.data(), &len, s));
     TEXCV_CUDA_CHECK(kOp, cudaStreamSynchronize(s));
     out.resize(len);
   }
@@ -915,7 +918,8 @@ class CudaWorker final : public Worker {
   bool hw_tried_ = false;
   nvjpegJpegState_t hw_state_ = nullptr;
   nvjpegJpegStream_t hw_stream_ = nullptr;
-  nvjpegHandle_t nvjpeg_ = nullptr;
+  nvjpegHandle_t nvjpeg_ = nullptr;      // the simple handle (single, hybrid decodes)
+  nvjpegHandle_t enc_handle_ = nullptr;  // the encoder's (init_jpeg_encode)
   nvjpegJpegState_t dec_state_ = nullptr;
   nvjpegEncoderState_t enc_state_ = nullptr;
   nvjpegEncoderParams_t enc_params_ = nullptr;
@@ -960,25 +964,16 @@ std::function<Image(int, int, int, ElemType)> pinned_input_allocator() {
 
 bool nvjpeg_hardware_decoder(int device) {
 #if defined(TEXCV_HAS_NVJPEG)
-  // Makes the GPU's shared hardware handle, which its workers then use, and at the same time,
-  // on a second thread, the GPU's simple handle, which each worker needs too for its decode and
-  // encode states (0.4 and 0.6 s on the H200: made together, the longer of the two; the first
-  // worker made the simple one after this returned). A failure there is left to the worker that
-  // needs the handle, which reports it.
+  // Makes the GPU's shared hardware handle, which its workers then use for the batched decode
+  // and the encoder. The simple handle is made only by a worker that needs it (no hardware
+  // decoder, or a file the hardware decoder cannot take): until 2026-12-03 this made it too, on
+  // a second thread (nvJPEG handles 0.38-0.68 s before the first file on the H200, against
+  // 0.27-0.30 s for the hardware handle alone in bench/batch/setup_under_load).
   if (cudaSetDevice(device) != cudaSuccess) {
     (void)cudaGetLastError();
     return false;
   }
-  std::thread simple([device] {
-    try {
-      if (cudaSetDevice(device) == cudaSuccess) (void)simple_handle(device);
-    } catch (const std::exception&) {
-    }
-    (void)cudaGetLastError();
-  });
-  const bool hw = hardware_handle(device) != nullptr;
-  simple.join();
-  return hw;
+  return hardware_handle(device) != nullptr;
 #else
   (void)device;
   return false;

@@ -32,6 +32,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "src/batch/engine.hpp"
@@ -108,6 +109,17 @@ GpuJpegHandles& jpeg_handles(int device) {
   auto& h = all[device];
   if (!h) h = std::make_unique<GpuJpegHandles>();
   return *h;
+}
+
+// TEXCV_BATCH_EAGER_SIMPLE_HANDLE=1 brings back the set-up before 2026-12-03 for A/B runs: the
+// probe makes the simple handle beside the hardware one, each worker its hybrid decode state
+// at set-up, and the encoder uses the simple handle.
+bool eager_simple_handle() {
+  static const bool eager = [] {
+    const char* v = std::getenv("TEXCV_BATCH_EAGER_SIMPLE_HANDLE");
+    return v && std::string(v) == "1";
+  }();
+  return eager;
 }
 
 nvjpegHandle_t simple_handle(int device) {
@@ -358,7 +370,8 @@ class CudaWorker final : public Worker {
           timed(setup_hw_ms_, [&] {
             if (!init_hardware_decode()) jpeg_batch_ = 1;
           });
-        if (jpeg_batch_ == 1) timed(setup_dec_ms_, [&] { init_jpeg_decode(); });
+        if (jpeg_batch_ == 1 || eager_simple_handle())
+          timed(setup_dec_ms_, [&] { init_jpeg_decode(); });
         timed(setup_enc_ms_, [&] { init_jpeg_encode(); });
       }
 #endif
@@ -497,7 +510,7 @@ class CudaWorker final : public Worker {
   // the hybrid decode state (0.31-0.37 s); else the simple handle.
   void init_jpeg_encode() {
     if (enc_state_) return;
-    enc_handle_ = hw_state_ ? hw_ : simple_handle(device_);
+    enc_handle_ = hw_state_ && !eager_simple_handle() ? hw_ : simple_handle(device_);
     TEXCV_NVJPEG_CHECK(nvjpegEncoderStateCreate(enc_handle_, &enc_state_, stream_->get()));
     TEXCV_NVJPEG_CHECK(nvjpegEncoderParamsCreate(enc_handle_, &enc_params_, stream_->get()));
   }
@@ -973,7 +986,17 @@ bool nvjpeg_hardware_decoder(int device) {
     (void)cudaGetLastError();
     return false;
   }
-  return hardware_handle(device) != nullptr;
+  if (!eager_simple_handle()) return hardware_handle(device) != nullptr;
+  std::thread simple([device] {  // the A/B run's "before" (eager_simple_handle)
+    try {
+      if (cudaSetDevice(device) == cudaSuccess) (void)simple_handle(device);
+    } catch (const std::exception&) {
+    }
+    (void)cudaGetLastError();
+  });
+  const bool hw = hardware_handle(device) != nullptr;
+  simple.join();
+  return hw;
 #else
   (void)device;
   return false;

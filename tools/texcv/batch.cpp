@@ -368,6 +368,7 @@ bool make_plan(const BatchOptions& opt, const std::string& out_format, Plan& pla
           {shown, under ? abs.lexically_relative(root).generic_string() : std::string()});
     }
   } else if (input_is_dir) {
+    std::vector<In> links;  // symbolic links met in the listing, checked after it
     auto it = fs::recursive_directory_iterator(opt.input,
                                                fs::directory_options::skip_permission_denied, ec);
     if (ec) {
@@ -395,12 +396,42 @@ bool make_plan(const BatchOptions& opt, const std::string& out_format, Plan& pla
           continue;
         }
       }
+      if (it->is_symlink(e2)) {  // the link's type comes from the listing; its target's not
+        links.push_back({it->path().string(), rel.generic_string()});
+        continue;
+      }
       if (!it->is_regular_file(e2)) continue;
       if (!format_of(rel)) {
         ++plan.ignored;
         continue;
       }
       inputs.push_back({it->path().string(), rel.generic_string()});
+    }
+    // Links are inputs when they lead to a regular file, as the files themselves. Their targets
+    // are stat'ed by several threads together: one after the other, 8,000 links took 0.04-0.08 s
+    // of the H200's plan (bench/batch/run.sh's inputs are links).
+    std::vector<char> regular(links.size(), 0);
+    const std::size_t n_threads = std::min<std::size_t>(
+        {links.size() / 256 + 1, 8, std::max(1u, std::thread::hardware_concurrency())});
+    std::atomic<std::size_t> next{0};
+    auto check = [&] {
+      for (std::size_t i; (i = next.fetch_add(64)) < links.size();)
+        for (std::size_t j = i; j < std::min(i + 64, links.size()); ++j) {
+          std::error_code e3;
+          regular[j] = fs::is_regular_file(links[j].shown, e3) ? 1 : 0;
+        }
+    };
+    std::vector<std::thread> pool;
+    for (std::size_t t = 1; t < n_threads; ++t) pool.emplace_back(check);
+    check();
+    for (auto& t : pool) t.join();
+    for (std::size_t j = 0; j < links.size(); ++j) {
+      if (!regular[j]) continue;
+      if (!format_of(fs::path(links[j].rel))) {
+        ++plan.ignored;
+        continue;
+      }
+      inputs.push_back(std::move(links[j]));
     }
   } else {
     single_file = true;

@@ -31,6 +31,36 @@ namespace {
 
 const char* const kPipe = "resize:scale=0.5;sharpen";
 
+// Symbolic links in the input folder (their targets are checked after the listing, several at
+// a time): a link to an image file is an input as the file is; a dangling link, a link to a
+// folder and a link to a non-image file are not inputs; a link to a regular file without an
+// image extension counts as ignored as the file does.
+TEST_F(Batch, LinksInTheInputFolderAreInputsWhenTheyLeadToFiles) {
+  const fs::path in = dir_ / "in", elsewhere = dir_ / "elsewhere";
+  fs::create_directories(in / "sub");
+  fs::create_directories(elsewhere / "folder.png");
+  const fs::path ex(TEXCV_EXAMPLE_IMAGES);
+  fs::copy_file(ex / "coffee.png", elsewhere / "coffee.png");
+  std::ofstream(elsewhere / "notes.txt") << "no image\n";
+  fs::copy_file(ex / "coffee.png", in / "real.png");
+  for (int i = 0; i < 600; ++i)  // enough links for several checking threads
+    fs::create_symlink(elsewhere / "coffee.png", in / "sub" / numbered("l", i, ".png"));
+  fs::create_symlink(dir_ / "nowhere.png", in / "dangling.png");
+  fs::create_directory_symlink(elsewhere / "folder.png", in / "folder.png");
+  fs::create_symlink(elsewhere / "notes.txt", in / "notes.txt");
+  const fs::path out = dir_ / "out";
+  const Proc r = texcv(
+      {"batch", "-i", in.string(), "-o", out.string(), "-p", "flip:code=vertical", "--dry-run"});
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(has(r.out,
+                  "601 to process, 0 to skip, 0 failing, 1 file(s) without an image "
+                  "extension ignored"))
+      << r.out;
+  EXPECT_TRUE(has(r.out, (in / "sub" / numbered("l", 599, ".png")).string())) << r.out;
+  EXPECT_FALSE(has(r.out, "dangling.png")) << r.out;
+  EXPECT_FALSE(has(r.out, "folder.png")) << r.out;
+}
+
 // A folder with a good file in each format and a bad file of each kind, in nested folders.
 TEST_F(Batch, GoodAndBadFilesInNestedFolders) {
   const fs::path in = dir_ / "in";

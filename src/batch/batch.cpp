@@ -152,8 +152,13 @@ Summary run(const std::vector<Job>& jobs, const Options& opt, std::stop_token st
       (opt.device == Device::automatic && build_info().cuda_compiled && gpu_device_nodes());
   const bool nvjpeg = want_gpu && nvjpeg_compiled() && opt.jpeg_codec != JpegCodec::cpu;
   const int cpu_workers = opt.cpu_workers > 0 ? opt.cpu_workers : hw;
-  const int cpu_threads_each =
+  int cpu_threads_each =
       opt.cpu_threads_each > 0 ? opt.cpu_threads_each : std::max(1, hw / cpu_workers);
+  // TEXCV_BATCH_CPU_THREADS_EACH=N (an A/B aid, docs/batch.md): each CPU worker runs its
+  // operations on N threads, whatever the number of workers (with --workers 4 on 16 cores the
+  // workers would otherwise take 4 threads each, the same cores in all).
+  if (const char* te = std::getenv("TEXCV_BATCH_CPU_THREADS_EACH"); te && std::atoi(te) > 0)
+    cpu_threads_each = std::atoi(te);
 
   EngineConfig cfg;
   cfg.steps = opt.steps;

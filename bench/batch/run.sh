@@ -195,7 +195,18 @@ one() {
       [ "$kv" = "$rest" ] && rest="" || rest=${rest#*@}
     done
   fi
-  rm -rf "$dst"
+  # The previous run's outputs are moved aside, not deleted, until the end (or until the disk
+  # has less than 20 GB free): on the H200 machine (ext4 mounted with `discard`) deleting the
+  # 8,000 outputs of one run stalled the next run's writes (write stage 28-45 s summed against
+  # 1-3 s, 0.6-1.0 s of wall time; docs/performance.md).
+  if [ -e "$dst" ]; then
+    if [ "$(df --output=avail -k "$work" | tail -1)" -lt 20000000 ]; then
+      rm -rf "$work/.trash"
+      sync
+    fi
+    mkdir -p "$work/.trash"
+    mv "$dst" "$work/.trash/$set-$tool-$rep-$RANDOM"
+  fi
   local cmd=()
   case "$tool" in
     texcv-cuda | texcv-cpu | texcv-auto)
@@ -276,4 +287,5 @@ for set in $sets; do
   fi
 done
 
+rm -rf "$work/.trash"
 "$py" "$here/measure.py" table "$res" | tee "$results/table.md"

@@ -756,13 +756,47 @@ class CudaWorker final : public Worker {
       TEXCV_NVJPEG_CHECK(nvjpegEncodeYUV(enc_handle_, enc_state_, enc_params_, &src,
                                          NVJPEG_CSS_GRAY, v.width, v.height, s));
     }
+    // One retrieval into this worker's pinned buffer, sized for the image's raw bytes and then
+    // some (a JPEG of it is smaller): one wait for the stream instead of two (the size, then the
+    // bytes), and a copy into pinned rather than pageable memory. Were the buffer too small,
+    // the size is asked for and the bytes retrieved into `out` as before.
     std::size_t len = 0;
+    if (!two_call_retrieve()) {
+      const std::size_t room = static_cast<std::size_t>(v.width) *
+                                   static_cast<std::size_t>(v.height) *
+                                   static_cast<std::size_t>(v.channels) +
+                               (std::size_t{1} << 16);
+      if (pinned_enc_.size() < room) {
+        pinned_enc_ = cuda::PinnedBuffer();
+        pinned_enc_ = cuda::PinnedBuffer(room, kOp);
+      }
+      len = pinned_enc_.size();
+      const nvjpegStatus_t st = nvjpegEncodeRetrieveBitstream(
+          enc_handle_, enc_state_, static_cast<unsigned char*>(pinned_enc_.data()), &len, s);
+      if (st == NVJPEG_STATUS_SUCCESS) {
+        TEXCV_CUDA_CHECK(kOp, cudaStreamSynchronize(s));
+        const auto* b = static_cast<const unsigned char*>(pinned_enc_.data());
+        out.assign(b, b + len);
+        return;
+      }
+      if (st != NVJPEG_STATUS_INVALID_PARAMETER) check_nvjpeg(st, "nvjpegEncodeRetrieveBitstream");
+      len = 0;
+    }
     TEXCV_NVJPEG_CHECK(nvjpegEncodeRetrieveBitstream(enc_handle_, enc_state_, nullptr, &len, s));
     TEXCV_CUDA_CHECK(kOp, cudaStreamSynchronize(s));
     out.resize(len);
     TEXCV_NVJPEG_CHECK(nvjpegEncodeRetrieveBitstream(enc_handle_, enc_state_, out.data(), &len, s));
     TEXCV_CUDA_CHECK(kOp, cudaStreamSynchronize(s));
     out.resize(len);
+  }
+  // TEXCV_BATCH_ENCODE_TWO_CALLS=1 (an A/B aid): the encoder's bytes retrieved as before
+  // 2026-12-03, the size first, then the bytes into pageable memory.
+  static bool two_call_retrieve() {
+    static const bool two = [] {
+      const char* v = std::getenv("TEXCV_BATCH_ENCODE_TWO_CALLS");
+      return v && std::string(v) == "1";
+    }();
+    return two;
   }
 #endif
 
@@ -915,6 +949,7 @@ class CudaWorker final : public Worker {
   std::unique_ptr<cuda::Stream> stream_;
   int jpeg_batch_ = 1;
   cuda::PinnedBuffer pinned_in_, pinned_out_;
+  cuda::PinnedBuffer pinned_enc_;  // the encoder's bytes (encode_jpeg)
   std::shared_ptr<PinnedPool> result_pool_ = std::make_shared<PinnedPool>(kResultPoolBytes);
   cuda::DeviceBuffer device_in_;
   cuda::DeviceBuffer step_[2];

@@ -21,10 +21,10 @@ P="resize:scale=0.5;convolve:kernel=-1|-1|-1|-1|16|-1|-1|-1|-1,scale=0.125"
 for r in 1 2 3; do
   for v in one two; do
     e=0; [ $v = two ] && e=1
-    s=$(date +%s.%N)
+    s=$(date +%s%N)
     TEXCV_BATCH_ENCODE_TWO_CALLS=$e TEXCV_BATCH_TIMING=1 $B/bin/texcv batch -i $D/data/jpeg \
       -o $D/out-$v-$r -p "$P" -d cuda -f jpeg -q 90 >$D/log-$v-$r.txt 2>&1
-    echo "$v run $r: rc $? wall $(echo "$(date +%s.%N) - $s" | bc) s"
+    rc=$?; echo "$v run $r: rc $rc wall $((($(date +%s%N) - s) / 1000000)) ms"
     grep -h "images/s on\|JPEG encode" $D/log-$v-$r.txt | sed 's/.*then /  /' | cut -c1-150
   done
 done

@@ -9,16 +9,16 @@ set -u
 cd "$(dirname "$0")/../.." || exit 1
 OUT=${OUT:-$PWD/out-device}
 mkdir -p "$OUT"
-TEXCV_BUILD_TARGETS="texcv_cli test_cli" TEXCV_DEADLINE=150 TEXCV_HARD_LIMIT=160 \
+TEXCV_BUILD_TARGETS=texcv_cli TEXCV_DEADLINE=140 TEXCV_HARD_LIMIT=150 \
   bash bench/run_device.sh build >/dev/null 2>&1
 grep -A3 "== stages" "$OUT/summary.txt"
 B=build-device
-timeout 40 $B/tests/test_cli --gtest_filter='Batch.Gpu*:BatchSafety.*Device*' 2>&1 | tail -4
+# (the GPU Batch tests need test_cli: left to a full call)
 D=/tmp/enc
 mkdir -p $D
 timeout 40 python3 bench/batch/make_data.py --out $D/data --tiff 0 --jpeg 1000 2>&1 | tail -1
 P="resize:scale=0.5;convolve:kernel=-1|-1|-1|-1|16|-1|-1|-1|-1,scale=0.125"
-for r in 1 2 3; do
+for r in 1 2; do
   for v in one two; do
     e=0; [ $v = two ] && e=1
     s=$(date +%s%N)

@@ -27,8 +27,8 @@ struct SamplingDesc {
 struct ResizeDesc {
   SamplingDesc sampling;  // interp may be area
   bool align_corners = false;
-  ResizeAxis ax{1.0f, false};  // x: source coordinate of a destination column
-  ResizeAxis ay{1.0f, false};
+  ResizeAxis ax{1.0, false};  // x: source coordinate of a destination column
+  ResizeAxis ay{1.0, false};
   // For Interp::area, as cv::resize's scale_x = 1 / inv_scale_x and inv_scale_x: inv_scale is
   // dst / src (the size form) or fx (the factor form).
   double scale_x = 1.0, scale_y = 1.0;

@@ -170,7 +170,7 @@ void warp_affine_impl(const char* op, const ImageView& src, const ImageView& dst
   d.sampling =
       make_sampling(op, src, s.interp, s.border, s.border_value, s.precision, s.path, false);
   const std::array<double, 6> inv = detail::warp_affine_inverse(op, Naming::api, m, inverse_map);
-  for (int i = 0; i < 6; ++i) d.affine.m[i] = static_cast<float>(inv[i]);
+  for (int i = 0; i < 6; ++i) d.affine.m[i] = inv[i];
   run_warp(src, dst, d, stream);
 }
 
@@ -294,14 +294,13 @@ void resize(const ImageView& src, const ImageView& dst, const ResizeParams& p, v
     // With one destination pixel there is no span to align: it samples source pixel 0.
     const double sx = dst.width > 1 ? static_cast<double>(src.width - 1) / (dst.width - 1) : 0.0;
     const double sy = dst.height > 1 ? static_cast<double>(src.height - 1) / (dst.height - 1) : 0.0;
-    d.ax = {static_cast<float>(sx), true};
-    d.ay = {static_cast<float>(sy), true};
+    d.ax = {sx, true, 0, dst.width - 1};
+    d.ay = {sy, true, 0, dst.height - 1};
   } else {
     // Interp::nearest uses the sizes' 16.16 step in both forms: cv::INTER_NEAREST_EXACT ignores
     // the factors (measured with OpenCV 4.6).
-    d.ax = {static_cast<float>(d.scale_x), false, detail::nearest_fixed_step(src.width, dst.width)};
-    d.ay = {static_cast<float>(d.scale_y), false,
-            detail::nearest_fixed_step(src.height, dst.height)};
+    d.ax = {d.scale_x, false, detail::nearest_fixed_step(src.width, dst.width)};
+    d.ay = {d.scale_y, false, detail::nearest_fixed_step(src.height, dst.height)};
   }
   if (src.location == Location::host) {
     cpu::resize(src, dst, d);
@@ -345,7 +344,7 @@ void warp_perspective(const ImageView& src, const ImageView& dst, const std::arr
       make_sampling(op, src, s.interp, s.border, s.border_value, s.precision, s.path, false);
   const std::array<double, 9> inv =
       detail::warp_perspective_inverse(op, Naming::api, m, inverse_map);
-  for (int i = 0; i < 9; ++i) d.perspective.m[i] = static_cast<float>(inv[i]);
+  for (int i = 0; i < 9; ++i) d.perspective.m[i] = inv[i];
   run_warp(src, dst, d, stream);
 }
 

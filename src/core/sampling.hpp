@@ -86,11 +86,33 @@ TEXCV_HD int floor_to_int(float v) {
   return static_cast<int>(std::floor(v));
 #endif
 }
+TEXCV_HD int floor_to_int(double v) {
+#if defined(__CUDA_ARCH__)
+  return __double2int_rd(v);
+#else
+  return static_cast<int>(std::floor(v));
+#endif
+}
 
 // Clamp a source coordinate into a range where int arithmetic is safe; NaN goes far outside.
 TEXCV_HD float sanitize_coord(float v) {
   if (v > -kCoordLimit && v < kCoordLimit) return v;
   return v >= kCoordLimit ? kCoordLimit : -kCoordLimit;
+}
+TEXCV_HD double sanitize_coord(double v) {
+  constexpr double kLimit = kCoordLimit;
+  if (v > -kLimit && v < kLimit) return v;
+  return v >= kLimit ? kLimit : -kLimit;
+}
+
+// Source coordinates: the exact paths carry them as double (Coord = double), so that the integer
+// part and the float32 fraction, v - floor(v) rounded once, stay exact far from the origin (a
+// float32 coordinate near x = 16,000 has a step of 1/1024 px: tens of u16 levels between
+// full-range neighbours). The fast paths, and remap's float maps (whose fraction v - floor(v) is
+// exact in float32), pass float. Weights and sums are float32 either way.
+template <typename Coord>
+TEXCV_HD float coord_fraction(Coord v, int i) {
+  return static_cast<float>(v - static_cast<Coord>(i));
 }
 
 // The index that border mode b gives to index i of a row of n pixels, or -1 for the constant
@@ -168,24 +190,24 @@ TEXCV_HD void cubic_weights(float t, float* w) {
 }
 
 // Nearest: the pixel whose centre is nearest to (sx, sy), ties upward: floor(v + 0.5).
-template <int C, class Src>
-TEXCV_HD void sample_nearest(const Src& s, float sx, float sy, Border b, const float* bv,
+template <int C, class Src, typename Coord>
+TEXCV_HD void sample_nearest(const Src& s, Coord sx, Coord sy, Border b, const float* bv,
                              float* out) {
   sx = sanitize_coord(sx);
   sy = sanitize_coord(sy);
-  fetch<C>(s, floor_to_int(sx + 0.5f), floor_to_int(sy + 0.5f), b, bv, out);
+  fetch<C>(s, floor_to_int(sx + Coord(0.5)), floor_to_int(sy + Coord(0.5)), b, bv, out);
 }
 
 // Bilinear interpolation at (sx, sy) in pixel-centre coordinates, weights in float32.
-template <int C, class Src>
-TEXCV_HD void sample_linear(const Src& s, float sx, float sy, Border b, const float* bv,
+template <int C, class Src, typename Coord>
+TEXCV_HD void sample_linear(const Src& s, Coord sx, Coord sy, Border b, const float* bv,
                             float* out) {
   sx = sanitize_coord(sx);
   sy = sanitize_coord(sy);
   const int x0 = floor_to_int(sx);
   const int y0 = floor_to_int(sy);
-  const float fx = sx - static_cast<float>(x0);
-  const float fy = sy - static_cast<float>(y0);
+  const float fx = coord_fraction(sx, x0);
+  const float fy = coord_fraction(sy, y0);
   float p00[C], p01[C], p10[C], p11[C];
   if (x0 >= 0 && y0 >= 0 && x0 + 1 < s.width && y0 + 1 < s.height) {
     s.load(x0, y0, p00);
@@ -209,16 +231,16 @@ TEXCV_HD void sample_linear(const Src& s, float sx, float sy, Border b, const fl
 }
 
 // Bicubic interpolation (a = -0.75) over the 4x4 neighbourhood, weights in float32.
-template <int C, class Src>
-TEXCV_HD void sample_cubic(const Src& s, float sx, float sy, Border b, const float* bv,
+template <int C, class Src, typename Coord>
+TEXCV_HD void sample_cubic(const Src& s, Coord sx, Coord sy, Border b, const float* bv,
                            float* out) {
   sx = sanitize_coord(sx);
   sy = sanitize_coord(sy);
   const int x0 = floor_to_int(sx);
   const int y0 = floor_to_int(sy);
   float wx[4], wy[4];
-  cubic_weights(sx - static_cast<float>(x0), wx);
-  cubic_weights(sy - static_cast<float>(y0), wy);
+  cubic_weights(coord_fraction(sx, x0), wx);
+  cubic_weights(coord_fraction(sy, y0), wy);
   const bool inside = x0 >= 1 && y0 >= 1 && x0 + 2 < s.width && y0 + 2 < s.height;
   TEXCV_UNROLL
   for (int c = 0; c < C; ++c) out[c] = 0.0f;
@@ -244,8 +266,8 @@ TEXCV_HD void sample_cubic(const Src& s, float sx, float sy, Border b, const flo
 }
 
 // Sample with any of nearest, linear, cubic (area is resize-only, see resize_area below).
-template <int C, class Src>
-TEXCV_HD void sample(const Src& s, float sx, float sy, Interp ip, Border b, const float* bv,
+template <int C, class Src, typename Coord>
+TEXCV_HD void sample(const Src& s, Coord sx, Coord sy, Interp ip, Border b, const float* bv,
                      float* out) {
   switch (ip) {
     case Interp::nearest:
@@ -262,48 +284,71 @@ TEXCV_HD void sample(const Src& s, float sx, float sy, Interp ip, Border b, cons
 
 // ---- coordinate transforms, shared so both backends map pixels identically ----
 
-// A destination-to-source transform as float coefficients (computed once on the host in
-// double precision, then rounded to float).
+// A destination-to-source transform, its coefficients the double-precision inverse that src/core
+// computes. The source coordinate is evaluated in double: float coefficients alone are off by up
+// to 6e-8 relative, 4e-3 px at x = 65,535. The float form (fast paths: hardware texture
+// coordinates are float32) rounds the double result.
 struct AffineMap {
-  float m[6];
-  TEXCV_HD void operator()(int x, int y, float& sx, float& sy) const {
-    const float fx = static_cast<float>(x);
-    const float fy = static_cast<float>(y);
+  double m[6];
+  TEXCV_HD void operator()(int x, int y, double& sx, double& sy) const {
+    const double fx = x;
+    const double fy = y;
     sx = m[0] * fx + m[1] * fy + m[2];
     sy = m[3] * fx + m[4] * fy + m[5];
+  }
+  TEXCV_HD void operator()(int x, int y, float& sx, float& sy) const {
+    double dx, dy;
+    (*this)(x, y, dx, dy);
+    sx = static_cast<float>(dx);
+    sy = static_cast<float>(dy);
   }
 };
 
 struct PerspectiveMap {
-  float m[9];
+  double m[9];
+  TEXCV_HD void operator()(int x, int y, double& sx, double& sy) const {
+    const double fx = x;
+    const double fy = y;
+    const double w = m[6] * fx + m[7] * fy + m[8];
+    const double iw = w != 0.0 ? 1.0 / w : 0.0;  // w == 0: far outside (sanitize_coord)
+    sx = w != 0.0 ? (m[0] * fx + m[1] * fy + m[2]) * iw : static_cast<double>(kCoordLimit);
+    sy = w != 0.0 ? (m[3] * fx + m[4] * fy + m[5]) * iw : static_cast<double>(kCoordLimit);
+  }
   TEXCV_HD void operator()(int x, int y, float& sx, float& sy) const {
-    const float fx = static_cast<float>(x);
-    const float fy = static_cast<float>(y);
-    const float w = m[6] * fx + m[7] * fy + m[8];
-    const float iw = w != 0.0f ? 1.0f / w : 0.0f;  // w == 0: far outside (sanitize_coord)
-    sx = w != 0.0f ? (m[0] * fx + m[1] * fy + m[2]) * iw : kCoordLimit;
-    sy = w != 0.0f ? (m[3] * fx + m[4] * fy + m[5]) * iw : kCoordLimit;
+    double dx, dy;
+    (*this)(x, y, dx, dy);
+    sx = static_cast<float>(dx);
+    sy = static_cast<float>(dy);
   }
 };
 
 // resize: source coordinate of destination index d along one axis.
 struct ResizeAxis {
-  float scale;  // src / dst, or (src - 1) / (dst - 1) with align_corners
+  double scale;  // src / dst, or (src - 1) / (dst - 1) with align_corners
   bool align_corners;
   // src / dst in 16.16 fixed point, ((src << 16) + dst / 2) / dst, for Interp::nearest (set by
   // src/core with nearest_fixed_step).
   long long nearest_step = 0;
-  TEXCV_HD float operator()(int d) const {
-    return align_corners ? static_cast<float>(d) * scale
-                         : (static_cast<float>(d) + 0.5f) * scale - 0.5f;
+  // With align_corners, dst - 1 (0 for a 1-pixel dst): Interp::nearest's exact rational form.
+  long long corners_den = 0;
+  // In double (see coord_fraction); coord_f for the paths that take float32 coordinates.
+  TEXCV_HD double operator()(int d) const {
+    return align_corners ? static_cast<double>(d) * scale
+                         : (static_cast<double>(d) + 0.5) * scale - 0.5;
   }
+  TEXCV_HD float coord_f(int d) const { return static_cast<float>((*this)(d)); }
   // Interp::nearest: floor((d + 0.5) * src / dst) evaluated in 16.16 fixed point exactly as
   // cv::INTER_NEAREST_EXACT (OpenCV 4.6: (step * d + step / 2 - 1) >> 16), so ties fall as in
-  // OpenCV; with align_corners floor(d * scale + 0.5). Clamped into [0, n).
+  // OpenCV (the step is rounded: far from the origin this can be the neighbour of the nearest
+  // centre, as in OpenCV). With align_corners floor(d * (n - 1) / (dst - 1) + 0.5) in integers,
+  // ties upward (300 -> 65,535: d = 32,767 lands on 149.5 exactly). Clamped into [0, n).
   TEXCV_HD int nearest(int d, int n) const {
-    int i = align_corners ? floor_to_int(static_cast<float>(d) * scale + 0.5f)
-                          : static_cast<int>((nearest_step * d + nearest_step / 2 - 1) >> 16);
-    return i < 0 ? 0 : (i >= n ? n - 1 : i);
+    long long i = 0;
+    if (!align_corners)
+      i = (nearest_step * d + nearest_step / 2 - 1) >> 16;
+    else if (corners_den > 0)
+      i = (2 * static_cast<long long>(d) * (n - 1) + corners_den) / (2 * corners_den);
+    return i < 0 ? 0 : (i >= n ? n - 1 : static_cast<int>(i));
   }
 };
 

@@ -106,16 +106,16 @@ void resize_area_upscale(const ImageView& src, const ImageView& dst, const Resiz
   }
 }
 
-// linear and cubic: sample the shared sampler at the ResizeAxis coordinates.
+// cubic: sample the shared sampler at the ResizeAxis coordinates (double: exact far out).
 template <typename T, int C>
 void resize_interp(const ImageView& src, const ImageView& dst, const ResizeDesc& d) {
-  std::vector<float> xs(dst.width);
+  std::vector<double> xs(dst.width);
   for (int x = 0; x < dst.width; ++x) xs[x] = d.ax(x);
   const auto s = detail::source_of<T, C>(src);
   const sd::SamplingDesc& sp = d.sampling;
   TEXCV_OMP_PARALLEL_FOR_IF(static_cast<long>(dst.width) * dst.height)
   for (int y = 0; y < dst.height; ++y) {
-    const float sy = d.ay(y);
+    const double sy = d.ay(y);
     T* drow = dst.row<T>(y);
     for (int x = 0; x < dst.width; ++x) {
       float out[C];
@@ -135,14 +135,14 @@ void resize_linear(const ImageView& src, const ImageView& dst, const ResizeDesc&
   const int w = dst.width;
   std::vector<int> x0s(static_cast<std::size_t>(w));
   std::vector<float> fxs(static_cast<std::size_t>(w)), gxs(static_cast<std::size_t>(w));
-  std::vector<float> raw(static_cast<std::size_t>(w));
+  std::vector<double> raw(static_cast<std::size_t>(w));
   std::vector<unsigned char> inside(static_cast<std::size_t>(w));
   for (int x = 0; x < w; ++x) {
     raw[x] = d.ax(x);
-    const float sx = sd::sanitize_coord(raw[x]);
+    const double sx = sd::sanitize_coord(raw[x]);
     const int x0 = sd::floor_to_int(sx);
     x0s[x] = x0;
-    fxs[x] = sx - static_cast<float>(x0);
+    fxs[x] = sd::coord_fraction(sx, x0);
     gxs[x] = 1.0f - fxs[x];
     inside[x] = x0 >= 0 && x0 + 1 < src.width;
   }
@@ -150,10 +150,10 @@ void resize_linear(const ImageView& src, const ImageView& dst, const ResizeDesc&
   const sd::SamplingDesc& sp = d.sampling;
   TEXCV_OMP_PARALLEL_FOR_IF(static_cast<long>(dst.width) * dst.height)
   for (int y = 0; y < dst.height; ++y) {
-    const float rawy = d.ay(y);
-    const float sy = sd::sanitize_coord(rawy);
+    const double rawy = d.ay(y);
+    const double sy = sd::sanitize_coord(rawy);
     const int y0 = sd::floor_to_int(sy);
-    const float fy = sy - static_cast<float>(y0);
+    const float fy = sd::coord_fraction(sy, y0);
     const float gy = 1.0f - fy;
     const bool inside_y = y0 >= 0 && y0 + 1 < src.height;
     const T* a = inside_y ? src.row<const T>(y0) : nullptr;

@@ -15,7 +15,8 @@ void warp_rows(const ImageView& src, const ImageView& dst, const Map& map,
   for (int y = 0; y < dst.height; ++y) {
     T* drow = dst.row<T>(y);
     for (int x = 0; x < dst.width; ++x) {
-      float sx, sy, out[C];
+      double sx, sy;  // exact far from the origin (sampling.hpp's coord_fraction)
+      float out[C];
       map(x, y, sx, sy);
       sd::sample<C>(s, sx, sy, sp.interp, sp.border, sp.border_value, out);
       sd::store<T, C>(drow + static_cast<std::size_t>(x) * C, out);

@@ -125,14 +125,14 @@ __device__ __forceinline__ void filter_fetch(const SourceArgs& a, float sx, floa
 
 // Samples PX pixels whose source coordinates coord(i, sx, sy) gives, with the interpolation
 // chosen once (outside the pixel loop) from the runtime value s.interp.
-template <int C, int PX, class Src, class Coord>
+template <int C, int PX, typename Cd = double, class Src, class Coord>
 __device__ __forceinline__ void sample_pixels(const Src& src, const SampleArgs& s, Coord&& coord,
                                               float* v) {
   switch (s.interp) {
     case Interp::nearest:
 #pragma unroll
       for (int i = 0; i < PX; ++i) {
-        float sx, sy;
+        Cd sx, sy;
         coord(i, sx, sy);
         detail::sample_nearest<C>(src, sx, sy, s.border, s.bv, v + i * C);
       }
@@ -140,7 +140,7 @@ __device__ __forceinline__ void sample_pixels(const Src& src, const SampleArgs& 
     case Interp::cubic:
 #pragma unroll
       for (int i = 0; i < PX; ++i) {
-        float sx, sy;
+        Cd sx, sy;
         coord(i, sx, sy);
         detail::sample_cubic<C>(src, sx, sy, s.border, s.bv, v + i * C);
       }
@@ -148,7 +148,7 @@ __device__ __forceinline__ void sample_pixels(const Src& src, const SampleArgs& 
     default:
 #pragma unroll
       for (int i = 0; i < PX; ++i) {
-        float sx, sy;
+        Cd sx, sy;
         coord(i, sx, sy);
         detail::sample_linear<C>(src, sx, sy, s.border, s.bv, v + i * C);
       }
@@ -172,8 +172,8 @@ struct BorderOnlySource {
 };
 
 // Sampling with the interpolation IP through sampling.hpp (border handling per tap).
-template <Interp IP, int C, class Src>
-__device__ __forceinline__ void sample_border(const Src& src, float sx, float sy, Border b,
+template <Interp IP, int C, class Src, typename Cd>
+__device__ __forceinline__ void sample_border(const Src& src, Cd sx, Cd sy, Border b,
                                               const float* bv, float* out) {
   if constexpr (IP == Interp::nearest)
     detail::sample_nearest<C>(src, sx, sy, b, bv, out);
@@ -187,17 +187,17 @@ __device__ __forceinline__ void sample_border(const Src& src, float sx, float sy
 // same order, for a point whose every tap is known to lie inside the source (see
 // taps_inside): plain loads, no border code, so the compiler can issue the loads of several
 // pixels together.
-template <Interp IP, int C, class Src>
-__device__ __forceinline__ void sample_direct(const Src& s, float sx, float sy, float* out) {
+template <Interp IP, int C, class Src, typename Cd>
+__device__ __forceinline__ void sample_direct(const Src& s, Cd sx, Cd sy, float* out) {
   sx = detail::sanitize_coord(sx);
   sy = detail::sanitize_coord(sy);
   if constexpr (IP == Interp::nearest) {
-    s.load(detail::floor_to_int(sx + 0.5f), detail::floor_to_int(sy + 0.5f), out);
+    s.load(detail::floor_to_int(sx + Cd(0.5)), detail::floor_to_int(sy + Cd(0.5)), out);
   } else if constexpr (IP == Interp::linear) {
     const int x0 = detail::floor_to_int(sx);
     const int y0 = detail::floor_to_int(sy);
-    const float fx = sx - static_cast<float>(x0);
-    const float fy = sy - static_cast<float>(y0);
+    const float fx = detail::coord_fraction(sx, x0);
+    const float fy = detail::coord_fraction(sy, y0);
     float p00[C], p01[C], p10[C], p11[C];
     s.load(x0, y0, p00);
     s.load(x0 + 1, y0, p01);
@@ -215,8 +215,8 @@ __device__ __forceinline__ void sample_direct(const Src& s, float sx, float sy, 
     const int x0 = detail::floor_to_int(sx);
     const int y0 = detail::floor_to_int(sy);
     float wx[4], wy[4];
-    detail::cubic_weights(sx - static_cast<float>(x0), wx);
-    detail::cubic_weights(sy - static_cast<float>(y0), wy);
+    detail::cubic_weights(detail::coord_fraction(sx, x0), wx);
+    detail::cubic_weights(detail::coord_fraction(sy, y0), wy);
 #pragma unroll
     for (int c = 0; c < C; ++c) out[c] = 0.0f;
 #pragma unroll
@@ -241,20 +241,20 @@ __device__ __forceinline__ void sample_direct(const Src& s, float sx, float sy, 
 // width x height source (sample_direct may be used), 2 when every tap of every point is outside
 // (only the border value is read), 0 otherwise. Conservative: a margin of one pixel beyond the
 // taps' reach; NaN and huge coordinates give 0 or 2, never 1.
-template <Interp IP, int N>
-__device__ __forceinline__ int classify_taps(const float (&sx)[N], const float (&sy)[N], int width,
+template <Interp IP, int N, typename Cd>
+__device__ __forceinline__ int classify_taps(const Cd (&sx)[N], const Cd (&sy)[N], int width,
                                              int height) {
   // Taps reach floor(v) - lo .. floor(v) + hi.
-  constexpr float lo = IP == Interp::cubic ? 2.0f : 1.0f;
-  constexpr float hi = IP == Interp::cubic ? 3.0f : 2.0f;
+  constexpr Cd lo = IP == Interp::cubic ? 2 : 1;
+  constexpr Cd hi = IP == Interp::cubic ? 3 : 2;
   bool inside = true, left = true, right = true, top = true, bottom = true;
-  const float w = static_cast<float>(width), h = static_cast<float>(height);
+  const Cd w = static_cast<Cd>(width), h = static_cast<Cd>(height);
 #pragma unroll
   for (int k = 0; k < N; ++k) {
     inside = inside && sx[k] >= lo && sx[k] <= w - hi && sy[k] >= lo && sy[k] <= h - hi;
-    left = left && sx[k] < -hi - 1.0f;
+    left = left && sx[k] < -hi - 1;
     right = right && sx[k] > w + lo;
-    top = top && sy[k] < -hi - 1.0f;
+    top = top && sy[k] < -hi - 1;
     bottom = bottom && sy[k] > h + lo;
   }
   if (inside) return 1;
@@ -264,9 +264,9 @@ __device__ __forceinline__ int classify_taps(const float (&sx)[N], const float (
 // Samples the N pixels of one thread (warps, remap) from their source coordinates, choosing per
 // thread (uniform over its pixels) between plain loads with no border code (every tap inside),
 // border-value-only arithmetic (every tap outside, constant border) and the general sampler.
-template <Interp IP, int C, int N, class Src>
+template <Interp IP, int C, int N, class Src, typename Cd>
 __device__ __forceinline__ void gather_samples(const Src& src, const SampleArgs& s,
-                                               const float (&sx)[N], const float (&sy)[N],
+                                               const Cd (&sx)[N], const Cd (&sy)[N],
                                                float (&v)[N * C]) {
   const int mode = classify_taps<IP, N>(sx, sy, src.width, src.height);
   if (mode == 1) {

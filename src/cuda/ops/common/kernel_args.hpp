@@ -44,8 +44,8 @@ struct SampleArgs {
 
 struct ResizeArgs {
   SampleArgs s;
-  detail::ResizeAxis ax{1.0f, false};
-  detail::ResizeAxis ay{1.0f, false};
+  detail::ResizeAxis ax{1.0, false};
+  detail::ResizeAxis ay{1.0, false};
   double scale_x = 1.0, scale_y = 1.0;          // Interp::area: 1 / inv_scale
   double inv_scale_x = 1.0, inv_scale_y = 1.0;  // Interp::area: dst / src or fx (ResizeDesc)
   bool area_shrink = false;                     // Interp::area: both axes shrink (averaging)
@@ -54,7 +54,9 @@ struct ResizeArgs {
 struct WarpArgs {
   SampleArgs s;
   bool perspective = false;
-  float m[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};  // destination -> source, row-major
+  // destination -> source, row-major; double: the exact paths evaluate the coordinates in double
+  // (sampling.hpp's AffineMap), the fast path rounds them to float.
+  double m[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
 };
 
 struct RemapArgs {

@@ -115,14 +115,15 @@ __device__ __forceinline__ void resize_sep_body(const Src src, const DstArgs dst
     float wx[PX][TAPS];
 #pragma unroll
     for (int i = 0; i < PX; ++i) {
-      const float sx = detail::sanitize_coord(a.ax(min(x0 + i, dst.width - 1)));
+      // In double: exact far from the origin (sampling.hpp's coord_fraction).
+      const double sx = detail::sanitize_coord(a.ax(min(x0 + i, dst.width - 1)));
       const int xi = detail::floor_to_int(sx);
       if constexpr (IP == Interp::linear) {
-        const float fx = sx - static_cast<float>(xi);
+        const float fx = detail::coord_fraction(sx, xi);
         wx[i][0] = 1.0f - fx;
         wx[i][1] = fx;
       } else {
-        detail::cubic_weights(sx - static_cast<float>(xi), wx[i]);
+        detail::cubic_weights(detail::coord_fraction(sx, xi), wx[i]);
       }
       constexpr int first = IP == Interp::cubic ? -1 : 0;
 #pragma unroll
@@ -181,7 +182,7 @@ __device__ __forceinline__ void resize_sep_body(const Src src, const DstArgs dst
     int cbase = 0;
     bool have = false;
     for (int y = ybeg; y < yend; ++y) {
-      const float sy = detail::sanitize_coord(a.ay(y));
+      const double sy = detail::sanitize_coord(a.ay(y));
       const int yi = detail::floor_to_int(sy);
       const int base = IP == Interp::cubic ? yi - 1 : yi;
       if (!have || base < cbase || base - cbase >= TAPS) {
@@ -200,13 +201,13 @@ __device__ __forceinline__ void resize_sep_body(const Src src, const DstArgs dst
       have = true;
       float v[PX * C];
       if constexpr (IP == Interp::linear) {
-        const float fy = sy - static_cast<float>(yi);
+        const float fy = detail::coord_fraction(sy, yi);
         const float gy = 1.0f - fy;
 #pragma unroll
         for (int e = 0; e < PX * C; ++e) v[e] = win[0][e] * gy + win[1][e] * fy;
       } else {
         float wy[4];
-        detail::cubic_weights(sy - static_cast<float>(yi), wy);
+        detail::cubic_weights(detail::coord_fraction(sy, yi), wy);
 #pragma unroll
         for (int e = 0; e < PX * C; ++e) {
           float o = 0.0f;
@@ -360,8 +361,8 @@ void launch_resize_sep(const Src& src, const DstArgs& d, const ResizeArgs& a, cu
 struct ResizeCoord {
   ResizeArgs a;
   __device__ __forceinline__ void operator()(int x, int y, float& sx, float& sy) const {
-    sx = a.ax(x);
-    sy = a.ay(y);
+    sx = a.ax.coord_f(x);  // hardware texture coordinates are float32
+    sy = a.ay.coord_f(y);
   }
 };
 

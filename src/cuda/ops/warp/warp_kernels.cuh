@@ -41,7 +41,7 @@ __device__ __forceinline__ void warp_body(const Src src, const DstArgs dst, cons
   const int y0 = static_cast<int>(blockIdx.y) * kBlockY * PY + ty;
   if (y0 >= dst.height || x0 >= dst.width) return;
   const int n = min(PX, dst.width - x0);
-  float sx[N], sy[N];
+  double sx[N], sy[N];  // exact far from the origin (sampling.hpp's coord_fraction)
 #pragma unroll
   for (int j = 0; j < PY; ++j) {
     const int y = min(y0 + j * kBlockY, dst.height - 1);
@@ -139,7 +139,7 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
   const int x0 = bx + tx * PX;
   const int y0 = by + ty;
 
-  const auto map = [&](int x, int y, float& sx, float& sy) {
+  const auto map = [&](int x, int y, auto& sx, auto& sy) {  // double, or float for the corners
     if constexpr (Persp) {
       const detail::PerspectiveMap m{
           {a.m[0], a.m[1], a.m[2], a.m[3], a.m[4], a.m[5], a.m[6], a.m[7], a.m[8]}};
@@ -150,7 +150,7 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
     }
   };
 
-  float sx[N], sy[N];
+  double sx[N], sy[N];
 #pragma unroll
   for (int j = 0; j < PY; ++j) {
     const int y = min(y0 + j * TY, dst.height - 1);

@@ -126,6 +126,63 @@ TEST(OpenCVResize, AllInterpolationsTypesAndChannels) {
       }
 }
 
+// cv::resize at every size (issue 16): thin random images up to 65,535 px on a side. texcv's
+// positions are exact there (tests/cpp/cpu/test_exact_reference.cpp); OpenCV 4.6 is where it
+// computes exactly too:
+// - u8 linear and cubic (fixed-point tables from double positions) and area for every type:
+//   1 level / 1e-5, as at small sizes;
+// - nearest (INTER_NEAREST_EXACT): identical while both sides are below 32,768. Its 16.16 step
+//   (size << 16) overflows an int from 32,768 on: 65,535 -> 47,999 picks other pixels, and a
+//   65,535-row f32 source read values such as 3e29.
+// - u16 and f32 linear and cubic: OpenCV computes each position in float32,
+//   (float)((dx + 0.5) * scale - 0.5), the error texcv had before 2026-12-03: 31 u16 levels from
+//   a float64 evaluation at 16,411 -> 12,007 (texcv 0.5). Not compared: the float64 reference
+//   is the oracle there (docs/conventions.md).
+TEST(OpenCVResize, LargeSizesWhereOpenCVIsExact) {
+  struct Case {
+    int sw, sh, dw, dh;
+  };
+  const Case cases[] = {{16411, 2, 12007, 2},
+                        {65535, 2, 47999, 3},
+                        {4099, 2, 16411, 2},
+                        {2, 16411, 3, 12007},
+                        {3, 65535, 2, 40001}};
+  std::uint32_t seed = 11;
+  int compared = 0;
+  for (ElemType t : kTypes)
+    for (const Case& c : cases) {
+      Image src = test::random_image(c.sw, c.sh, 1, t, ++seed);
+      if (t == ElemType::f32) {  // data in [0, 1]
+        for (int y = 0; y < c.sh; ++y)
+          for (int x = 0; x < c.sw; ++x) {
+            float& v = src.view().row<float>(y)[x];
+            v = std::fabs(v) - std::floor(std::fabs(v));
+          }
+      }
+      const bool small_sides = std::max({c.sw, c.sh, c.dw, c.dh}) < 32768;
+      for (Interp ip : {Interp::nearest, Interp::linear, Interp::cubic, Interp::area}) {
+        const bool opencv_exact = ip == Interp::area || (ip == Interp::nearest && small_sides) ||
+                                  (t == ElemType::u8 && ip != Interp::nearest);
+        if (!opencv_exact) continue;
+        const std::string what = std::string("resize ") + to_string(t) + " " + to_string(ip) + " " +
+                                 std::to_string(c.sw) + "x" + std::to_string(c.sh) + " -> " +
+                                 std::to_string(c.dw) + "x" + std::to_string(c.dh);
+        Image ours(c.dw, c.dh, 1, t);
+        ResizeParams p;
+        p.interp = ip;
+        resize(src, ours, p);
+        cv::Mat theirs;
+        cv::resize(as_mat(src), theirs, cv::Size(c.dw, c.dh), 0, 0, cv_resize_interp(ip));
+        // nearest: the same 16.16 fixed-point index, identical. Others: u8/u16 1 level (OpenCV's
+        // fixed-point u8 weights, the summation order), f32 1e-5 (data in [0, 1]).
+        expect_within(ours, theirs, ip == Interp::nearest ? 0 : rounding_tol(t), what);
+        ++compared;
+      }
+    }
+  // area: 5 cases x 3 types; nearest: the 3 cases below 32,768 x 3 types; u8 linear, cubic: 5 x 2.
+  EXPECT_EQ(compared, 15 + 9 + 10);
+}
+
 // ---- warps and remap on OpenCV's 1/32-pixel grid ----
 // OpenCV's warpAffine/warpPerspective/remap quantize source coordinates to 1/32 pixel
 // (INTER_BITS = 5). When every source coordinate lies on that grid the quantization is exact and

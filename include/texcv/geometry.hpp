@@ -19,9 +19,10 @@ enum class Interp : std::uint8_t { nearest, linear, cubic, area };
 enum class Border : std::uint8_t { constant, replicate, reflect, reflect101, wrap };
 // exact: source positions in double, float32 software interpolation: within 1 level (u8/u16)
 // and 1e-5 (f32 in [0, 1]) of a float64 evaluation at every size up to 65,535 px (the CUDA
-// backend then matches the CPU backend within 1 level for u8/u16 and 1e-5 relative for f32). fast: hardware texture filtering where it pays
-// (weights with 8 fractional bits: error up to (step along x + step along y) / 256, so up to 2
-// levels for u8 at the steepest edges). automatic: exact for every element type.
+// backend then matches the CPU backend within 1 level for u8/u16 and 1e-5 relative for f32). fast:
+// hardware texture filtering where it pays (weights with 8 fractional bits: error up to (step along
+// x + step along y) / 256, so up to 2 levels for u8 at the steepest edges). automatic: exact for
+// every element type.
 enum class Precision : std::uint8_t { automatic, exact, fast };
 // How the CUDA backend reads the source. automatic: chosen by the measured rule in
 // docs/performance.md. global: plain loads. texture: texture object, point sampling with

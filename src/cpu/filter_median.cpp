@@ -1,16 +1,22 @@
-// CPU backend: median_blur. Replicated border (as cv::medianBlur). u8 windows above 5x5 use a
-// sliding histogram per row (256 fine bins and 16 coarse bins per channel: each step right removes
-// one column and adds one, O(ksize)); other windows gather the ksize x ksize values and select the
-// median (std::nth_element; f32 on detail::float_key, the total order the CUDA backend uses too, so
-// signed zeros and NaNs give the same element on both). Rows run in parallel.
+// CPU backend: median_blur. Replicated border (as cv::medianBlur). 3x3 and 5x5 windows run a
+// comparator network (median_networks.hpp) over blocks of kBlock values of a row at once, each
+// comparator a min and a max over the block (the compiler vectorizes them), for the pixels whose
+// window lies inside the row; the first and last pixels of a row go through the selection below.
+// u8 windows above 5x5 use a sliding histogram per row (256 fine bins and 16 coarse bins per
+// channel: each step right removes one column and adds one, O(ksize)); other windows gather the
+// ksize x ksize values and select the median (std::nth_element; f32 on detail::float_key, the total
+// order the CUDA backend uses too, so signed zeros and NaNs give the same element on both). Rows
+// run in parallel.
 #include <algorithm>
 #include <array>
 #include <cstdint>
 #include <cstring>
+#include <utility>
 #include <vector>
 
 #include "src/core/nonlinear_desc.hpp"
 #include "src/cpu/dispatch.hpp"
+#include "src/cpu/median_networks.hpp"
 
 namespace texcv::cpu {
 
@@ -65,6 +71,116 @@ void median_select(const ImageView& src, const ImageView& dst, int k) {
   }
 }
 
+// The values of one channel element at a time, kBlock of them: enough to fill the vector units
+// and few enough that the network's 25 blocks stay in L1.
+constexpr int kBlock = 64;
+
+// Runs the comparator network `net` over the k x k windows of the row elements [e0, e0 + kBlock)
+// (flat indices into rows of w * C elements; the window of element e is e + (i - r) * C of each
+// row j), writing each window's median to out[e].
+// The network's keys: types whose min and max baseline x86-64 (SSE2) has as vector instructions:
+// u8 as is (pminub), u16 and f32's order key with the sign bit flipped, compared as signed
+// (pminsw, pcmpgtd); the same order, so the same median.
+template <typename T>
+struct NetKey;
+template <>
+struct NetKey<std::uint8_t> {
+  using type = std::uint8_t;
+  static std::uint8_t key(std::uint8_t v) { return v; }
+  static std::uint8_t value(std::uint8_t k) { return k; }
+};
+template <>
+struct NetKey<std::uint16_t> {
+  using type = std::int16_t;
+  static std::int16_t key(std::uint16_t v) { return static_cast<std::int16_t>(v ^ 0x8000u); }
+  static std::uint16_t value(std::int16_t k) {
+    return static_cast<std::uint16_t>(static_cast<std::uint16_t>(k) ^ 0x8000u);
+  }
+};
+template <>
+struct NetKey<float> {
+  using type = std::int32_t;
+  static std::int32_t key(float v) {
+    return static_cast<std::int32_t>(KeyOf<float>::key(v) ^ 0x80000000u);
+  }
+  static float value(std::int32_t k) {
+    return KeyOf<float>::value(static_cast<std::uint32_t>(k) ^ 0x80000000u);
+  }
+};
+
+template <typename T, int C, std::size_t N, std::size_t M>
+void median_network_block(const std::array<const T*, M>& rows, int k, int e0,
+                          const std::array<std::pair<int, int>, N>& net, T* out) {
+  using K = NetKey<T>;
+  using Key = typename K::type;
+  const int r = k / 2;
+  alignas(64) Key v[M][kBlock];
+  for (int j = 0; j < k; ++j)
+    for (int i = 0; i < k; ++i) {
+      const T* p = rows[static_cast<std::size_t>(j)] + e0 + (i - r) * C;
+      Key* d = v[j * k + i];
+      for (int l = 0; l < kBlock; ++l) d[l] = K::key(p[l]);
+    }
+  [&]<std::size_t... I>(std::index_sequence<I...>) {
+    (
+        [&] {
+          Key* a = v[net[I].first];
+          Key* b = v[net[I].second];
+          for (int l = 0; l < kBlock; ++l) {
+            const Key x = a[l], y = b[l];
+            a[l] = x < y ? x : y;
+            b[l] = x < y ? y : x;
+          }
+        }(),
+        ...);
+  }
+  (std::make_index_sequence<N>{});
+  const Key* m = v[M / 2];
+  for (int l = 0; l < kBlock; ++l) out[e0 + l] = K::value(m[l]);
+}
+
+// 3x3 and 5x5: the network over the row's inner elements (whose windows lie inside the row), the
+// selection for the r pixels at each end; a row too short for one block goes to the selection.
+template <typename T, int C, int k>
+void median_network(const ImageView& src, const ImageView& dst) {
+  constexpr int r = k / 2;
+  constexpr std::size_t M = static_cast<std::size_t>(k) * k;
+  const int w = src.width, h = src.height;
+  const int lo = r * C, hi = (w - r) * C;  // inner elements [lo, hi)
+  TEXCV_OMP_PARALLEL_FOR_IF(static_cast<long>(w) * h)
+  for (int y = 0; y < h; ++y) {
+    std::array<const T*, M> rows{};
+    for (int j = 0; j < k; ++j)
+      rows[static_cast<std::size_t>(j)] = src.row<const T>(clamp_index(y + j - r, h));
+    T* out = dst.row<T>(y);
+    const bool blocks = hi - lo >= kBlock;
+    if (blocks) {
+      for (int e = lo;; e += kBlock) {
+        const int e0 = e + kBlock <= hi ? e : hi - kBlock;  // the last block ends at hi
+        if constexpr (k == 3)
+          median_network_block<T, C>(rows, k, e0, median_net::k9, out);
+        else
+          median_network_block<T, C>(rows, k, e0, median_net::k25, out);
+        if (e0 + kBlock >= hi) break;
+      }
+    }
+    // The pixels whose window leaves the row (all of them without blocks): clamped selection.
+    using K = KeyOf<T>;
+    typename K::type win[M];
+    for (int x = 0; x < w; ++x) {
+      if (blocks && x >= r && x < w - r) continue;
+      for (int c = 0; c < C; ++c) {
+        int m = 0;
+        for (int j = 0; j < k; ++j)
+          for (int i = 0; i < k; ++i)
+            win[m++] = K::key(rows[static_cast<std::size_t>(j)][clamp_index(x + i - r, w) * C + c]);
+        std::nth_element(win, win + M / 2, win + M);
+        out[x * C + c] = K::value(win[M / 2]);
+      }
+    }
+  }
+}
+
 template <int C>
 void median_hist_u8(const ImageView& src, const ImageView& dst, int k) {
   const int r = k / 2, w = src.width, h = src.height;
@@ -114,6 +230,8 @@ void median_blur(const ImageView& src, const ImageView& dst, const texcv::detail
         return;
       }
     }
+    if (d.ksize == 3) return median_network<T, C, 3>(src, dst);
+    if (d.ksize == 5) return median_network<T, C, 5>(src, dst);
     median_select<T, C>(src, dst, d.ksize);
   });
 }

@@ -85,11 +85,24 @@ TEST(NonlinearCpu, MedianMatchesBruteForce) {
     ElemType t;
     int k, w, h;
   };
-  const Case cases[] = {{ElemType::u8, 3, 37, 29},  {ElemType::u8, 5, 37, 29},
-                        {ElemType::u8, 7, 37, 29},  {ElemType::u8, 15, 37, 29},
-                        {ElemType::u8, 31, 37, 29}, {ElemType::u8, 41, 9, 6},
-                        {ElemType::u16, 3, 21, 17}, {ElemType::u16, 7, 21, 17},
-                        {ElemType::f32, 5, 21, 17}, {ElemType::f32, 9, 21, 17}};
+  const Case cases[] = {{ElemType::u8, 3, 37, 29},
+                        {ElemType::u8, 5, 37, 29},
+                        {ElemType::u8, 7, 37, 29},
+                        {ElemType::u8, 15, 37, 29},
+                        {ElemType::u8, 31, 37, 29},
+                        {ElemType::u8, 41, 9, 6},
+                        {ElemType::u16, 3, 21, 17},
+                        {ElemType::u16, 7, 21, 17},
+                        {ElemType::f32, 5, 21, 17},
+                        {ElemType::f32, 9, 21, 17},
+                        // Rows long enough for the 3x3 and 5x5 networks' blocks of 64 values
+                        // (with the last block overlapping the one before).
+                        {ElemType::u8, 3, 203, 7},
+                        {ElemType::u8, 5, 203, 7},
+                        {ElemType::u16, 3, 131, 5},
+                        {ElemType::u16, 5, 131, 5},
+                        {ElemType::f32, 3, 97, 5},
+                        {ElemType::f32, 5, 131, 5}};
   for (const Case& cs : cases)
     for (int ch : {1, 3, 4}) {
       Image owner;

@@ -112,7 +112,11 @@ void check_finite(const char* op, const std::array<double, N>& m) {
   }
 }
 
-// |det| must exceed kSingular times the matrix scale (largest |element| to the power n).
+// |det| must exceed kSingular times the matrix scale: the largest |element| of the affine 2x2
+// part squared; for perspective, the product of each row's largest |element| (a bound of |det|
+// up to a factor 3^(3/2), Hadamard's inequality), so that a translation of many pixels does not
+// make a well-conditioned matrix look singular (with the largest element cubed, a forward
+// matrix translating by more than ~9,300 px was refused).
 constexpr double kSingular = 1e-12;
 
 [[noreturn]] void fail_singular(const char* op, Naming n, double det, double scale) {
@@ -141,9 +145,9 @@ std::array<double, 9> invert_perspective(const char* op, Naming n, const std::ar
   const double c01 = m[5] * m[6] - m[3] * m[8];
   const double c02 = m[3] * m[7] - m[4] * m[6];
   const double det = m[0] * c00 + m[1] * c01 + m[2] * c02;
-  double mx = 0;
-  for (double v : m) mx = std::max(mx, std::fabs(v));
-  const double scale = mx * mx * mx;
+  double scale = 1;
+  for (int r = 0; r < 3; ++r)
+    scale *= std::max({std::fabs(m[3 * r]), std::fabs(m[3 * r + 1]), std::fabs(m[3 * r + 2])});
   if (!(std::fabs(det) > kSingular * scale) || !std::isfinite(1.0 / det))
     fail_singular(op, n, det, scale);
   const double id = 1.0 / det;

@@ -318,6 +318,10 @@ TEST_F(GeometryErrors, Matrices) {
       ErrorCode::InvalidArgument,
       "warp_perspective: singular matrix; got determinant 0, expected |determinant| > "
       "9.9999999999999998e-13");
+  // A forward matrix translating by tens of thousands of pixels is well conditioned (det 1):
+  // the threshold scales with each row's largest element, not the largest element cubed.
+  EXPECT_NO_THROW(warp_perspective(src, dst, {1, 0, 40000, 0, 1, -30000, 0, 0, 1}));
+  EXPECT_NO_THROW(warp_perspective(src, dst, {0.9, 0.1, 65535, -0.1, 1.1, 65535, 1e-5, 2e-5, 1}));
   // An inverse map need not be invertible: a projection onto one column is a valid warp.
   EXPECT_NO_THROW(warp_affine(src, dst, {0, 0, 1, 0, 1, 0}, true));
   expect_error([&] { rotate(src, Image(8, 6, 3, ElemType::u8), nan); }, ErrorCode::InvalidArgument,

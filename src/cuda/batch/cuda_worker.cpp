@@ -758,8 +758,9 @@ class CudaWorker final : public Worker {
     }
     // One retrieval into this worker's pinned buffer, sized for the image's raw bytes and then
     // some (a JPEG of it is smaller): one wait for the stream instead of two (the size, then the
-    // bytes), and a copy into pinned rather than pageable memory. Were the buffer too small,
-    // the size is asked for and the bytes retrieved into `out` as before.
+    // bytes), and a copy into pinned rather than pageable memory. Should that call fail (a
+    // buffer too small: a gray q100 image of noise can exceed its raw size), the size is asked
+    // for and the bytes retrieved into `out` as before.
     std::size_t len = 0;
     if (!two_call_retrieve()) {
       const std::size_t room = static_cast<std::size_t>(v.width) *
@@ -779,7 +780,9 @@ class CudaWorker final : public Worker {
         out.assign(b, b + len);
         return;
       }
-      if (st != NVJPEG_STATUS_INVALID_PARAMETER) check_nvjpeg(st, "nvjpegEncodeRetrieveBitstream");
+      // Too small (nvJPEG documents "an error", not which), or a real failure, which the
+      // two-call retrieval below meets again and reports.
+      (void)cudaGetLastError();
       len = 0;
     }
     TEXCV_NVJPEG_CHECK(nvjpegEncodeRetrieveBitstream(enc_handle_, enc_state_, nullptr, &len, s));

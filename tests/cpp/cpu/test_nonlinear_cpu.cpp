@@ -4,9 +4,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
+#include <limits>
 #include <vector>
 
 #include "common/test_support.hpp"
+#include "src/core/nonlinear_desc.hpp"
 #include "texcv/filters.hpp"
 
 namespace texcv {
@@ -76,6 +79,52 @@ double median_ref(const ImageView& v, int x, int y, int c, int k) {
           test::at(v, std::clamp(x + i, 0, v.width - 1), std::clamp(y + j, 0, v.height - 1), c));
   std::sort(win.begin(), win.end());
   return win[win.size() / 2];
+}
+
+// f32 3x3 and 5x5 with NaNs, signed zeros and infinities in some of the network's blocks of 64
+// values (those take the order key, the others plain float comparisons): every output has the
+// bits of the median in the total order that orders -0 before +0 and puts NaNs at the ends (the
+// order both backends use), computed here by sorting the keys.
+TEST(NonlinearCpu, MedianF32SpecialValuesKeepTheirOrder) {
+  const int w = 300, h = 4;
+  for (int ch : {1, 3}) {
+    Image src = test::random_image(w, h, ch, ElemType::f32, 41);
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    const float inf = std::numeric_limits<float>::infinity();
+    const int n = w * ch;
+    for (int y = 0; y < h; ++y) {
+      float* r = src.view().row<float>(y);
+      for (int e = 0; e < n; ++e) r[e] = std::floor(r[e] * 4.0f) - 2.0f;  // many ties and zeros
+      // Specials only in elements 40..99 and 200..239 of each row: blocks with and without them.
+      for (int e = 40; e < 100 && e < n; e += 7)
+        r[e] = (e / 7) % 3 == 0 ? -0.0f : (e % 2 ? nan : -nan);
+      for (int e = 200; e < 240 && e < n; e += 5) r[e] = e % 2 ? inf : -inf;
+      for (int e = 0; e < n; e += 3) r[e] = r[e] == 0.0f ? ((e / 3) % 2 ? -0.0f : 0.0f) : r[e];
+    }
+    for (int k : {3, 5}) {
+      Image dst(w, h, ch, ElemType::f32);
+      test::poison(dst.view());
+      median_blur(src, dst, k);
+      for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x)
+          for (int c = 0; c < ch; ++c) {
+            std::vector<std::uint32_t> keys;
+            for (int j = -k / 2; j <= k / 2; ++j)
+              for (int i = -k / 2; i <= k / 2; ++i) {
+                const float v = src.view().row<const float>(
+                    std::clamp(y + j, 0, h - 1))[std::clamp(x + i, 0, w - 1) * ch + c];
+                std::uint32_t b;
+                std::memcpy(&b, &v, sizeof b);
+                keys.push_back(detail::float_key(b));
+              }
+            std::sort(keys.begin(), keys.end());
+            const std::uint32_t want = detail::key_float_bits(keys[keys.size() / 2]);
+            std::uint32_t got;
+            std::memcpy(&got, &dst.view().row<const float>(y)[x * ch + c], sizeof got);
+            ASSERT_EQ(got, want) << "k " << k << " x" << ch << " at " << x << "," << y << "," << c;
+          }
+    }
+  }
 }
 
 TEST(NonlinearCpu, MedianMatchesBruteForce) {

@@ -182,8 +182,8 @@ Summary run(const std::vector<Job>& jobs, const Options& opt, std::stop_token st
   // pool. Off by default: on the H200 at 5e443d6 the TIFF task on --device cuda took 1.09-1.67 s
   // with it against 0.71 s without (the pool's page-locking costs more than the staging copy it
   // saves), and --device auto 0.83-0.86 s against 0.81 s (docs/performance.md).
-  const char* pin = std::getenv("TEXCV_BATCH_PINNED_INPUT");
-  if (want_gpu && pin && std::string(pin) == "1") cfg.pinned_alloc = pinned_input_allocator();
+  if (want_gpu && env_is_one("TEXCV_BATCH_PINNED_INPUT"))
+    cfg.pinned_alloc = pinned_input_allocator();
 
   // nvJPEG's states and the hardware decoder are set up (a large part of a second) only for a
   // run with JPEG inputs or outputs, and the batched decode only with JPEG inputs.

@@ -558,6 +558,11 @@ bool timing_from_env() {
   return v && *v && std::string(v) != "0";
 }
 
+bool env_is_one(const char* name) {
+  const char* v = std::getenv(name);
+  return v && std::string(v) == "1";
+}
+
 std::vector<InjectedFault> injected_faults_from_env() {
   const char* v = std::getenv(kInjectFaultEnv);
   return v ? parse_injected_faults(v) : std::vector<InjectedFault>();

@@ -146,6 +146,9 @@ std::vector<InjectedFault> injected_faults_from_env();
 // TEXCV_BATCH_TIMING set and not "0": the engine and the CUDA workers say where their time goes.
 bool timing_from_env();
 
+// Whether the environment variable `name` is exactly "1" (the batch engine's A/B aids).
+bool env_is_one(const char* name);
+
 struct EngineConfig {
   int decode_threads = 2;
   int encode_threads = 2;

@@ -49,6 +49,19 @@ struct KeyOf<float> {
   }
 };
 
+// The median of channel c's k x k window at column x (replicated at the row's ends) over the k
+// source rows given: the keys gathered into win (k * k of them), then selected.
+template <typename T, int C>
+T median_at(const T* const* rows, int k, int w, int x, int c, typename KeyOf<T>::type* win) {
+  using K = KeyOf<T>;
+  const int r = k / 2, n = k * k;
+  int m = 0;
+  for (int j = 0; j < k; ++j)
+    for (int i = 0; i < k; ++i) win[m++] = K::key(rows[j][clamp_index(x + i - r, w) * C + c]);
+  std::nth_element(win, win + n / 2, win + n);
+  return K::value(win[n / 2]);
+}
+
 template <typename T, int C>
 void median_select(const ImageView& src, const ImageView& dst, int k) {
   using K = KeyOf<T>;
@@ -61,13 +74,8 @@ void median_select(const ImageView& src, const ImageView& dst, int k) {
     for (int j = 0; j < k; ++j) rows[j] = src.row<const T>(clamp_index(y + j - r, h));
     T* out = dst.row<T>(y);
     for (int x = 0; x < w; ++x)
-      for (int c = 0; c < C; ++c) {
-        int m = 0;
-        for (int j = 0; j < k; ++j)
-          for (int i = 0; i < k; ++i) win[m++] = K::key(rows[j][clamp_index(x + i - r, w) * C + c]);
-        std::nth_element(win.begin(), win.begin() + n / 2, win.end());
-        out[x * C + c] = K::value(win[n / 2]);
-      }
+      for (int c = 0; c < C; ++c)
+        out[x * C + c] = median_at<T, C>(rows.data(), k, w, x, c, win.data());
   }
 }
 
@@ -75,9 +83,6 @@ void median_select(const ImageView& src, const ImageView& dst, int k) {
 // and few enough that the network's 25 blocks stay in L1.
 constexpr int kBlock = 64;
 
-// Runs the comparator network `net` over the k x k windows of the row elements [e0, e0 + kBlock)
-// (flat indices into rows of w * C elements; the window of element e is e + (i - r) * C of each
-// row j), writing each window's median to out[e].
 // The network's keys: types whose min and max baseline x86-64 (SSE2) has as vector instructions:
 // u8 as is (pminub), u16 and f32's order key with the sign bit flipped, compared as signed
 // (pminsw, pcmpgtd); the same order, so the same median.
@@ -108,6 +113,9 @@ struct NetKey<float> {
   }
 };
 
+// Runs the comparator network `net` over the k x k windows of the row elements [e0, e0 + kBlock)
+// (flat indices into rows of w * C elements; the window of element e is e + (i - r) * C of each
+// row j), writing each window's median to out[e].
 template <typename T, int C, std::size_t N, std::size_t M>
 void median_network_block(const std::array<const T*, M>& rows, int k, int e0,
                           const std::array<std::pair<int, int>, N>& net, T* out) {
@@ -165,18 +173,10 @@ void median_network(const ImageView& src, const ImageView& dst) {
       }
     }
     // The pixels whose window leaves the row (all of them without blocks): clamped selection.
-    using K = KeyOf<T>;
-    typename K::type win[M];
+    typename KeyOf<T>::type win[M];
     for (int x = 0; x < w; ++x) {
       if (blocks && x >= r && x < w - r) continue;
-      for (int c = 0; c < C; ++c) {
-        int m = 0;
-        for (int j = 0; j < k; ++j)
-          for (int i = 0; i < k; ++i)
-            win[m++] = K::key(rows[static_cast<std::size_t>(j)][clamp_index(x + i - r, w) * C + c]);
-        std::nth_element(win, win + M / 2, win + M);
-        out[x * C + c] = K::value(win[M / 2]);
-      }
+      for (int c = 0; c < C; ++c) out[x * C + c] = median_at<T, C>(rows.data(), k, w, x, c, win);
     }
   }
 }

@@ -115,10 +115,7 @@ GpuJpegHandles& jpeg_handles(int device) {
 // probe makes the simple handle beside the hardware one, each worker its hybrid decode state
 // at set-up, and the encoder uses the simple handle.
 bool eager_simple_handle() {
-  static const bool eager = [] {
-    const char* v = std::getenv("TEXCV_BATCH_EAGER_SIMPLE_HANDLE");
-    return v && std::string(v) == "1";
-  }();
+  static const bool eager = env_is_one("TEXCV_BATCH_EAGER_SIMPLE_HANDLE");
   return eager;
 }
 
@@ -795,10 +792,7 @@ class CudaWorker final : public Worker {
   // TEXCV_BATCH_ENCODE_TWO_CALLS=1 (an A/B aid): the encoder's bytes retrieved as before
   // 2026-12-03, the size first, then the bytes into pageable memory.
   static bool two_call_retrieve() {
-    static const bool two = [] {
-      const char* v = std::getenv("TEXCV_BATCH_ENCODE_TWO_CALLS");
-      return v && std::string(v) == "1";
-    }();
+    static const bool two = env_is_one("TEXCV_BATCH_ENCODE_TWO_CALLS");
     return two;
   }
 #endif

@@ -86,19 +86,9 @@ TEXCV_HD int floor_to_int(float v) {
   return static_cast<int>(std::floor(v));
 #endif
 }
-#if defined(__CUDA_ARCH__)
-// 1.5 * 2^52: the sum v + kRoundMagic, for |v| < 2^51, is v rounded to an integer, held in the
-// low bits of its mantissa (two's complement for negative v). On the GPU this replaces the
-// conversions between double and int (16 a clock per SM on Hopper, against 64 double additions)
-// in the resampling kernels' coordinate split; the results are the same.
-constexpr double kRoundMagic = 6755399441055744.0;
-#endif
-// floor(v) for |v| < 2^31 (sanitized coordinates: kCoordLimit).
 TEXCV_HD int floor_to_int(double v) {
 #if defined(__CUDA_ARCH__)
-  const double t = __dadd_rn(v, kRoundMagic);
-  const int k = __double2loint(t);
-  return __dsub_rn(t, kRoundMagic) > v ? k - 1 : k;
+  return __double2int_rd(v);
 #else
   return static_cast<int>(std::floor(v));
 #endif
@@ -123,30 +113,6 @@ TEXCV_HD double sanitize_coord(double v) {
 template <typename Coord>
 TEXCV_HD float coord_fraction(Coord v, int i) {
   return static_cast<float>(v - static_cast<Coord>(i));
-}
-
-// v = i + f for a sanitized coordinate: i = floor(v), f = coord_fraction(v, i) (the same values).
-TEXCV_HD void split_coord(float v, int& i, float& f) {
-  i = floor_to_int(v);
-  f = coord_fraction(v, i);
-}
-TEXCV_HD void split_coord(double v, int& i, float& f) {
-#if defined(__CUDA_ARCH__)
-  // floor_to_int's rounding, keeping floor(v) as a double: v - floor(v) is exact, and no
-  // conversion but the fraction's to float32.
-  const double t = __dadd_rn(v, kRoundMagic);
-  double r = __dsub_rn(t, kRoundMagic);
-  int k = __double2loint(t);
-  if (r > v) {
-    r = __dsub_rn(r, 1.0);
-    --k;
-  }
-  i = k;
-  f = __double2float_rn(__dsub_rn(v, r));
-#else
-  i = floor_to_int(v);
-  f = coord_fraction(v, i);
-#endif
 }
 
 // The index that border mode b gives to index i of a row of n pixels, or -1 for the constant
@@ -236,10 +202,12 @@ TEXCV_HD void sample_nearest(const Src& s, Coord sx, Coord sy, Border b, const f
 template <int C, class Src, typename Coord>
 TEXCV_HD void sample_linear(const Src& s, Coord sx, Coord sy, Border b, const float* bv,
                             float* out) {
-  int x0, y0;
-  float fx, fy;
-  split_coord(sanitize_coord(sx), x0, fx);
-  split_coord(sanitize_coord(sy), y0, fy);
+  sx = sanitize_coord(sx);
+  sy = sanitize_coord(sy);
+  const int x0 = floor_to_int(sx);
+  const int y0 = floor_to_int(sy);
+  const float fx = coord_fraction(sx, x0);
+  const float fy = coord_fraction(sy, y0);
   float p00[C], p01[C], p10[C], p11[C];
   if (x0 >= 0 && y0 >= 0 && x0 + 1 < s.width && y0 + 1 < s.height) {
     s.load(x0, y0, p00);
@@ -266,13 +234,13 @@ TEXCV_HD void sample_linear(const Src& s, Coord sx, Coord sy, Border b, const fl
 template <int C, class Src, typename Coord>
 TEXCV_HD void sample_cubic(const Src& s, Coord sx, Coord sy, Border b, const float* bv,
                            float* out) {
-  int x0, y0;
-  float fx, fy;
-  split_coord(sanitize_coord(sx), x0, fx);
-  split_coord(sanitize_coord(sy), y0, fy);
+  sx = sanitize_coord(sx);
+  sy = sanitize_coord(sy);
+  const int x0 = floor_to_int(sx);
+  const int y0 = floor_to_int(sy);
   float wx[4], wy[4];
-  cubic_weights(fx, wx);
-  cubic_weights(fy, wy);
+  cubic_weights(coord_fraction(sx, x0), wx);
+  cubic_weights(coord_fraction(sy, y0), wy);
   const bool inside = x0 >= 1 && y0 >= 1 && x0 + 2 < s.width && y0 + 2 < s.height;
   TEXCV_UNROLL
   for (int c = 0; c < C; ++c) out[c] = 0.0f;
@@ -322,13 +290,11 @@ TEXCV_HD void sample(const Src& s, Coord sx, Coord sy, Interp ip, Border b, cons
 // coordinates are float32) rounds the double result.
 struct AffineMap {
   double m[6];
-  // (fx, fy): the destination pixel as double (kernels step it instead of converting each one).
-  TEXCV_HD void operator()(double fx, double fy, double& sx, double& sy) const {
+  TEXCV_HD void operator()(int x, int y, double& sx, double& sy) const {
+    const double fx = x;
+    const double fy = y;
     sx = m[0] * fx + m[1] * fy + m[2];
     sy = m[3] * fx + m[4] * fy + m[5];
-  }
-  TEXCV_HD void operator()(int x, int y, double& sx, double& sy) const {
-    (*this)(static_cast<double>(x), static_cast<double>(y), sx, sy);
   }
   TEXCV_HD void operator()(int x, int y, float& sx, float& sy) const {
     double dx, dy;
@@ -341,9 +307,8 @@ struct AffineMap {
 struct PerspectiveMap {
   double m[9];
   TEXCV_HD void operator()(int x, int y, double& sx, double& sy) const {
-    (*this)(static_cast<double>(x), static_cast<double>(y), sx, sy);
-  }
-  TEXCV_HD void operator()(double fx, double fy, double& sx, double& sy) const {
+    const double fx = x;
+    const double fy = y;
     const double w = m[6] * fx + m[7] * fy + m[8];
     const double iw = w != 0.0 ? 1.0 / w : 0.0;  // w == 0: far outside (sanitize_coord)
     sx = w != 0.0 ? (m[0] * fx + m[1] * fy + m[2]) * iw : static_cast<double>(kCoordLimit);

@@ -194,10 +194,10 @@ __device__ __forceinline__ void sample_direct(const Src& s, Cd sx, Cd sy, float*
   if constexpr (IP == Interp::nearest) {
     s.load(detail::floor_to_int(sx + Cd(0.5)), detail::floor_to_int(sy + Cd(0.5)), out);
   } else if constexpr (IP == Interp::linear) {
-    int x0, y0;
-    float fx, fy;
-    detail::split_coord(sx, x0, fx);
-    detail::split_coord(sy, y0, fy);
+    const int x0 = detail::floor_to_int(sx);
+    const int y0 = detail::floor_to_int(sy);
+    const float fx = detail::coord_fraction(sx, x0);
+    const float fy = detail::coord_fraction(sy, y0);
     float p00[C], p01[C], p10[C], p11[C];
     s.load(x0, y0, p00);
     s.load(x0 + 1, y0, p01);
@@ -212,13 +212,11 @@ __device__ __forceinline__ void sample_direct(const Src& s, Cd sx, Cd sy, float*
       out[c] = r0 * gy + r1 * fy;
     }
   } else {
-    int x0, y0;
-    float fx, fy;
-    detail::split_coord(sx, x0, fx);
-    detail::split_coord(sy, y0, fy);
+    const int x0 = detail::floor_to_int(sx);
+    const int y0 = detail::floor_to_int(sy);
     float wx[4], wy[4];
-    detail::cubic_weights(fx, wx);
-    detail::cubic_weights(fy, wy);
+    detail::cubic_weights(detail::coord_fraction(sx, x0), wx);
+    detail::cubic_weights(detail::coord_fraction(sy, y0), wy);
 #pragma unroll
     for (int c = 0; c < C; ++c) out[c] = 0.0f;
 #pragma unroll

@@ -116,14 +116,14 @@ __device__ __forceinline__ void resize_sep_body(const Src src, const DstArgs dst
 #pragma unroll
     for (int i = 0; i < PX; ++i) {
       // In double: exact far from the origin (sampling.hpp's coord_fraction).
-      int xi;
-      float fx;
-      detail::split_coord(detail::sanitize_coord(a.ax(min(x0 + i, dst.width - 1))), xi, fx);
+      const double sx = detail::sanitize_coord(a.ax(min(x0 + i, dst.width - 1)));
+      const int xi = detail::floor_to_int(sx);
       if constexpr (IP == Interp::linear) {
+        const float fx = detail::coord_fraction(sx, xi);
         wx[i][0] = 1.0f - fx;
         wx[i][1] = fx;
       } else {
-        detail::cubic_weights(fx, wx[i]);
+        detail::cubic_weights(detail::coord_fraction(sx, xi), wx[i]);
       }
       constexpr int first = IP == Interp::cubic ? -1 : 0;
 #pragma unroll
@@ -182,9 +182,8 @@ __device__ __forceinline__ void resize_sep_body(const Src src, const DstArgs dst
     int cbase = 0;
     bool have = false;
     for (int y = ybeg; y < yend; ++y) {
-      int yi;
-      float fy;
-      detail::split_coord(detail::sanitize_coord(a.ay(y)), yi, fy);
+      const double sy = detail::sanitize_coord(a.ay(y));
+      const int yi = detail::floor_to_int(sy);
       const int base = IP == Interp::cubic ? yi - 1 : yi;
       if (!have || base < cbase || base - cbase >= TAPS) {
 #pragma unroll
@@ -202,12 +201,13 @@ __device__ __forceinline__ void resize_sep_body(const Src src, const DstArgs dst
       have = true;
       float v[PX * C];
       if constexpr (IP == Interp::linear) {
+        const float fy = detail::coord_fraction(sy, yi);
         const float gy = 1.0f - fy;
 #pragma unroll
         for (int e = 0; e < PX * C; ++e) v[e] = win[0][e] * gy + win[1][e] * fy;
       } else {
         float wy[4];
-        detail::cubic_weights(fy, wy);
+        detail::cubic_weights(detail::coord_fraction(sy, yi), wy);
 #pragma unroll
         for (int e = 0; e < PX * C; ++e) {
           float o = 0.0f;

@@ -42,16 +42,12 @@ __device__ __forceinline__ void warp_body(const Src src, const DstArgs dst, cons
   if (y0 >= dst.height || x0 >= dst.width) return;
   const int n = min(PX, dst.width - x0);
   double sx[N], sy[N];  // exact far from the origin (sampling.hpp's coord_fraction)
-  // The pixels as double, stepped from one conversion each way (the clamps keep the last
-  // column and row, as the int min would).
-  const double bx = x0, by = y0;
-  const double xl = dst.width - 1, yl = dst.height - 1;
 #pragma unroll
   for (int j = 0; j < PY; ++j) {
-    const double y = fmin(by + j * kBlockY, yl);
+    const int y = min(y0 + j * kBlockY, dst.height - 1);
 #pragma unroll
     for (int i = 0; i < PX; ++i) {
-      const double x = fmin(bx + i, xl);
+      const int x = min(x0 + i, dst.width - 1);
       if constexpr (Persp) {
         const detail::PerspectiveMap m{
             {a.m[0], a.m[1], a.m[2], a.m[3], a.m[4], a.m[5], a.m[6], a.m[7], a.m[8]}};
@@ -143,8 +139,7 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
   const int x0 = bx + tx * PX;
   const int y0 = by + ty;
 
-  // (x, y): double pixels with double results, or int corners with float results.
-  const auto map = [&](auto x, auto y, auto& sx, auto& sy) {
+  const auto map = [&](int x, int y, auto& sx, auto& sy) {  // double, or float for the corners
     if constexpr (Persp) {
       const detail::PerspectiveMap m{
           {a.m[0], a.m[1], a.m[2], a.m[3], a.m[4], a.m[5], a.m[6], a.m[7], a.m[8]}};
@@ -156,13 +151,11 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
   };
 
   double sx[N], sy[N];
-  const double dx0 = x0, dy0 = y0;  // stepped as in warp_body
-  const double xl = dst.width - 1, yl = dst.height - 1;
 #pragma unroll
   for (int j = 0; j < PY; ++j) {
-    const double y = fmin(dy0 + j * TY, yl);
+    const int y = min(y0 + j * TY, dst.height - 1);
 #pragma unroll
-    for (int i = 0; i < PX; ++i) map(fmin(dx0 + i, xl), y, sx[j * PX + i], sy[j * PX + i]);
+    for (int i = 0; i < PX; ++i) map(min(x0 + i, dst.width - 1), y, sx[j * PX + i], sy[j * PX + i]);
   }
 
   // The block's footprint (uniform over the block): the corners' taps, one pixel of margin

@@ -32,6 +32,7 @@ install(EXPORT texcvTargets NAMESPACE texcv:: DESTINATION ${TEXCV_INSTALL_CMAKED
 
 # What the config needs to find the same dependencies again (texcvConfig.cmake.in).
 set(TEXCV_CONFIG_HAS_OPENMP ${OpenMP_CXX_FOUND})
+set(TEXCV_CONFIG_HAS_HWY ${TEXCV_HAS_HWY})
 set(TEXCV_CONFIG_HAS_TIFF ${TEXCV_HAS_TIFF})
 set(TEXCV_CONFIG_HAS_CUDA ${TEXCV_HAS_CUDA})
 set(TEXCV_CONFIG_CUDA_ROOT "")

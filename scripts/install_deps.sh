@@ -3,7 +3,7 @@
 # command at hand needs:
 #   bash scripts/install_deps.sh build   # the library and the texcv command (scripts/demo.sh):
 #                                        # compiler, cmake, ninja, ccache, libjpeg-turbo, libpng,
-#                                        # libtiff, CLI11
+#                                        # libtiff, CLI11, Google Highway
 #   bash scripts/install_deps.sh test    # build + GoogleTest, OpenCV (reference tests only) and
 #                                        # python3-venv (scripts/test.sh)
 # The CUDA 13 toolkit is optional: with nvcc on PATH (or in /usr/local/cuda/bin) the CUDA
@@ -11,7 +11,7 @@
 set -euo pipefail
 mode=${1:-test}
 packages=(build-essential cmake ninja-build pkg-config ccache git
-  libjpeg-dev libpng-dev libtiff-dev libcli11-dev)
+  libjpeg-dev libpng-dev libtiff-dev libcli11-dev libhwy-dev)
 case "$mode" in
   build) ;;
   test)

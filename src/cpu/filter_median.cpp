@@ -1,7 +1,8 @@
 // CPU backend: median_blur. Replicated border (as cv::medianBlur). 3x3 and 5x5 windows run a
 // comparator network (median_networks.hpp) over blocks of kBlock values of a row at once, each
-// comparator a min and a max over the block (the compiler vectorizes them), for the pixels whose
-// window lies inside the row; the first and last pixels of a row go through the selection below.
+// comparator a min and a max over the block (Highway vectors, median_net_simd.hpp, or loops the
+// compiler vectorizes), for the pixels whose window lies inside the row; the first and last
+// pixels of a row go through the selection below.
 // u8 windows above 5x5 use a sliding histogram per row (256 fine bins and 16 coarse bins per
 // channel: each step right removes one column and adds one, O(ksize)); other windows gather the
 // ksize x ksize values and select the median (std::nth_element; f32 on detail::float_key, the total
@@ -16,6 +17,7 @@
 
 #include "src/core/nonlinear_desc.hpp"
 #include "src/cpu/dispatch.hpp"
+#include "src/cpu/median_net_simd.hpp"
 #include "src/cpu/median_networks.hpp"
 
 namespace texcv::cpu {
@@ -129,6 +131,9 @@ void median_network_block(const std::array<const T*, M>& rows, int k, int e0,
       Key* d = v[j * k + i];
       for (int l = 0; l < kBlock; ++l) d[l] = K::key(p[l]);
     }
+#if TEXCV_HAS_HWY
+  simd::median_net(&v[0][0], kBlock, net.data(), static_cast<int>(N));
+#else
   [&]<std::size_t... I>(std::index_sequence<I...>) {
     (
         [&] {
@@ -143,6 +148,7 @@ void median_network_block(const std::array<const T*, M>& rows, int k, int e0,
         ...);
   }
   (std::make_index_sequence<N>{});
+#endif
   const Key* m = v[M / 2];
   for (int l = 0; l < kBlock; ++l) out[e0 + l] = K::value(m[l]);
 }

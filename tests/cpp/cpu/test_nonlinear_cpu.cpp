@@ -4,12 +4,15 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <limits>
+#include <string>
 #include <vector>
 
 #include "common/test_support.hpp"
 #include "src/core/nonlinear_desc.hpp"
+#include "src/cpu/median_net_simd.hpp"
 #include "texcv/filters.hpp"
 
 namespace texcv {
@@ -168,6 +171,43 @@ TEST(NonlinearCpu, MedianMatchesBruteForce) {
                 << to_string(cs.t) << " x" << ch << " k " << cs.k << " at " << x << "," << y << ","
                 << c;
     }
+}
+
+// The 3x3 and 5x5 networks run on Highway's widest target by default: every other target this
+// CPU runs (SSE4, AVX2, AVX-512, ...) gives the same medians as the brute force.
+TEST(NonlinearCpu, MedianNetworksSameOnEverySimdTarget) {
+  const int targets = cpu::simd::simd_target_count();
+#if TEXCV_TEST_HAS_HWY
+  ASSERT_GT(targets, 0) << "built with Highway, but no target found";
+#else
+  GTEST_SKIP() << "built without Google Highway (TEXCV_HWY): the networks are plain loops";
+#endif
+  struct Restore {
+    ~Restore() { cpu::simd::simd_force_target(-1); }
+  } restore;
+  std::string checked;
+  for (int t = 0; t < targets; ++t) {
+    cpu::simd::simd_force_target(t);
+    const std::string name = cpu::simd::simd_target_name(t);
+    checked += " " + name;
+    ASSERT_EQ(std::string(cpu::simd::simd_target()), name) << "the dispatch did not follow";
+    for (ElemType type : {ElemType::u8, ElemType::u16, ElemType::f32})
+      for (int k : {3, 5})
+        for (int ch : {1, 3, 4}) {
+          const int w = 203, h = 5;  // blocks of 64 values, the last one overlapping
+          Image src = test::random_image(w, h, ch, type, static_cast<std::uint32_t>(k * 7 + ch));
+          Image dst(w, h, ch, type);
+          test::poison(dst.view());
+          median_blur(src, dst, k);
+          for (int y = 0; y < h; ++y)
+            for (int x = 0; x < w; ++x)
+              for (int c = 0; c < ch; ++c)
+                ASSERT_EQ(test::at(dst, x, y, c), median_ref(src.view(), x, y, c, k))
+                    << name << ": " << to_string(type) << " x" << ch << " k " << k << " at " << x
+                    << "," << y << "," << c;
+        }
+  }
+  std::printf("[ simd     ] median networks checked on:%s\n", checked.c_str());
 }
 
 TEST(NonlinearCpu, BilateralF32HandComputed) {

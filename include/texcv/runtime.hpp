@@ -27,6 +27,10 @@ struct BuildInfo {
   std::string cuda_version;  // toolkit the library was built with, "" when not compiled
   std::string cuda_architectures;
   bool openmp = false;
+  // The SIMD instruction set the CPU backend's vectorized loops run on this CPU, chosen at run
+  // time among those compiled in (Google Highway's name: "AVX3" is AVX-512, "AVX2", "SSE4",
+  // "NEON", ...), or "none" for a build without Highway (baseline loops).
+  std::string cpu_simd;
   std::vector<std::string> formats;
 };
 

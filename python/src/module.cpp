@@ -315,6 +315,7 @@ NB_MODULE(_texcv, m) {
     d["cuda_version"] = b.cuda_version;
     d["cuda_architectures"] = b.cuda_architectures;
     d["openmp"] = b.openmp;
+    d["cpu_simd"] = b.cpu_simd;
     d["formats"] = b.formats;
     std::vector<std::string> tiff;
     for (const texcv::TiffCompression c : texcv::supported_tiff_compressions())

@@ -2,6 +2,7 @@
 #include "texcv/runtime.hpp"
 
 #include "src/core/backends.hpp"
+#include "src/cpu/median_net_simd.hpp"
 #include "texcv/io.hpp"
 
 #if defined(TEXCV_HAS_OPENMP)
@@ -29,6 +30,7 @@ BuildInfo build_info() {
 #else
   b.openmp = false;
 #endif
+  b.cpu_simd = cpu::simd::simd_target();
   b.formats = supported_formats();
   return b;
 }

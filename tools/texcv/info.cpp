@@ -41,6 +41,10 @@ int info_command() {
                                 : std::string("not compiled (CPU backend only)"))
             << "\n";
   std::cout << "  OpenMP             " << (b.openmp ? "yes" : "no") << "\n";
+  std::cout << "  CPU SIMD           "
+            << (b.cpu_simd == "none" ? std::string("baseline (built without Google Highway)")
+                                     : b.cpu_simd + " (Google Highway, chosen at run time)")
+            << "\n";
   std::cout << "  image formats      " << join(b.formats) << "\n";
   std::vector<std::string> tiff;
   for (const TiffCompression c : supported_tiff_compressions()) tiff.emplace_back(to_string(c));

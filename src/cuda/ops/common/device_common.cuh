@@ -183,32 +183,21 @@ __device__ __forceinline__ void sample_border(const Src& src, Cd sx, Cd sy, Bord
     detail::sample_linear<C>(src, sx, sy, b, bv, out);
 }
 
-// The taps' origin of point (sx, sy) as sampling.hpp computes it: the nearest pixel for
-// nearest (fractions 0), else floor and the float32 fraction of the sanitized coordinates.
-template <Interp IP, typename Cd>
-__device__ __forceinline__ void split_point(Cd sx, Cd sy, int& x0, int& y0, float& fx, float& fy) {
+// The same arithmetic as sampling.hpp's sample_nearest / sample_linear / sample_cubic, in the
+// same order, for a point whose every tap is known to lie inside the source (see
+// taps_inside): plain loads, no border code, so the compiler can issue the loads of several
+// pixels together.
+template <Interp IP, int C, class Src, typename Cd>
+__device__ __forceinline__ void sample_direct(const Src& s, Cd sx, Cd sy, float* out) {
   sx = detail::sanitize_coord(sx);
   sy = detail::sanitize_coord(sy);
   if constexpr (IP == Interp::nearest) {
-    x0 = detail::floor_to_int(sx + Cd(0.5));
-    y0 = detail::floor_to_int(sy + Cd(0.5));
-    fx = fy = 0.0f;
-  } else {
-    x0 = detail::floor_to_int(sx);
-    y0 = detail::floor_to_int(sy);
-    fx = detail::coord_fraction(sx, x0);
-    fy = detail::coord_fraction(sy, y0);
-  }
-}
-
-// sample_direct from a split coordinate: taps at (x0, y0) (the nearest pixel for nearest; its
-// fractions unused) with fractions (fx, fy), every tap inside.
-template <Interp IP, int C, class Src>
-__device__ __forceinline__ void sample_split(const Src& s, int x0, int y0, float fx, float fy,
-                                             float* out) {
-  if constexpr (IP == Interp::nearest) {
-    s.load(x0, y0, out);
+    s.load(detail::floor_to_int(sx + Cd(0.5)), detail::floor_to_int(sy + Cd(0.5)), out);
   } else if constexpr (IP == Interp::linear) {
+    const int x0 = detail::floor_to_int(sx);
+    const int y0 = detail::floor_to_int(sy);
+    const float fx = detail::coord_fraction(sx, x0);
+    const float fy = detail::coord_fraction(sy, y0);
     float p00[C], p01[C], p10[C], p11[C];
     s.load(x0, y0, p00);
     s.load(x0 + 1, y0, p01);
@@ -223,9 +212,11 @@ __device__ __forceinline__ void sample_split(const Src& s, int x0, int y0, float
       out[c] = r0 * gy + r1 * fy;
     }
   } else {
+    const int x0 = detail::floor_to_int(sx);
+    const int y0 = detail::floor_to_int(sy);
     float wx[4], wy[4];
-    detail::cubic_weights(fx, wx);
-    detail::cubic_weights(fy, wy);
+    detail::cubic_weights(detail::coord_fraction(sx, x0), wx);
+    detail::cubic_weights(detail::coord_fraction(sy, y0), wy);
 #pragma unroll
     for (int c = 0; c < C; ++c) out[c] = 0.0f;
 #pragma unroll
@@ -244,18 +235,6 @@ __device__ __forceinline__ void sample_split(const Src& s, int x0, int y0, float
       for (int c = 0; c < C; ++c) out[c] += row[c] * wy[j];
     }
   }
-}
-
-// The same arithmetic as sampling.hpp's sample_nearest / sample_linear / sample_cubic, in the
-// same order, for a point whose every tap is known to lie inside the source (see
-// taps_inside): plain loads, no border code, so the compiler can issue the loads of several
-// pixels together.
-template <Interp IP, int C, class Src, typename Cd>
-__device__ __forceinline__ void sample_direct(const Src& s, Cd sx, Cd sy, float* out) {
-  int x0, y0;
-  float fx, fy;
-  split_point<IP>(sx, sy, x0, y0, fx, fy);
-  sample_split<IP, C>(s, x0, y0, fx, fy, out);
 }
 
 // Where the taps of the points (sx[k], sy[k]) lie: 1 when every tap of every point is inside a
@@ -285,31 +264,10 @@ __device__ __forceinline__ int classify_taps(const Cd (&sx)[N], const Cd (&sy)[N
 // Samples the N pixels of one thread (warps, remap) from their source coordinates, choosing per
 // thread (uniform over its pixels) between plain loads with no border code (every tap inside),
 // border-value-only arithmetic (every tap outside, constant border) and the general sampler.
-// Double coordinates are split first (integer part, float32 fraction: the values sampling.hpp
-// computes from them), and whether every tap is inside is decided on the integers: fewer
-// double operations per pixel than classify_taps and sample_direct on the doubles.
 template <Interp IP, int C, int N, class Src, typename Cd>
 __device__ __forceinline__ void gather_samples(const Src& src, const SampleArgs& s,
                                                const Cd (&sx)[N], const Cd (&sy)[N],
                                                float (&v)[N * C]) {
-  if constexpr (std::is_same_v<Cd, double>) {
-    int ix[N], iy[N];
-    float fx[N], fy[N];
-    bool inside = true;
-    constexpr int lo = IP == Interp::cubic ? 1 : 0;  // taps reach i - lo .. i + hi
-    constexpr int hi = IP == Interp::cubic ? 2 : IP == Interp::linear ? 1 : 0;
-#pragma unroll
-    for (int k = 0; k < N; ++k) {
-      split_point<IP>(sx[k], sy[k], ix[k], iy[k], fx[k], fy[k]);
-      inside =
-          inside && ix[k] >= lo && ix[k] + hi < src.width && iy[k] >= lo && iy[k] + hi < src.height;
-    }
-    if (inside) {
-#pragma unroll
-      for (int k = 0; k < N; ++k) sample_split<IP, C>(src, ix[k], iy[k], fx[k], fy[k], v + k * C);
-      return;
-    }
-  }
   const int mode = classify_taps<IP, N>(sx, sy, src.width, src.height);
   if (mode == 1) {
 #pragma unroll

@@ -220,20 +220,19 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
   const int n = min(PX, dst.width - x0);
 
   bool mine = staged;
-  int px[N], py[N];
-  float fx[N], fy[N];
   if (staged) {
 #pragma unroll
     for (int k = 0; k < N; ++k) {
-      split_point<IP>(sx[k], sy[k], px[k], py[k], fx[k], fy[k]);
-      mine = mine && px[k] - L >= ix0 && px[k] + R <= ix1 && py[k] - L >= iy0 && py[k] + R <= iy1;
+      const int fx = detail::floor_to_int(detail::sanitize_coord(sx[k]));
+      const int fy = detail::floor_to_int(detail::sanitize_coord(sy[k]));
+      mine = mine && fx - L >= ix0 && fx + R <= ix1 && fy - L >= iy0 && fy + R <= iy1;
     }
   }
   float v[N * C];
   if (mine) {
     const SharedSource<T, C> ss{reinterpret_cast<const unsigned char*>(stage), stride, iy0, cb0};
 #pragma unroll
-    for (int k = 0; k < N; ++k) sample_split<IP, C>(ss, px[k], py[k], fx[k], fy[k], v + k * C);
+    for (int k = 0; k < N; ++k) sample_direct<IP, C>(ss, sx[k], sy[k], v + k * C);
   } else {
     gather_samples<IP, C, N>(src, a.s, sx, sy, v);
   }

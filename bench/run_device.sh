@@ -108,6 +108,8 @@ do_build() {
   local extra=()
   [ -d "$ROOT/.devdeps/googletest" ] && extra+=("-DTEXCV_GTEST_SOURCE=$ROOT/.devdeps/googletest")
   [ -d "$ROOT/.devdeps/include/CLI" ] && extra+=("-DTEXCV_CLI11_INCLUDE=$ROOT/.devdeps/include")
+  local hwy_dir="$ROOT/.devdeps/hwy/lib/x86_64-linux-gnu/cmake/hwy"
+  [ -f "$hwy_dir/hwy-config.cmake" ] && extra+=("-Dhwy_DIR=$hwy_dir")
   # TIFF: the machine has no libtiff; a static one (Debian 12's libtiff.a, its dependencies' .a
   # and headers) may be carried in .devdeps/tiff (lib/, include/). JPEG-compressed TIFFs then
   # fail (Debian's libtiff expects libjpeg 6.2, the machine has 8); the benchmark's do not use it.

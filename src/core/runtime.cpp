@@ -2,7 +2,7 @@
 #include "texcv/runtime.hpp"
 
 #include "src/core/backends.hpp"
-#include "src/cpu/median_net_simd.hpp"
+#include "src/cpu/simd.hpp"
 #include "texcv/io.hpp"
 
 #if defined(TEXCV_HAS_OPENMP)

@@ -1,6 +1,6 @@
 // CPU backend: median_blur. Replicated border (as cv::medianBlur). 3x3 and 5x5 windows run a
 // comparator network (median_networks.hpp) over blocks of kBlock values of a row at once, each
-// comparator a min and a max over the block (Highway vectors, median_net_simd.hpp, or loops the
+// comparator a min and a max over the block (Highway vectors, simd.hpp, or loops the
 // compiler vectorizes), for the pixels whose window lies inside the row; the first and last
 // pixels of a row go through the selection below.
 // u8 windows above 5x5 use a sliding histogram per row (256 fine bins and 16 coarse bins per
@@ -17,7 +17,7 @@
 
 #include "src/core/nonlinear_desc.hpp"
 #include "src/cpu/dispatch.hpp"
-#include "src/cpu/median_net_simd.hpp"
+#include "src/cpu/simd.hpp"
 #include "src/cpu/median_networks.hpp"
 
 namespace texcv::cpu {
@@ -131,9 +131,6 @@ void median_network_block(const std::array<const T*, M>& rows, int k, int e0,
       Key* d = v[j * k + i];
       for (int l = 0; l < kBlock; ++l) d[l] = K::key(p[l]);
     }
-#if TEXCV_HAS_HWY
-  simd::median_net(&v[0][0], kBlock, net.data(), static_cast<int>(N));
-#else
   [&]<std::size_t... I>(std::index_sequence<I...>) {
     (
         [&] {
@@ -148,7 +145,6 @@ void median_network_block(const std::array<const T*, M>& rows, int k, int e0,
         ...);
   }
   (std::make_index_sequence<N>{});
-#endif
   const Key* m = v[M / 2];
   for (int l = 0; l < kBlock; ++l) out[e0 + l] = K::value(m[l]);
 }
@@ -167,8 +163,10 @@ void median_network(const ImageView& src, const ImageView& dst) {
     for (int j = 0; j < k; ++j)
       rows[static_cast<std::size_t>(j)] = src.row<const T>(clamp_index(y + j - r, h));
     T* out = dst.row<T>(y);
-    const bool blocks = hi - lo >= kBlock;
-    if (blocks) {
+    // Highway's vectors first (false: no Highway, or a row shorter than one vector).
+    bool blocks = simd::median_row(k, rows.data(), C, lo, hi, out);
+    if (!blocks && hi - lo >= kBlock) {
+      blocks = true;
       for (int e = lo;; e += kBlock) {
         const int e0 = e + kBlock <= hi ? e : hi - kBlock;  // the last block ends at hi
         if constexpr (k == 3)
@@ -180,9 +178,15 @@ void median_network(const ImageView& src, const ImageView& dst) {
     }
     // The pixels whose window leaves the row (all of them without blocks): clamped selection.
     typename KeyOf<T>::type win[M];
-    for (int x = 0; x < w; ++x) {
-      if (blocks && x >= r && x < w - r) continue;
-      for (int c = 0; c < C; ++c) out[x * C + c] = median_at<T, C>(rows.data(), k, w, x, c, win);
+    const auto select = [&](int x0, int x1) {
+      for (int x = x0; x < x1; ++x)
+        for (int c = 0; c < C; ++c) out[x * C + c] = median_at<T, C>(rows.data(), k, w, x, c, win);
+    };
+    if (blocks) {
+      select(0, r);
+      select(w - r, w);
+    } else {
+      select(0, w);
     }
   }
 }

@@ -1,0 +1,43 @@
+// The CPU backend's loops in SIMD vectors of Google Highway, with run-time dispatch: one binary
+// carries them for several instruction sets (SSE4, AVX2, AVX-512; NEON on ARM) and runs the
+// widest the CPU has. Each simd_<op>.cpp is compiled once per target (foreach_target.h). Every
+// function here gives the same results on every target (exact operations only), and returns
+// false, writing nothing, where it does not apply (built without Highway, TEXCV_HAS_HWY unset;
+// a row shorter than one vector; a case it does not cover): the caller then runs its plain loop.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace texcv::cpu::simd {
+
+// median_blur's 3x3 and 5x5 windows (simd_median.cpp): each vector holds one lane per output
+// element. 5x5: the k * k window values of a lane sit in 25 vectors kept in registers while the
+// comparator network of median_networks.hpp runs; 3x3: sorted columns. Min and max are exact
+// (f32 compares the order key of texcv::detail::float_key as a signed integer: the same total
+// order).
+// The median of each ksize x ksize window (ksize 3 or 5) for the row elements [lo, hi): rows[j]
+// is the source row of window row j (border rows already chosen), elements are flat (pixel x,
+// channel c at x * channels + c), and element e's window is rows[j][e + (i - ksize / 2) *
+// channels], i, j < ksize, so every index must lie inside its row. Writes out[lo, hi). Returns
+// false, writing nothing, when the range is shorter than one vector or ksize is not 3 or 5.
+bool median_row(int ksize, const std::uint8_t* const* rows, int channels, int lo, int hi,
+                std::uint8_t* out);
+bool median_row(int ksize, const std::uint16_t* const* rows, int channels, int lo, int hi,
+                std::uint16_t* out);
+bool median_row(int ksize, const float* const* rows, int channels, int lo, int hi, float* out);
+
+// flip's horizontal mirror of one row (simd_flip.cpp): d[x] = s[w - 1 - x] for w pixels of
+// pixel_bytes bytes (1, 2, 4 or 8: one vector lane per pixel).
+bool mirror_row(const unsigned char* s, unsigned char* d, int w, std::size_t pixel_bytes);
+
+// The name of the Highway target the dispatch picks on this CPU (e.g. "AVX2"), or "none".
+const char* simd_target();
+
+// For tests: the targets compiled in that this CPU runs (empty without Highway), and
+// simd_force_target(i) to make the dispatch use the i-th of them (-1: back to the best).
+int simd_target_count();
+const char* simd_target_name(int i);
+void simd_force_target(int i);
+
+}  // namespace texcv::cpu::simd

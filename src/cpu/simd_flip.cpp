@@ -1,0 +1,86 @@
+// flip's row mirror in Highway vectors (see simd.hpp): one lane per pixel of 1, 2, 4 or 8
+// bytes, lanes reversed within the vector, vectors taken from the row's other end.
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#include "src/cpu/simd.hpp"
+
+#if TEXCV_HAS_HWY
+
+#ifndef HWY_DISABLED_TARGETS
+#define HWY_DISABLED_TARGETS (HWY_SVE | HWY_SVE2 | HWY_SVE_256 | HWY_SVE2_128 | HWY_RVV)
+#endif
+
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "src/cpu/simd_flip.cpp"
+#include <hwy/foreach_target.h>  // must come before highway.h
+#include <hwy/highway.h>
+
+HWY_BEFORE_NAMESPACE();
+namespace texcv::cpu::simd::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// Pixels of sizeof(L) bytes as lanes of L (L = uint8_t: pairs of bytes as 16-bit lanes, reversed,
+// then the two bytes of each swapped: Highway 1.0 has no 8-bit Reverse). Rows are bytes with no
+// alignment: loads and stores are of bytes, reinterpreted in registers.
+template <typename L>
+bool mirror_impl(const unsigned char* s, unsigned char* d, int w) {
+  const hn::ScalableTag<std::uint8_t> d8;
+  using W = std::conditional_t<sizeof(L) == 1, std::uint16_t, L>;
+  const hn::Repartition<W, decltype(d8)> dw;
+  const int n = static_cast<int>(hn::Lanes(d8) / sizeof(L));  // pixels per vector
+  if (w < n) return false;
+  constexpr std::size_t B = sizeof(L);
+  for (int x = 0;; x += n) {
+    const int x0 = x + n <= w ? x : w - n;  // the last vector ends at w (overlapping)
+    auto v = hn::Reverse(
+        dw, hn::BitCast(dw, hn::LoadU(d8, s + B * static_cast<std::size_t>(w - n - x0))));
+    if constexpr (sizeof(L) == 1) v = hn::Or(hn::ShiftLeft<8>(v), hn::ShiftRight<8>(v));
+    hn::StoreU(hn::BitCast(d8, v), d8, d + B * static_cast<std::size_t>(x0));
+    if (x0 + n >= w) break;
+  }
+  return true;
+}
+
+bool mirror(const unsigned char* s, unsigned char* d, int w, std::size_t px) {
+#if HWY_TARGET == HWY_SCALAR
+  (void)s, (void)d, (void)w, (void)px;
+  return false;  // one lane: nothing to gain over the plain loop
+#else
+  switch (px) {
+    case 1:
+      return mirror_impl<std::uint8_t>(s, d, w);
+    case 2:
+      return mirror_impl<std::uint16_t>(s, d, w);
+    case 4:
+      return mirror_impl<std::uint32_t>(s, d, w);
+    case 8:
+      return mirror_impl<std::uint64_t>(s, d, w);
+    default:
+      return false;
+  }
+#endif
+}
+
+}  // namespace texcv::cpu::simd::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace texcv::cpu::simd {
+HWY_EXPORT(mirror);
+bool mirror_row(const unsigned char* s, unsigned char* d, int w, std::size_t pixel_bytes) {
+  return HWY_DYNAMIC_DISPATCH(mirror)(s, d, w, pixel_bytes);
+}
+}  // namespace texcv::cpu::simd
+#endif  // HWY_ONCE
+
+#else  // !TEXCV_HAS_HWY
+
+namespace texcv::cpu::simd {
+bool mirror_row(const unsigned char*, unsigned char*, int, std::size_t) {
+  return false;
+}
+}  // namespace texcv::cpu::simd
+
+#endif

@@ -1,0 +1,60 @@
+// The CPU backend's Highway loops (src/cpu/simd.hpp) on every SIMD target this CPU runs (the
+// dispatch forced to each in turn), against plain loops written here: flip's row mirror for
+// every pixel size, at widths below, at and around the vector lengths.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include "common/test_support.hpp"
+#include "src/cpu/simd.hpp"
+#include "texcv/geometry.hpp"
+
+namespace texcv {
+namespace {
+
+TEST(SimdTargets, FlipMirrorsEveryPixelSizeOnEveryTarget) {
+  const int targets = cpu::simd::simd_target_count();
+#if TEXCV_TEST_HAS_HWY
+  ASSERT_GT(targets, 0) << "built with Highway, but no target found";
+#else
+  GTEST_SKIP() << "built without Google Highway (TEXCV_HWY): flip runs its plain loop";
+#endif
+  struct Restore {
+    ~Restore() { cpu::simd::simd_force_target(-1); }
+  } restore;
+  std::string checked;
+  for (int t = 0; t < targets; ++t) {
+    cpu::simd::simd_force_target(t);
+    const std::string name = cpu::simd::simd_target_name(t);
+    checked += " " + name;
+    // Pixel sizes 1, 3, 4 (u8 x1/x3/x4), 2, 6, 8 (u16), 4, 12, 16 (f32).
+    for (ElemType type : {ElemType::u8, ElemType::u16, ElemType::f32})
+      for (int ch : {1, 3, 4})
+        for (int w : {1, 7, 15, 16, 17, 31, 32, 33, 63, 64, 65, 129, 203}) {
+          const int h = 3;
+          Image src = test::random_image(w, h, ch, type, static_cast<std::uint32_t>(w * 5 + ch));
+          for (FlipCode code : {FlipCode::horizontal, FlipCode::both}) {
+            Image dst(w, h, ch, type);
+            test::poison(dst.view());
+            flip(src, dst, code);
+            const std::size_t px = src.view().pixel_bytes();
+            for (int y = 0; y < h; ++y) {
+              const int sy = code == FlipCode::both ? h - 1 - y : y;
+              const auto* s = src.view().row<const unsigned char>(sy);
+              const auto* d = dst.view().row<const unsigned char>(y);
+              for (int x = 0; x < w; ++x)
+                ASSERT_EQ(std::memcmp(d + px * x, s + px * static_cast<std::size_t>(w - 1 - x), px),
+                          0)
+                    << name << ": " << to_string(type) << " x" << ch << " width " << w << " "
+                    << to_string(code) << " at " << x << "," << y;
+            }
+          }
+        }
+  }
+  std::printf("[ simd     ] flip checked on:%s\n", checked.c_str());
+}
+
+}  // namespace
+}  // namespace texcv

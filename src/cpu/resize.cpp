@@ -1,4 +1,6 @@
 // CPU backend: resize (nearest, linear, cubic, area), parallel over destination rows.
+#include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "src/cpu/dispatch.hpp"
@@ -178,6 +180,42 @@ void resize_linear(const ImageView& src, const ImageView& dst, const ResizeDesc&
   }
 }
 
+// Interp::linear at exactly half size on both axes (scale 2, no align_corners, every 2x2 block
+// inside the source): the source position of dst (x, y) is (2x + 0.5, 2y + 0.5), so the taps are
+// the block at (2x, 2y) and every weight is 0.5. resize_linear's floats then are exact for u8 and
+// u16, (a + b + c + d) / 4, and its rounding (half to even) is
+// (s + 1 + ((s >> 2) & 1)) >> 2 on the integer sum s; f32 takes resize_linear's operations with
+// the weights 0.5. The same results as resize_linear, without its per-pixel tables (the batch
+// pipeline's "resize:scale=0.5" is this case). u8/u16 Interp::area at half size too.
+bool half_linear_applies(const ImageView& src, const ImageView& dst, const ResizeDesc& d) {
+  return !d.align_corners && !d.ax.align_corners && !d.ay.align_corners && d.ax.scale == 2.0 &&
+         d.ay.scale == 2.0 && 2L * dst.width <= src.width && 2L * dst.height <= src.height;
+}
+
+template <typename T, int C>
+void resize_half_linear(const ImageView& src, const ImageView& dst) {
+  const int w = dst.width;
+  TEXCV_OMP_PARALLEL_FOR_IF(static_cast<long>(dst.width) * dst.height)
+  for (int y = 0; y < dst.height; ++y) {
+    const T* a = src.row<const T>(2 * y);
+    const T* b = src.row<const T>(2 * y + 1);
+    T* o = dst.row<T>(y);
+    for (int x = 0; x < w; ++x)
+      for (int c = 0; c < C; ++c) {
+        const std::size_t e0 = static_cast<std::size_t>(2 * x) * C + c, e1 = e0 + C;
+        if constexpr (std::is_same_v<T, float>) {
+          const float r0 = a[e0] * 0.5f + a[e1] * 0.5f;
+          const float r1 = b[e0] * 0.5f + b[e1] * 0.5f;
+          o[static_cast<std::size_t>(x) * C + c] = r0 * 0.5f + r1 * 0.5f;
+        } else {
+          const std::uint32_t sum = static_cast<std::uint32_t>(a[e0]) + a[e1] + b[e0] + b[e1];
+          o[static_cast<std::size_t>(x) * C + c] =
+              static_cast<T>((sum + 1 + ((sum >> 2) & 1)) >> 2);
+        }
+      }
+  }
+}
+
 }  // namespace
 
 void resize(const ImageView& src, const ImageView& dst, const ResizeDesc& d) {
@@ -188,9 +226,15 @@ void resize(const ImageView& src, const ImageView& dst, const ResizeDesc& d) {
       case Interp::nearest:
         return resize_nearest<T, C>(src, dst, d);
       case Interp::area:
+        // At exactly half size the area weights are 0.5 per axis on the 2x2 block: the same
+        // exact mean for u8/u16 (f32 sums from 0, which turns a -0 block into +0: its own path).
+        if (!std::is_same_v<T, float> && d.scale_x == 2.0 && d.scale_y == 2.0 &&
+            2L * dst.width <= src.width && 2L * dst.height <= src.height)
+          return resize_half_linear<T, C>(src, dst);
         if (d.scale_x >= 1.0 && d.scale_y >= 1.0) return resize_area_shrink<T, C>(src, dst, d);
         return resize_area_upscale<T, C>(src, dst, d);
       case Interp::linear:
+        if (half_linear_applies(src, dst, d)) return resize_half_linear<T, C>(src, dst);
         return resize_linear<T, C>(src, dst, d);
       default:
         return resize_interp<T, C>(src, dst, d);

@@ -1,8 +1,11 @@
 // CPU backend: hand-computed values for borders, interpolation, resize (incl. area), warps, remap,
 // flip, crop, and views with padded pitch.
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "common/test_support.hpp"
@@ -327,6 +330,61 @@ TEST(CpuViews, PaddedPitchAndOffsetGiveSameResults) {
       }
     }
   }
+}
+
+}  // namespace
+}  // namespace texcv
+
+namespace texcv {
+namespace {
+
+// Linear resize to exactly half size (the batch pipeline's resize 0.5, which the CPU backend
+// runs without its per-pixel tables), and area resize there, is, by the documented formulas, the
+// 2x2 mean: for u8/u16
+// (a + b + c + d) / 4 exactly, rounded half to even (random data makes many ties); for f32 the
+// formula's float operations with every weight 0.5. Size and factor forms, every channel count,
+// a padded source view, and an odd source (the last column's taps leave the image: the general
+// path, its border replicated) beside it.
+TEST(GeometryCpu, HalfSizeLinearIsTheTwoByTwoMeanRoundedHalfToEven) {
+  for (Interp ip : {Interp::linear, Interp::area})
+    for (ElemType t : {ElemType::u8, ElemType::u16, ElemType::f32})
+      for (int ch : {1, 3, 4})
+        for (const auto& [sw, sh, factor] :
+             {std::tuple{202, 66, false}, std::tuple{202, 66, true}, std::tuple{203, 67, true}}) {
+          Image owner;
+          const ImageView src = test::padded_view(owner, sw, sh, ch, t, 5, 1, 2);
+          copy(test::random_image(sw, sh, ch, t, static_cast<std::uint32_t>(sw + ch)), src);
+          const int dw = static_cast<int>(std::nearbyint(sw * 0.5));  // ties to even, as cvRound
+          const int dh = static_cast<int>(std::nearbyint(sh * 0.5));
+          Image dst(dw, dh, ch, t);
+          test::poison(dst.view());
+          ResizeParams p;
+          p.interp = ip;
+          if (factor) p.fx = p.fy = 0.5;
+          resize(src, dst, p);
+          for (int y = 0; y < dh; ++y)
+            for (int x = 0; x < dw; ++x)
+              for (int c = 0; c < ch; ++c) {
+                // The taps (2x, 2y) .. (2x + 1, 2y + 1), replicated at the right and bottom ends.
+                const auto at = [&](int xx, int yy) {
+                  return test::at(src, std::min(xx, sw - 1), std::min(yy, sh - 1), c);
+                };
+                const double a = at(2 * x, 2 * y), b = at(2 * x + 1, 2 * y);
+                const double cc = at(2 * x, 2 * y + 1), d = at(2 * x + 1, 2 * y + 1);
+                double want;
+                if (ip == Interp::area && (sw % 2 || sh % 2)) continue;  // area: other cells
+                if (t == ElemType::f32) {
+                  const float r0 = static_cast<float>(a) * 0.5f + static_cast<float>(b) * 0.5f;
+                  const float r1 = static_cast<float>(cc) * 0.5f + static_cast<float>(d) * 0.5f;
+                  want = r0 * 0.5f + r1 * 0.5f;
+                } else {
+                  want = std::nearbyint((a + b + cc + d) / 4.0);  // half to even
+                }
+                ASSERT_EQ(test::at(dst, x, y, c), want)
+                    << to_string(ip) << " " << to_string(t) << " x" << ch << " " << sw << "x" << sh
+                    << (factor ? " factor" : " size") << " at " << x << "," << y << "," << c;
+              }
+        }
 }
 
 }  // namespace

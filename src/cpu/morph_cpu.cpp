@@ -71,10 +71,19 @@ void run(const ImageView& src, const ImageView& dst, const texcv::detail::MorphD
       T* p = pad.data() + static_cast<std::size_t>(r) * pw;
       const int iy = texcv::detail::border_index(y0 - d.ay + r, h, d.border);
       const T* row = iy < 0 ? nullptr : src.row<const T>(iy);
-      for (int j = 0; j < w + kw - 1; ++j) {
+      // The image's columns as one copy (padded column j is image column j - ax); only the
+      // kw - 1 border columns go through the border index.
+      const auto pad_column = [&](int j) {
         const int ix = xi[j];
         for (int c = 0; c < C; ++c) p[j * C + c] = (row && ix >= 0) ? row[ix * C + c] : bv[c];
+      };
+      for (int j = 0; j < d.ax; ++j) pad_column(j);
+      if (row) {
+        std::copy(row, row + n, p + static_cast<std::size_t>(d.ax) * C);
+      } else {
+        for (int j = d.ax; j < d.ax + w; ++j) pad_column(j);
       }
+      for (int j = d.ax + w; j < w + kw - 1; ++j) pad_column(j);
     }
     std::vector<T> acc(static_cast<std::size_t>(n));
     if (rect) {

@@ -17,8 +17,8 @@
 
 #include "src/core/nonlinear_desc.hpp"
 #include "src/cpu/dispatch.hpp"
-#include "src/cpu/simd.hpp"
 #include "src/cpu/median_networks.hpp"
+#include "src/cpu/simd.hpp"
 
 namespace texcv::cpu {
 

@@ -7,6 +7,7 @@
 
 #include "src/core/filters_desc.hpp"
 #include "src/cpu/dispatch.hpp"
+#include "src/cpu/simd.hpp"
 
 namespace texcv::cpu::detail {
 
@@ -65,6 +66,7 @@ void padded_row(const ImageView& src, int iy, const std::vector<int>& xi, int an
 // acc[i] += sum_k kern[k] * buf[i + k * C] for i in [0, n); zero coefficients are skipped.
 template <int C>
 void correlate_row(const float* buf, const float* kern, int ksize, int n, float* acc) {
+  if (simd::filter_taps_add(buf, C, kern, ksize, n, acc)) return;
   for (int k = 0; k < ksize; ++k) {
     const float kv = kern[k];
     if (kv == 0.0f) continue;

@@ -31,6 +31,12 @@ bool median_row(int ksize, const float* const* rows, int channels, int lo, int h
 // pixel_bytes bytes (1, 2, 4 or 8: one vector lane per pixel).
 bool mirror_row(const unsigned char* s, unsigned char* d, int w, std::size_t pixel_bytes);
 
+// The separable filters' passes (simd_filter.cpp): acc[i] += kern[k] * src[k * step + i] for
+// the taps k = 0 .. taps - 1 in order, zero taps skipped, i < n: the plain loop's floats (no
+// fused multiply-add), each element's sum held in a register across the taps.
+bool filter_taps_add(const float* src, std::size_t step, const float* kern, int taps, int n,
+                     float* acc);
+
 // The name of the Highway target the dispatch picks on this CPU (e.g. "AVX2"), or "none".
 const char* simd_target();
 

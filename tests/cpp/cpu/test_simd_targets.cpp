@@ -3,9 +3,12 @@
 // every pixel size, at widths below, at and around the vector lengths.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 #include <string>
+#include <vector>
 
 #include "common/test_support.hpp"
 #include "src/cpu/simd.hpp"
@@ -54,6 +57,58 @@ TEST(SimdTargets, FlipMirrorsEveryPixelSizeOnEveryTarget) {
         }
   }
   std::printf("[ simd     ] flip checked on:%s\n", checked.c_str());
+}
+
+// The separable filters' multiply-add over taps: bit for bit the plain loop's floats (separate
+// multiply and add, in tap order, zero taps skipped so that 0 * inf adds no NaN) on every
+// target, for lengths around the vector sizes, with infinities, NaN and signed zeros in the data.
+TEST(SimdTargets, FilterTapsAddIsThePlainLoopBitForBitOnEveryTarget) {
+  const int targets = cpu::simd::simd_target_count();
+#if TEXCV_TEST_HAS_HWY
+  ASSERT_GT(targets, 0) << "built with Highway, but no target found";
+#else
+  GTEST_SKIP() << "built without Google Highway (TEXCV_HWY): the filters run their plain loops";
+#endif
+  struct Restore {
+    ~Restore() { cpu::simd::simd_force_target(-1); }
+  } restore;
+  const float kern[] = {0.0625f, 0.0f, -0.25f, 1.0f / 3.0f, 0.5f, 0.0f, 7.0f};
+  const int taps = 7, step = 3;
+  std::vector<float> src(4 * 300 + taps * step);
+  std::uint32_t seed = 12345;
+  for (float& v : src) {
+    seed = seed * 1664525u + 1013904223u;
+    v = static_cast<float>(static_cast<int>(seed >> 8) % 20001 - 10000) / 777.0f;
+  }
+  src[40] = std::numeric_limits<float>::infinity();
+  src[41 + step] = std::numeric_limits<float>::quiet_NaN();  // under a zero tap: skipped
+  src[90] = -0.0f;
+  std::string checked;
+  for (int t = 0; t < targets; ++t) {
+    cpu::simd::simd_force_target(t);
+    const std::string name = cpu::simd::simd_target_name(t);
+    checked += " " + name;
+    for (int n : {1, 7, 15, 16, 17, 33, 64, 65, 300}) {
+      std::vector<float> got(static_cast<std::size_t>(n)), want(static_cast<std::size_t>(n));
+      for (int i = 0; i < n; ++i) got[i] = want[i] = i % 5 == 0 ? -0.0f : 0.25f * i;
+      ASSERT_TRUE(cpu::simd::filter_taps_add(src.data(), step, kern, taps, n, got.data()));
+      for (int k = 0; k < taps; ++k) {
+        if (kern[k] == 0.0f) continue;
+        for (int i = 0; i < n; ++i) {
+          const volatile float prod = kern[k] * src[static_cast<std::size_t>(k * step + i)];
+          want[i] = want[i] + prod;
+        }
+      }
+      for (int i = 0; i < n; ++i) {
+        std::uint32_t g, w;
+        std::memcpy(&g, &got[i], sizeof g);
+        std::memcpy(&w, &want[i], sizeof w);
+        ASSERT_EQ(g, w) << name << ": n " << n << " element " << i << ": " << got[i] << " against "
+                        << want[i];
+      }
+    }
+  }
+  std::printf("[ simd     ] filter taps checked on:%s\n", checked.c_str());
 }
 
 }  // namespace

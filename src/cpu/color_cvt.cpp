@@ -6,6 +6,7 @@
 #include "src/core/color_pixel.hpp"
 #include "src/core/sampling.hpp"
 #include "src/cpu/dispatch.hpp"
+#include "src/cpu/simd.hpp"
 
 namespace texcv::cpu {
 
@@ -35,12 +36,20 @@ void swap_rb(const ImageView& src, const ImageView& dst) {
   map_pixels<T, C, C>(src, dst, [](const T* s, T* d) { sd::px_swap_rb<T, C>(s, d); });
 }
 
+// Highway's vectors per row where they apply (simd.hpp), px_to_gray's loop otherwise.
 template <typename T, int C>
 void to_gray(const ImageView& src, const ImageView& dst, bool bgr) {
-  if (bgr)
-    map_pixels<T, C, 1>(src, dst, [](const T* s, T* d) { sd::px_to_gray<T, true>(s, d); });
-  else
-    map_pixels<T, C, 1>(src, dst, [](const T* s, T* d) { sd::px_to_gray<T, false>(s, d); });
+  for_rows(src, [&](int y) {
+    const T* s = src.row<const T>(y);
+    T* d = dst.row<T>(y);
+    if (simd::to_gray_row(s, d, src.width, C, bgr)) return;
+    for (int x = 0; x < src.width; ++x) {
+      if (bgr)
+        sd::px_to_gray<T, true>(s + static_cast<std::size_t>(x) * C, d + x);
+      else
+        sd::px_to_gray<T, false>(s + static_cast<std::size_t>(x) * C, d + x);
+    }
+  });
 }
 
 template <typename T, int C>

@@ -37,6 +37,12 @@ bool mirror_row(const unsigned char* s, unsigned char* d, int w, std::size_t pix
 bool filter_taps_add(const float* src, std::size_t step, const float* kern, int taps, int n,
                      float* acc);
 
+// cvt_color's rgb2gray / bgr2gray / rgba2gray / bgra2gray for one row of w pixels of `channels`
+// (3 or 4) elements (simd_color.cpp): color_pixel.hpp's px_to_gray arithmetic.
+bool to_gray_row(const std::uint8_t* s, std::uint8_t* d, int w, int channels, bool bgr);
+bool to_gray_row(const std::uint16_t* s, std::uint16_t* d, int w, int channels, bool bgr);
+bool to_gray_row(const float* s, float* d, int w, int channels, bool bgr);
+
 // The name of the Highway target the dispatch picks on this CPU (e.g. "AVX2"), or "none".
 const char* simd_target();
 

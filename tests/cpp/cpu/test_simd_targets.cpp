@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "common/test_support.hpp"
+#include "src/core/color_pixel.hpp"
 #include "src/cpu/simd.hpp"
 #include "texcv/geometry.hpp"
 
@@ -109,6 +110,60 @@ TEST(SimdTargets, FilterTapsAddIsThePlainLoopBitForBitOnEveryTarget) {
     }
   }
   std::printf("[ simd     ] filter taps checked on:%s\n", checked.c_str());
+}
+
+// cvt_color's to-gray rows: the same values as color_pixel.hpp's px_to_gray (the plain loop) on
+// every target, u8/u16/f32, 3 and 4 channels, RGB and BGR order, widths around the vector sizes.
+template <typename T>
+void expect_gray_rows_match(const std::string& name) {
+  for (int ch : {3, 4})
+    for (bool bgr : {false, true})
+      for (int w : {1, 3, 4, 5, 7, 8, 9, 15, 16, 17, 33, 64, 65, 203}) {
+        std::vector<T> src(static_cast<std::size_t>(w) * ch);
+        std::uint32_t seed = static_cast<std::uint32_t>(w * 31 + ch);
+        for (T& v : src) {
+          seed = seed * 1664525u + 1013904223u;
+          if constexpr (sizeof(T) == 4)
+            v = static_cast<float>(seed >> 8) / 16777216.0f * 3.0f - 1.0f;
+          else
+            v = static_cast<T>(seed >> (sizeof(T) == 1 ? 24 : 16));
+        }
+        std::vector<T> got(static_cast<std::size_t>(w), T(77)), want(static_cast<std::size_t>(w));
+        for (int x = 0; x < w; ++x) {
+          if (bgr)
+            detail::px_to_gray<T, true>(src.data() + static_cast<std::size_t>(x) * ch, &want[x]);
+          else
+            detail::px_to_gray<T, false>(src.data() + static_cast<std::size_t>(x) * ch, &want[x]);
+        }
+        if (!cpu::simd::to_gray_row(src.data(), got.data(), w, ch, bgr)) continue;  // plain loop
+        for (int x = 0; x < w; ++x)
+          ASSERT_EQ(std::memcmp(&got[x], &want[x], sizeof(T)), 0)
+              << name << ": " << sizeof(T) << "-byte x" << ch << (bgr ? " bgr" : " rgb")
+              << " width " << w << " at " << x << ": " << +got[x] << " against " << +want[x];
+      }
+}
+
+TEST(SimdTargets, GrayRowsArePxToGrayOnEveryTarget) {
+  const int targets = cpu::simd::simd_target_count();
+#if TEXCV_TEST_HAS_HWY
+  ASSERT_GT(targets, 0) << "built with Highway, but no target found";
+#else
+  GTEST_SKIP() << "built without Google Highway (TEXCV_HWY): cvt_color runs its plain loop";
+#endif
+  struct Restore {
+    ~Restore() { cpu::simd::simd_force_target(-1); }
+  } restore;
+  std::string checked;
+  for (int t = 0; t < targets; ++t) {
+    cpu::simd::simd_force_target(t);
+    const std::string name = cpu::simd::simd_target_name(t);
+    checked += " " + name;
+    expect_gray_rows_match<std::uint8_t>(name);
+    expect_gray_rows_match<std::uint16_t>(name);
+    expect_gray_rows_match<float>(name);
+    if (::testing::Test::HasFatalFailure()) return;
+  }
+  std::printf("[ simd     ] gray rows checked on:%s\n", checked.c_str());
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "src/cpu/dispatch.hpp"
+#include "src/cpu/simd.hpp"
 
 namespace texcv::cpu {
 
@@ -200,6 +201,9 @@ void resize_half_linear(const ImageView& src, const ImageView& dst) {
     const T* a = src.row<const T>(2 * y);
     const T* b = src.row<const T>(2 * y + 1);
     T* o = dst.row<T>(y);
+    if constexpr (!std::is_same_v<T, float>) {
+      if (simd::half_mean_row(a, b, o, w, C)) continue;  // Highway's vectors (simd.hpp)
+    }
     for (int x = 0; x < w; ++x)
       for (int c = 0; c < C; ++c) {
         const std::size_t e0 = static_cast<std::size_t>(2 * x) * C + c, e1 = e0 + C;

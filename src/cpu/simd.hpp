@@ -43,6 +43,13 @@ bool to_gray_row(const std::uint8_t* s, std::uint8_t* d, int w, int channels, bo
 bool to_gray_row(const std::uint16_t* s, std::uint16_t* d, int w, int channels, bool bgr);
 bool to_gray_row(const float* s, float* d, int w, int channels, bool bgr);
 
+// resize's half-size 2x2 mean of u8/u16 rows (simd_resize.cpp): output pixel x of w (channels
+// 1, 3 or 4) from pixels 2x and 2x + 1 of source rows a and b, rounded half to even.
+bool half_mean_row(const std::uint8_t* a, const std::uint8_t* b, std::uint8_t* o, int w,
+                   int channels);
+bool half_mean_row(const std::uint16_t* a, const std::uint16_t* b, std::uint16_t* o, int w,
+                   int channels);
+
 // The name of the Highway target the dispatch picks on this CPU (e.g. "AVX2"), or "none".
 const char* simd_target();
 

@@ -3,6 +3,7 @@
 // every pixel size, at widths below, at and around the vector lengths.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -135,7 +136,11 @@ void expect_gray_rows_match(const std::string& name) {
           else
             detail::px_to_gray<T, false>(src.data() + static_cast<std::size_t>(x) * ch, &want[x]);
         }
-        if (!cpu::simd::to_gray_row(src.data(), got.data(), w, ch, bgr)) continue;  // plain loop
+        if (!cpu::simd::to_gray_row(src.data(), got.data(), w, ch, bgr)) {
+          // Rows shorter than a vector take the plain loop; 203 pixels fill one on every target.
+          ASSERT_TRUE(w < 203 || name == "SCALAR") << name << ": no vector path at width " << w;
+          continue;
+        }
         for (int x = 0; x < w; ++x)
           ASSERT_EQ(std::memcmp(&got[x], &want[x], sizeof(T)), 0)
               << name << ": " << sizeof(T) << "-byte x" << ch << (bgr ? " bgr" : " rgb")
@@ -164,6 +169,60 @@ TEST(SimdTargets, GrayRowsArePxToGrayOnEveryTarget) {
     if (::testing::Test::HasFatalFailure()) return;
   }
   std::printf("[ simd     ] gray rows checked on:%s\n", checked.c_str());
+}
+
+// resize's half-size mean rows: (a + b + c + d) / 4 rounded half to even, per channel, on every
+// target, u8/u16, 1/3/4 channels, output widths around the vector sizes (random data: many ties).
+template <typename T>
+void expect_half_rows_match(const std::string& name) {
+  for (int ch : {1, 3, 4})
+    for (int w : {1, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 101}) {
+      const std::size_t n = static_cast<std::size_t>(2 * w) * ch;
+      std::vector<T> a(n), b(n);
+      std::uint32_t seed = static_cast<std::uint32_t>(w * 13 + ch);
+      for (std::size_t i = 0; i < n; ++i) {
+        seed = seed * 1664525u + 1013904223u;
+        a[i] = static_cast<T>(seed >> (sizeof(T) == 1 ? 24 : 16));
+        seed = seed * 1664525u + 1013904223u;
+        b[i] = static_cast<T>(seed >> (sizeof(T) == 1 ? 24 : 16));
+      }
+      std::vector<T> got(static_cast<std::size_t>(w) * ch, T(77));
+      if (!cpu::simd::half_mean_row(a.data(), b.data(), got.data(), w, ch)) {
+        // Rows shorter than a vector take the plain loop; 101 pixels fill one on every target.
+        ASSERT_TRUE(w < 101 || name == "SCALAR") << name << ": no vector path at width " << w;
+        continue;
+      }
+      for (int x = 0; x < w; ++x)
+        for (int c = 0; c < ch; ++c) {
+          const std::size_t e0 = static_cast<std::size_t>(2 * x) * ch + c, e1 = e0 + ch;
+          const double want = std::nearbyint((double(a[e0]) + a[e1] + b[e0] + b[e1]) / 4.0);
+          ASSERT_EQ(static_cast<double>(got[static_cast<std::size_t>(x) * ch + c]), want)
+              << name << ": " << sizeof(T) << "-byte x" << ch << " width " << w << " at " << x
+              << ", channel " << c;
+        }
+    }
+}
+
+TEST(SimdTargets, HalfMeanRowsRoundHalfToEvenOnEveryTarget) {
+  const int targets = cpu::simd::simd_target_count();
+#if TEXCV_TEST_HAS_HWY
+  ASSERT_GT(targets, 0) << "built with Highway, but no target found";
+#else
+  GTEST_SKIP() << "built without Google Highway (TEXCV_HWY): resize runs its plain loop";
+#endif
+  struct Restore {
+    ~Restore() { cpu::simd::simd_force_target(-1); }
+  } restore;
+  std::string checked;
+  for (int t = 0; t < targets; ++t) {
+    cpu::simd::simd_force_target(t);
+    const std::string name = cpu::simd::simd_target_name(t);
+    checked += " " + name;
+    expect_half_rows_match<std::uint8_t>(name);
+    expect_half_rows_match<std::uint16_t>(name);
+    if (::testing::Test::HasFatalFailure()) return;
+  }
+  std::printf("[ simd     ] half-size mean rows checked on:%s\n", checked.c_str());
 }
 
 }  // namespace

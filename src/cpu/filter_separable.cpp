@@ -18,8 +18,10 @@ void filter_separable(const ImageView& src, const ImageView& dst,
     const int w = src.width, h = src.height, n = w * C;
     const int kw = static_cast<int>(d.kx.size()), kh = static_cast<int>(d.ky.size());
     const std::vector<int> xi = detail::column_table(w, kw, d.ax, d.border.border);
-    // Rows of output per block: the kh - 1 extra row passes per block stay small against it.
-    const int block = std::min(h, std::max(32, 2 * kh));
+    // Rows of output per block: the kh - 1 extra row passes per block stay small against it
+    // (32 rows: a 13-tap Gaussian filtered 44 source rows per 32 output rows; 64: 76 per 64, and
+    // 4096^2 u8 on 2 cores went 19.5 -> 17.5 ms; 128 gave no more).
+    const int block = std::min(h, std::max(64, 4 * kh));
     const int blocks = (h + block - 1) / block;
     TEXCV_OMP_PARALLEL_FOR_IF(static_cast<long>(w) * h * (kw + kh) / 8)
     for (int b = 0; b < blocks; ++b) {

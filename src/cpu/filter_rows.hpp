@@ -3,6 +3,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cstddef>
 #include <vector>
 
 #include "src/core/filters_desc.hpp"
@@ -63,16 +64,24 @@ void padded_row(const ImageView& src, int iy, const std::vector<int>& xi, int an
   for (int j = hi; j < n; ++j) edge(j);
 }
 
-// acc[i] += sum_k kern[k] * buf[i + k * C] for i in [0, n); zero coefficients are skipped.
-template <int C>
-void correlate_row(const float* buf, const float* kern, int ksize, int n, float* acc) {
-  if (simd::filter_taps_add(buf, C, kern, ksize, n, acc)) return;
-  for (int k = 0; k < ksize; ++k) {
+// acc[i] += kern[k] * src[i + k * step] for k in tap order and i in [0, n); zero coefficients are
+// skipped. Highway's vectors where built (simd.hpp), the same floats from the plain loop otherwise.
+// Both passes of the separable filters and each kernel row of convolve.
+inline void taps_add(const float* src, std::size_t step, const float* kern, int taps, int n,
+                     float* acc) {
+  if (simd::filter_taps_add(src, step, kern, taps, n, acc)) return;
+  for (int k = 0; k < taps; ++k) {
     const float kv = kern[k];
     if (kv == 0.0f) continue;
-    const float* b = buf + k * C;
+    const float* b = src + k * step;
     for (int i = 0; i < n; ++i) acc[i] += kv * b[i];
   }
+}
+
+// acc[i] += sum_k kern[k] * buf[i + k * C] for i in [0, n): the taps along a row of C channels.
+template <int C>
+void correlate_row(const float* buf, const float* kern, int ksize, int n, float* acc) {
+  taps_add(buf, C, kern, ksize, n, acc);
 }
 
 // dst row y = saturate(acc * scale + delta).

@@ -5,7 +5,6 @@
 #include <vector>
 
 #include "src/cpu/filter_rows.hpp"
-#include "src/cpu/simd.hpp"
 
 namespace texcv::cpu {
 
@@ -37,16 +36,8 @@ void filter_separable(const ImageView& src, const ImageView& dst,
       }
       for (int y = y0; y < y1; ++y) {
         std::fill(acc.begin(), acc.end(), 0.0f);
-        const float* t0 = tmp.data() + static_cast<std::size_t>(y - y0) * n;
-        if (!simd::filter_taps_add(t0, static_cast<std::size_t>(n), d.ky.data(), kh, n,
-                                   acc.data())) {
-          for (int j = 0; j < kh; ++j) {
-            const float kv = d.ky[j];
-            if (kv == 0.0f) continue;
-            const float* t = t0 + static_cast<std::size_t>(j) * n;
-            for (int i = 0; i < n; ++i) acc[i] += kv * t[i];
-          }
-        }
+        detail::taps_add(tmp.data() + static_cast<std::size_t>(y - y0) * n,
+                         static_cast<std::size_t>(n), d.ky.data(), kh, n, acc.data());
         detail::store_row<Tout>(dst, y, acc.data(), n, d.scale, d.delta);
       }
     }

@@ -188,9 +188,10 @@ void resize_linear(const ImageView& src, const ImageView& dst, const ResizeDesc&
 // (s + 1 + ((s >> 2) & 1)) >> 2 on the integer sum s; f32 takes resize_linear's operations with
 // the weights 0.5. The same results as resize_linear, without its per-pixel tables (the batch
 // pipeline's "resize:scale=0.5" is this case). u8/u16 Interp::area at half size too.
-bool half_linear_applies(const ImageView& src, const ImageView& dst, const ResizeDesc& d) {
-  return !d.align_corners && !d.ax.align_corners && !d.ay.align_corners && d.ax.scale == 2.0 &&
-         d.ay.scale == 2.0 && 2L * dst.width <= src.width && 2L * dst.height <= src.height;
+// (Without align_corners both axes' scale is ResizeDesc's scale_x / scale_y, area's too.)
+bool half_size(const ImageView& src, const ImageView& dst, const ResizeDesc& d) {
+  return !d.align_corners && d.scale_x == 2.0 && d.scale_y == 2.0 && 2L * dst.width <= src.width &&
+         2L * dst.height <= src.height;
 }
 
 template <typename T, int C>
@@ -232,13 +233,12 @@ void resize(const ImageView& src, const ImageView& dst, const ResizeDesc& d) {
       case Interp::area:
         // At exactly half size the area weights are 0.5 per axis on the 2x2 block: the same
         // exact mean for u8/u16 (f32 sums from 0, which turns a -0 block into +0: its own path).
-        if (!std::is_same_v<T, float> && d.scale_x == 2.0 && d.scale_y == 2.0 &&
-            2L * dst.width <= src.width && 2L * dst.height <= src.height)
+        if (!std::is_same_v<T, float> && half_size(src, dst, d))
           return resize_half_linear<T, C>(src, dst);
         if (d.scale_x >= 1.0 && d.scale_y >= 1.0) return resize_area_shrink<T, C>(src, dst, d);
         return resize_area_upscale<T, C>(src, dst, d);
       case Interp::linear:
-        if (half_linear_applies(src, dst, d)) return resize_half_linear<T, C>(src, dst);
+        if (half_size(src, dst, d)) return resize_half_linear<T, C>(src, dst);
         return resize_linear<T, C>(src, dst, d);
       default:
         return resize_interp<T, C>(src, dst, d);

@@ -9,10 +9,6 @@
 
 #if TEXCV_HAS_HWY
 
-#ifndef HWY_DISABLED_TARGETS
-#define HWY_DISABLED_TARGETS (HWY_SVE | HWY_SVE2 | HWY_SVE_256 | HWY_SVE2_128 | HWY_RVV)
-#endif
-
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "src/cpu/simd_color.cpp"
 #include <hwy/foreach_target.h>  // must come before highway.h

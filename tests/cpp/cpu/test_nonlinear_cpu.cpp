@@ -4,15 +4,14 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <cstdio>
 #include <cstring>
 #include <limits>
 #include <string>
 #include <vector>
 
 #include "common/test_support.hpp"
+#include "cpu/on_every_simd_target.hpp"
 #include "src/core/nonlinear_desc.hpp"
-#include "src/cpu/simd.hpp"
 #include "texcv/filters.hpp"
 
 namespace texcv {
@@ -184,21 +183,7 @@ TEST(NonlinearCpu, MedianMatchesBruteForce) {
 // The 3x3 and 5x5 networks run on Highway's widest target by default: every other target this
 // CPU runs (SSE4, AVX2, AVX-512, ...) gives the same medians as the brute force.
 TEST(NonlinearCpu, MedianNetworksSameOnEverySimdTarget) {
-  const int targets = cpu::simd::simd_target_count();
-#if TEXCV_TEST_HAS_HWY
-  ASSERT_GT(targets, 0) << "built with Highway, but no target found";
-#else
-  GTEST_SKIP() << "built without Google Highway (TEXCV_HWY): the networks are plain loops";
-#endif
-  struct Restore {
-    ~Restore() { cpu::simd::simd_force_target(-1); }
-  } restore;
-  std::string checked;
-  for (int t = 0; t < targets; ++t) {
-    cpu::simd::simd_force_target(t);
-    const std::string name = cpu::simd::simd_target_name(t);
-    checked += " " + name;
-    ASSERT_EQ(std::string(cpu::simd::simd_target()), name) << "the dispatch did not follow";
+  test::on_every_simd_target("median networks", [](const std::string& name) {
     for (ElemType type : {ElemType::u8, ElemType::u16, ElemType::f32})
       for (int k : {3, 5})
         for (int ch : {1, 3, 4}) {
@@ -215,9 +200,7 @@ TEST(NonlinearCpu, MedianNetworksSameOnEverySimdTarget) {
                     << "," << y << "," << c;
         }
     expect_f32_specials_keep_their_order(name + ": ");
-    if (::testing::Test::HasFatalFailure()) return;
-  }
-  std::printf("[ simd     ] median networks checked on:%s\n", checked.c_str());
+  });
 }
 
 TEST(NonlinearCpu, BilateralF32HandComputed) {

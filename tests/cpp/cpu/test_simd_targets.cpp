@@ -1,17 +1,17 @@
 // The CPU backend's Highway loops (src/cpu/simd.hpp) on every SIMD target this CPU runs (the
-// dispatch forced to each in turn), against plain loops written here: flip's row mirror for
-// every pixel size, at widths below, at and around the vector lengths.
+// dispatch forced to each in turn: on_every_simd_target.hpp), against plain loops written here:
+// flip's row mirror, the filters' taps, the gray rows and resize's half-size mean.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstdint>
-#include <cstdio>
 #include <cstring>
 #include <limits>
 #include <string>
 #include <vector>
 
 #include "common/test_support.hpp"
+#include "cpu/on_every_simd_target.hpp"
 #include "src/core/color_pixel.hpp"
 #include "src/cpu/simd.hpp"
 #include "texcv/geometry.hpp"
@@ -20,20 +20,7 @@ namespace texcv {
 namespace {
 
 TEST(SimdTargets, FlipMirrorsEveryPixelSizeOnEveryTarget) {
-  const int targets = cpu::simd::simd_target_count();
-#if TEXCV_TEST_HAS_HWY
-  ASSERT_GT(targets, 0) << "built with Highway, but no target found";
-#else
-  GTEST_SKIP() << "built without Google Highway (TEXCV_HWY): flip runs its plain loop";
-#endif
-  struct Restore {
-    ~Restore() { cpu::simd::simd_force_target(-1); }
-  } restore;
-  std::string checked;
-  for (int t = 0; t < targets; ++t) {
-    cpu::simd::simd_force_target(t);
-    const std::string name = cpu::simd::simd_target_name(t);
-    checked += " " + name;
+  test::on_every_simd_target("flip", [](const std::string& name) {
     // Pixel sizes 1, 3, 4 (u8 x1/x3/x4), 2, 6, 8 (u16), 4, 12, 16 (f32).
     for (ElemType type : {ElemType::u8, ElemType::u16, ElemType::f32})
       for (int ch : {1, 3, 4})
@@ -57,23 +44,13 @@ TEST(SimdTargets, FlipMirrorsEveryPixelSizeOnEveryTarget) {
             }
           }
         }
-  }
-  std::printf("[ simd     ] flip checked on:%s\n", checked.c_str());
+  });
 }
 
 // The separable filters' multiply-add over taps: bit for bit the plain loop's floats (separate
 // multiply and add, in tap order, zero taps skipped so that 0 * inf adds no NaN) on every
 // target, for lengths around the vector sizes, with infinities, NaN and signed zeros in the data.
 TEST(SimdTargets, FilterTapsAddIsThePlainLoopBitForBitOnEveryTarget) {
-  const int targets = cpu::simd::simd_target_count();
-#if TEXCV_TEST_HAS_HWY
-  ASSERT_GT(targets, 0) << "built with Highway, but no target found";
-#else
-  GTEST_SKIP() << "built without Google Highway (TEXCV_HWY): the filters run their plain loops";
-#endif
-  struct Restore {
-    ~Restore() { cpu::simd::simd_force_target(-1); }
-  } restore;
   const float kern[] = {0.0625f, 0.0f, -0.25f, 1.0f / 3.0f, 0.5f, 0.0f, 7.0f};
   const int taps = 7, step = 3;
   std::vector<float> src(4 * 300 + taps * step);
@@ -85,11 +62,7 @@ TEST(SimdTargets, FilterTapsAddIsThePlainLoopBitForBitOnEveryTarget) {
   src[40] = std::numeric_limits<float>::infinity();
   src[41 + step] = std::numeric_limits<float>::quiet_NaN();  // under a zero tap: skipped
   src[90] = -0.0f;
-  std::string checked;
-  for (int t = 0; t < targets; ++t) {
-    cpu::simd::simd_force_target(t);
-    const std::string name = cpu::simd::simd_target_name(t);
-    checked += " " + name;
+  test::on_every_simd_target("filter taps", [&](const std::string& name) {
     for (int n : {1, 7, 15, 16, 17, 33, 64, 65, 300}) {
       std::vector<float> got(static_cast<std::size_t>(n)), want(static_cast<std::size_t>(n));
       for (int i = 0; i < n; ++i) got[i] = want[i] = i % 5 == 0 ? -0.0f : 0.25f * i;
@@ -109,8 +82,7 @@ TEST(SimdTargets, FilterTapsAddIsThePlainLoopBitForBitOnEveryTarget) {
                         << want[i];
       }
     }
-  }
-  std::printf("[ simd     ] filter taps checked on:%s\n", checked.c_str());
+  });
 }
 
 // cvt_color's to-gray rows: the same values as color_pixel.hpp's px_to_gray (the plain loop) on
@@ -149,26 +121,11 @@ void expect_gray_rows_match(const std::string& name) {
 }
 
 TEST(SimdTargets, GrayRowsArePxToGrayOnEveryTarget) {
-  const int targets = cpu::simd::simd_target_count();
-#if TEXCV_TEST_HAS_HWY
-  ASSERT_GT(targets, 0) << "built with Highway, but no target found";
-#else
-  GTEST_SKIP() << "built without Google Highway (TEXCV_HWY): cvt_color runs its plain loop";
-#endif
-  struct Restore {
-    ~Restore() { cpu::simd::simd_force_target(-1); }
-  } restore;
-  std::string checked;
-  for (int t = 0; t < targets; ++t) {
-    cpu::simd::simd_force_target(t);
-    const std::string name = cpu::simd::simd_target_name(t);
-    checked += " " + name;
+  test::on_every_simd_target("gray rows", [](const std::string& name) {
     expect_gray_rows_match<std::uint8_t>(name);
     expect_gray_rows_match<std::uint16_t>(name);
     expect_gray_rows_match<float>(name);
-    if (::testing::Test::HasFatalFailure()) return;
-  }
-  std::printf("[ simd     ] gray rows checked on:%s\n", checked.c_str());
+  });
 }
 
 // resize's half-size mean rows: (a + b + c + d) / 4 rounded half to even, per channel, on every
@@ -204,25 +161,10 @@ void expect_half_rows_match(const std::string& name) {
 }
 
 TEST(SimdTargets, HalfMeanRowsRoundHalfToEvenOnEveryTarget) {
-  const int targets = cpu::simd::simd_target_count();
-#if TEXCV_TEST_HAS_HWY
-  ASSERT_GT(targets, 0) << "built with Highway, but no target found";
-#else
-  GTEST_SKIP() << "built without Google Highway (TEXCV_HWY): resize runs its plain loop";
-#endif
-  struct Restore {
-    ~Restore() { cpu::simd::simd_force_target(-1); }
-  } restore;
-  std::string checked;
-  for (int t = 0; t < targets; ++t) {
-    cpu::simd::simd_force_target(t);
-    const std::string name = cpu::simd::simd_target_name(t);
-    checked += " " + name;
+  test::on_every_simd_target("half-size mean rows", [](const std::string& name) {
     expect_half_rows_match<std::uint8_t>(name);
     expect_half_rows_match<std::uint16_t>(name);
-    if (::testing::Test::HasFatalFailure()) return;
-  }
-  std::printf("[ simd     ] half-size mean rows checked on:%s\n", checked.c_str());
+  });
 }
 
 }  // namespace

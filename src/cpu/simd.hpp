@@ -9,6 +9,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "texcv/geometry.hpp"
+
 namespace texcv::cpu::simd {
 
 // median_blur's 3x3 and 5x5 windows (simd_median.cpp): each vector holds one lane per output
@@ -49,6 +51,24 @@ bool half_mean_row(const std::uint8_t* a, const std::uint8_t* b, std::uint8_t* o
                    int channels);
 bool half_mean_row(const std::uint16_t* a, const std::uint16_t* b, std::uint16_t* o, int w,
                    int channels);
+
+// The warps' bilinear sampling of a one-channel image (simd_warp.cpp): destination pixels
+// [x0, x1) of row y, whose source positions m gives (affine: 2x3; perspective: 3x3, row-major,
+// destination to source, as sampling.hpp's AffineMap / PerspectiveMap), sampled as
+// sample_linear with border and border_value, stored as detail::saturate (f32: as is) to out[x].
+struct WarpRow {
+  const unsigned char* src;
+  std::size_t pitch;
+  int width, height;
+  const double* m;
+  bool perspective;
+  int y, x0, x1;
+  Border border;
+  float border_value;
+};
+bool warp_linear_row(const WarpRow& r, std::uint8_t* out);
+bool warp_linear_row(const WarpRow& r, std::uint16_t* out);
+bool warp_linear_row(const WarpRow& r, float* out);
 
 // The name of the Highway target the dispatch picks on this CPU (e.g. "AVX2"), or "none".
 const char* simd_target();

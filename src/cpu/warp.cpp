@@ -1,7 +1,9 @@
 // CPU backend: affine and perspective warps (destination -> source maps from src/core).
 #include <algorithm>
+#include <type_traits>
 
 #include "src/cpu/dispatch.hpp"
+#include "src/cpu/simd.hpp"
 
 namespace texcv::cpu {
 
@@ -29,6 +31,21 @@ void warp_tiles(const ImageView& src, const ImageView& dst, const Map& map,
     const int y1 = std::min(y0 + kTileH, dst.height), x1 = std::min(x0 + kTileW, dst.width);
     for (int y = y0; y < y1; ++y) {
       T* drow = dst.row<T>(y);
+      if constexpr (C == 1 && IP == Interp::linear) {
+        constexpr bool kPersp = std::is_same_v<Map, sd::PerspectiveMap>;
+        const simd::WarpRow r{static_cast<const unsigned char*>(src.data),
+                              src.pitch,
+                              src.width,
+                              src.height,
+                              map.m,
+                              kPersp,
+                              y,
+                              x0,
+                              x1,
+                              sp.border,
+                              sp.border_value[0]};
+        if (simd::warp_linear_row(r, drow)) continue;
+      }
       for (int x = x0; x < x1; ++x) {
         double sx, sy;  // exact far from the origin (sampling.hpp's coord_fraction)
         float out[C];

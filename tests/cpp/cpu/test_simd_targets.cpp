@@ -1,6 +1,7 @@
 // The CPU backend's Highway loops (src/cpu/simd.hpp) on every SIMD target this CPU runs (the
 // dispatch forced to each in turn: on_every_simd_target.hpp), against plain loops written here:
-// flip's row mirror, the filters' taps, the gray rows and resize's half-size mean.
+// flip's row mirror, the filters' taps, the gray rows, resize's half-size mean and the warps'
+// bilinear rows.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -13,6 +14,7 @@
 #include "common/test_support.hpp"
 #include "cpu/on_every_simd_target.hpp"
 #include "src/core/color_pixel.hpp"
+#include "src/core/sampling.hpp"
 #include "src/cpu/simd.hpp"
 #include "texcv/geometry.hpp"
 
@@ -164,6 +166,90 @@ TEST(SimdTargets, HalfMeanRowsRoundHalfToEvenOnEveryTarget) {
   test::on_every_simd_target("half-size mean rows", [](const std::string& name) {
     expect_half_rows_match<std::uint8_t>(name);
     expect_half_rows_match<std::uint16_t>(name);
+  });
+}
+
+// The warps' bilinear rows: every destination pixel bit for bit what sampling.hpp's plain
+// per-pixel path gives (the map in double, sample_linear, saturate), on every target: u8, u16,
+// f32; rotations, a shear, a strong zoom (rows far apart in one vector), perspectives (one with
+// w = 0 in the row), positions near 30,000 px (issue 16's exactness), every border mode with
+// taps outside; padded rows; the last source rows (u8's 32-bit gathers must not read past the
+// image: with a tight pitch the image ends exactly at its last pixel).
+template <typename T>
+void expect_warp_rows_match(const std::string& name) {
+  namespace sd = texcv::detail;
+  struct Case {
+    bool persp;
+    double m[9];
+  };
+  const double c30 = std::cos(0.5235987755982988), s30 = std::sin(0.5235987755982988);
+  const Case cases[] = {
+      {false, {c30, s30, -20.3, -s30, c30, 40.7}},       // rotation, taps outside
+      {false, {c30, -s30, 31.25, s30, c30, 2.5}},        // rotation inside
+      {false, {1.0, 0.37, 0.5, 0.0, 1.0, 0.25}},         // shear
+      {false, {0.013, 0.0, 3.1, 0.0, 0.021, 1.7}},       // zoom in
+      {false, {1.0, 0.0, 0.3, 9.5, 0.0, 0.6}},           // rows far apart in a vector
+      {false, {1.0, 0.0, 29990.75, 0.0, 1.0, 30001.3}},  // far from the origin
+      {false, {1.0, 1e-7, 0.125, 0.0, 1.0, 52.999999}},  // the last rows
+      {true, {1.1, 0.05, 1.0, 0.02, 0.9, 2.0, 1e-3, 2e-3, 1.0}},
+      {true, {1.0, 0.0, 0.0, 0.0, 1.0, 0.0, -0.05, 0.0, 1.0}},  // w = 0 at x = 20
+  };
+  const int sw = 67, sh = 55;
+  for (int pad : {0, 5})
+    for (int width : {1, 3, 7, 8, 9, 15, 16, 17, 33, 64})
+      for (const Case& cs : cases)
+        for (Border b : {Border::constant, Border::replicate, Border::reflect, Border::reflect101,
+                         Border::wrap}) {
+          const std::size_t pitch = (static_cast<std::size_t>(sw) + pad) * sizeof(T);
+          std::vector<unsigned char> mem(pitch * (sh - 1) + sw * sizeof(T));  // ends at the image
+          std::uint32_t seed = static_cast<std::uint32_t>(width * 31 + pad);
+          for (int y = 0; y < sh; ++y)
+            for (int x = 0; x < sw; ++x) {
+              seed = seed * 1664525u + 1013904223u;
+              T v;
+              if constexpr (sizeof(T) == 4)
+                v = static_cast<float>(seed >> 8) / 65536.0f - 100.0f;
+              else
+                v = static_cast<T>(seed >> (sizeof(T) == 1 ? 24 : 16));
+              std::memcpy(mem.data() + pitch * y + x * sizeof(T), &v, sizeof(T));
+            }
+          const sd::PitchedSource<T, 1> src{mem.data(), pitch, sw, sh};
+          const float bv = sizeof(T) == 4 ? -7.5f : 99.0f;
+          for (int y : {0, 3, 40}) {
+            const int x0 = 2, x1 = x0 + width;
+            std::vector<T> got(static_cast<std::size_t>(x1) + 2, T(77));
+            const cpu::simd::WarpRow r{mem.data(), pitch, sw, sh, cs.m, cs.persp, y, x0, x1, b, bv};
+            if (!cpu::simd::warp_linear_row(r, got.data())) {
+              ASSERT_TRUE(width < 16 || name == "SCALAR") << name << ": no vector path, " << width;
+              continue;
+            }
+            ASSERT_EQ(static_cast<double>(got[x0 - 1]), 77.0) << name << ": wrote before x0";
+            ASSERT_EQ(static_cast<double>(got[x1]), 77.0) << name << ": wrote past x1";
+            for (int x = x0; x < x1; ++x) {
+              double sx, sy;
+              if (cs.persp)
+                sd::PerspectiveMap{{cs.m[0], cs.m[1], cs.m[2], cs.m[3], cs.m[4], cs.m[5], cs.m[6],
+                                    cs.m[7], cs.m[8]}}(x, y, sx, sy);
+              else
+                sd::AffineMap{{cs.m[0], cs.m[1], cs.m[2], cs.m[3], cs.m[4], cs.m[5]}}(x, y, sx, sy);
+              float v;
+              sd::sample_linear<1>(src, sx, sy, b, &bv, &v);
+              const T want = sd::saturate<T>(v);
+              ASSERT_EQ(std::memcmp(&got[x], &want, sizeof(T)), 0)
+                  << name << ": " << sizeof(T) << "-byte, map " << (&cs - cases) << ", border "
+                  << static_cast<int>(b) << ", width " << width << ", pad " << pad << ", at " << x
+                  << "," << y << ": " << static_cast<double>(got[x]) << " against "
+                  << static_cast<double>(want);
+            }
+          }
+        }
+}
+
+TEST(SimdTargets, WarpLinearRowsAreThePlainLoopOnEveryTarget) {
+  test::on_every_simd_target("warp linear rows", [](const std::string& name) {
+    expect_warp_rows_match<std::uint8_t>(name);
+    expect_warp_rows_match<std::uint16_t>(name);
+    expect_warp_rows_match<float>(name);
   });
 }
 

@@ -1,0 +1,231 @@
+// The warps' bilinear sampling of one-channel images in Highway vectors (see simd.hpp): a vector
+// of destination pixels of one row at a time. Their source positions in double lanes, as
+// sampling.hpp's AffineMap / PerspectiveMap compute them (the same operations in the same order,
+// no fused multiply-add); sanitize_coord, floor and the float32 fraction as sample_linear; the
+// taps by gathers (u8 and u16: one 32-bit gather per source row brings both horizontal
+// neighbours; f32: one per tap); the weights' products and sums in float32 in sample_linear's
+// order; u8/u16 rounded half to even and saturated as detail::saturate. A vector with any tap
+// outside the image (the border modes) goes through sample_linear pixel by pixel. Same values
+// as warp.cpp's plain loop; the test SimdTargets.WarpLinearRowsAreThePlainLoopOnEveryTarget.
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+
+#include "src/core/sampling.hpp"
+#include "src/cpu/simd.hpp"
+
+#if TEXCV_HAS_HWY
+
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "src/cpu/simd_warp.cpp"
+#include <hwy/foreach_target.h>  // must come before highway.h
+#include <hwy/highway.h>
+
+HWY_BEFORE_NAMESPACE();
+namespace texcv::cpu::simd::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+namespace sd = texcv::detail;
+
+#if HWY_TARGET != HWY_SCALAR
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
+              "the u8/u16 gathers take a pixel's right neighbour from the higher bytes");
+
+template <typename T>
+bool warp_impl(const WarpRow& r, T* out) {
+  const hn::ScalableTag<float> df;                   // fractions, taps, sums: one lane per pixel
+  const hn::RebindToSigned<decltype(df)> di;         // integer parts, gather offsets
+  const hn::Half<decltype(df)> dh;                   // half of them
+  const hn::Rebind<double, decltype(dh)> dd;         // their source positions (full width)
+  const hn::Rebind<std::int32_t, decltype(dd)> dih;  // half of di
+  const int n = static_cast<int>(hn::Lanes(df)), nh = n / 2;
+  if (r.x1 - r.x0 < n) return false;
+  const sd::PitchedSource<T, 1> src{r.src, r.pitch, r.width, r.height};
+  const double* m = r.m;
+  const double fy = r.y;
+  // Per row: the terms of y (AffineMap: (m0 x + m1 y) + m2; PerspectiveMap: the same for its
+  // three rows, then the division).
+  const auto m0 = hn::Set(dd, m[0]), m3 = hn::Set(dd, m[3]);
+  const auto t0 = hn::Set(dd, m[1] * fy), t1 = hn::Set(dd, m[4] * fy);
+  const auto c0 = hn::Set(dd, m[2]), c1 = hn::Set(dd, m[5]);
+  const auto lim = hn::Set(dd, static_cast<double>(sd::kCoordLimit));
+  const auto nlim = hn::Neg(lim);
+  const auto sanitize = [&](auto v) {  // sampling.hpp's sanitize_coord(double)
+    const auto in = hn::And(hn::Gt(v, nlim), hn::Lt(v, lim));
+    return hn::IfThenElse(in, v, hn::IfThenElse(hn::Ge(v, lim), lim, nlim));
+  };
+  // Source positions of pixels xs .. xs + nh - 1 as the maps compute them, sanitized.
+  const auto position = [&](int xs, hn::Vec<decltype(dd)>& sx, hn::Vec<decltype(dd)>& sy) {
+    const auto fx = hn::Iota(dd, static_cast<double>(xs));
+    sx = hn::Add(hn::Add(hn::Mul(m0, fx), t0), c0);
+    sy = hn::Add(hn::Add(hn::Mul(m3, fx), t1), c1);
+    if (r.perspective) {
+      const auto w = hn::Add(hn::Add(hn::Mul(hn::Set(dd, m[6]), fx), hn::Set(dd, m[7] * fy)),
+                             hn::Set(dd, m[8]));
+      const auto nz = hn::Ne(w, hn::Zero(dd));
+      const auto iw = hn::IfThenElseZero(nz, hn::Div(hn::Set(dd, 1.0), w));
+      sx = hn::IfThenElse(nz, hn::Mul(sx, iw), lim);
+      sy = hn::IfThenElse(nz, hn::Mul(sy, iw), lim);
+    }
+    sx = sanitize(sx);
+    sy = sanitize(sy);
+  };
+  const auto one = hn::Set(df, 1.0f);
+  const auto w1 = hn::Set(di, r.width - 1), h1 = hn::Set(di, r.height - 1);
+  const auto neg1 = hn::Set(di, -1);  // Highway 1.0 has no integer Ge
+  const auto pitch = hn::Set(di, static_cast<std::int32_t>(r.pitch));
+  // Gather offsets are int32 bytes from lane 0's source row: rows further apart than max_dy take
+  // the plain loop (a huge image under a strong shrink), as do lanes with taps outside the image.
+  const std::int64_t row_bytes = static_cast<std::int64_t>(r.width) * sizeof(T) + 8;
+  const std::int64_t max_rows = (std::int64_t{0x7fffffff} - row_bytes) /
+                                std::max<std::int64_t>(static_cast<std::int64_t>(r.pitch), 1);
+  const auto max_dy = hn::Set(di, static_cast<std::int32_t>(std::min<std::int64_t>(
+                                      std::max<std::int64_t>(max_rows - 1, 0), 1 << 30)));
+  const auto bv = hn::Set(df, r.border_value);
+  const auto* base = reinterpret_cast<const unsigned char*>(r.src);
+  for (int x = r.x0;; x += n) {
+    const int xs = x + n <= r.x1 ? x : r.x1 - n;  // the last vector ends at x1 (overlapping)
+    hn::Vec<decltype(dd)> sx0, sy0, sx1, sy1;     // the lower and upper halves
+    position(xs, sx0, sy0);
+    position(xs + nh, sx1, sy1);
+    const auto flx0 = hn::Floor(sx0), fly0 = hn::Floor(sy0);
+    const auto flx1 = hn::Floor(sx1), fly1 = hn::Floor(sy1);
+    const auto ix = hn::Combine(di, hn::DemoteTo(dih, flx1), hn::DemoteTo(dih, flx0));
+    const auto iy = hn::Combine(di, hn::DemoteTo(dih, fly1), hn::DemoteTo(dih, fly0));
+    // coord_fraction(v, floor(v))
+    const auto fxf =
+        hn::Combine(df, hn::DemoteTo(dh, hn::Sub(sx1, flx1)), hn::DemoteTo(dh, hn::Sub(sx0, flx0)));
+    const auto fyf =
+        hn::Combine(df, hn::DemoteTo(dh, hn::Sub(sy1, fly1)), hn::DemoteTo(dh, hn::Sub(sy0, fly0)));
+    // The bilinear sum of sample_linear and detail::saturate's store.
+    const auto blend = [&](auto p00, auto p01, auto p10, auto p11) {
+      const auto gx = hn::Sub(one, fxf), gy = hn::Sub(one, fyf);
+      const auto r0 = hn::Add(hn::Mul(p00, gx), hn::Mul(p01, fxf));
+      const auto r1 = hn::Add(hn::Mul(p10, gx), hn::Mul(p11, fxf));
+      const auto v = hn::Add(hn::Mul(r0, gy), hn::Mul(r1, fyf));
+      if constexpr (sizeof(T) == 4) {
+        hn::StoreU(v, df, out + xs);
+      } else {
+        // v > 0 or 0 (also NaN), at most the maximum, rounded half to even.
+        constexpr float kMax = sizeof(T) == 1 ? 255.0f : 65535.0f;
+        const auto c = hn::Min(hn::IfThenElseZero(hn::Gt(v, hn::Zero(df)), v), hn::Set(df, kMax));
+        const hn::Rebind<T, decltype(df)> dt;
+        hn::StoreU(hn::DemoteTo(dt, hn::NearestInt(c)), dt, out + xs);
+      }
+    };
+    // Every tap inside, and the gather offsets (int32 bytes from lane 0's source row) in range.
+    const auto iy0 = hn::Set(di, hn::GetLane(iy));
+    const auto dy = hn::Sub(iy, iy0);
+    auto inside = hn::And(hn::And(hn::Gt(ix, neg1), hn::Gt(iy, neg1)),
+                          hn::And(hn::Lt(ix, w1), hn::Lt(iy, h1)));
+    inside = hn::And(inside, hn::And(hn::Lt(dy, max_dy), hn::Gt(dy, hn::Neg(max_dy))));
+    if constexpr (sizeof(T) == 1) {
+      // A 32-bit gather at pixel x0 reads x0 .. x0 + 3: past the row's end only where the next
+      // row exists (then inside the image's memory), so on the last row x0 + 3 < width.
+      const auto last = hn::Eq(iy, hn::Sub(h1, hn::Set(di, 1)));
+      inside = hn::AndNot(hn::And(last, hn::Gt(ix, hn::Set(di, r.width - 4))), inside);
+    }
+    if (hn::AllTrue(di, inside)) {
+      const auto off = hn::Add(hn::Mul(dy, pitch),
+                               hn::Mul(ix, hn::Set(di, static_cast<std::int32_t>(sizeof(T)))));
+      const unsigned char* b0 = base + static_cast<std::size_t>(hn::GetLane(iy)) * r.pitch;
+      if constexpr (sizeof(T) == 4) {
+        const auto* bf = reinterpret_cast<const float*>(b0);
+        const auto off1 = hn::Add(off, hn::Set(di, 4));
+        blend(hn::GatherOffset(df, bf, off), hn::GatherOffset(df, bf, off1),
+              hn::GatherOffset(df, bf, hn::Add(off, pitch)),
+              hn::GatherOffset(df, bf, hn::Add(off1, pitch)));
+      } else {
+        const auto* bi = reinterpret_cast<const std::int32_t*>(b0);
+        const auto g0 = hn::GatherOffset(di, bi, off);
+        const auto g1 = hn::GatherOffset(di, bi, hn::Add(off, pitch));
+        constexpr int kBits = 8 * sizeof(T);
+        const auto mask = hn::Set(di, (1 << kBits) - 1);
+        blend(hn::ConvertTo(df, hn::And(g0, mask)),
+              hn::ConvertTo(df, hn::And(hn::ShiftRight<kBits>(g0), mask)),
+              hn::ConvertTo(df, hn::And(g1, mask)),
+              hn::ConvertTo(df, hn::And(hn::ShiftRight<kBits>(g1), mask)));
+      }
+    } else if (r.border == Border::constant &&
+               hn::AllTrue(di, hn::Or(hn::Or(hn::Lt(ix, neg1), hn::Gt(ix, w1)),
+                                      hn::Or(hn::Lt(iy, neg1), hn::Gt(iy, h1))))) {
+      // Every tap of every lane outside: four border values, blended as sample_linear does.
+      blend(bv, bv, bv, bv);
+    } else {
+      HWY_ALIGN double bx[2 * HWY_MAX_BYTES / sizeof(double)];
+      HWY_ALIGN double by[2 * HWY_MAX_BYTES / sizeof(double)];
+      hn::Store(sx0, dd, bx);
+      hn::Store(sx1, dd, bx + nh);
+      hn::Store(sy0, dd, by);
+      hn::Store(sy1, dd, by + nh);
+      for (int i = 0; i < n; ++i) {
+        float v;
+        sd::sample_linear<1>(src, bx[i], by[i], r.border, &r.border_value, &v);
+        out[xs + i] = sd::saturate<T>(v);
+      }
+    }
+    if (xs + n >= r.x1) break;
+  }
+  return true;
+}
+#endif
+
+bool warp_u8(const WarpRow& r, std::uint8_t* out) {
+#if HWY_TARGET == HWY_SCALAR
+  (void)r, (void)out;
+  return false;  // one lane: nothing to gain over the plain loop
+#else
+  return warp_impl(r, out);
+#endif
+}
+bool warp_u16(const WarpRow& r, std::uint16_t* out) {
+#if HWY_TARGET == HWY_SCALAR
+  (void)r, (void)out;
+  return false;
+#else
+  return warp_impl(r, out);
+#endif
+}
+bool warp_f32(const WarpRow& r, float* out) {
+#if HWY_TARGET == HWY_SCALAR
+  (void)r, (void)out;
+  return false;
+#else
+  return warp_impl(r, out);
+#endif
+}
+
+}  // namespace texcv::cpu::simd::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace texcv::cpu::simd {
+HWY_EXPORT(warp_u8);
+HWY_EXPORT(warp_u16);
+HWY_EXPORT(warp_f32);
+bool warp_linear_row(const WarpRow& r, std::uint8_t* out) {
+  return HWY_DYNAMIC_DISPATCH(warp_u8)(r, out);
+}
+bool warp_linear_row(const WarpRow& r, std::uint16_t* out) {
+  return HWY_DYNAMIC_DISPATCH(warp_u16)(r, out);
+}
+bool warp_linear_row(const WarpRow& r, float* out) {
+  return HWY_DYNAMIC_DISPATCH(warp_f32)(r, out);
+}
+}  // namespace texcv::cpu::simd
+#endif  // HWY_ONCE
+
+#else  // !TEXCV_HAS_HWY
+
+namespace texcv::cpu::simd {
+bool warp_linear_row(const WarpRow&, std::uint8_t*) {
+  return false;
+}
+bool warp_linear_row(const WarpRow&, std::uint16_t*) {
+  return false;
+}
+bool warp_linear_row(const WarpRow&, float*) {
+  return false;
+}
+}  // namespace texcv::cpu::simd
+
+#endif

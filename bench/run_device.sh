@@ -109,7 +109,9 @@ do_build() {
   [ -d "$ROOT/.devdeps/googletest" ] && extra+=("-DTEXCV_GTEST_SOURCE=$ROOT/.devdeps/googletest")
   [ -d "$ROOT/.devdeps/include/CLI" ] && extra+=("-DTEXCV_CLI11_INCLUDE=$ROOT/.devdeps/include")
   local hwy_dir="$ROOT/.devdeps/hwy/lib/x86_64-linux-gnu/cmake/hwy"
-  [ -f "$hwy_dir/hwy-config.cmake" ] && extra+=("-Dhwy_DIR=$hwy_dir")
+  local hwy_arg=()
+  [ -f "$hwy_dir/hwy-config.cmake" ] && hwy_arg=("-Dhwy_DIR=$hwy_dir")
+  extra+=("${hwy_arg[@]}")
   # TIFF: the machine has no libtiff; a static one (Debian 12's libtiff.a, its dependencies' .a
   # and headers) may be carried in .devdeps/tiff (lib/, include/). JPEG-compressed TIFFs then
   # fail (Debian's libtiff expects libjpeg 6.2, the machine has 8); the benchmark's do not use it.
@@ -138,7 +140,7 @@ do_build() {
         -DCMAKE_CUDA20_STANDARD_COMPILE_OPTION=-std=c++20 \
         -DCMAKE_CUDA20_EXTENSION_COMPILE_OPTION=-std=c++20 -DTEXCV_BUILD_TESTS=OFF \
         -DTEXCV_BUILD_BENCH=OFF -DTEXCV_BUILD_TOOLS=OFF -DTEXCV_BUILD_EXAMPLES=OFF \
-        ${nvcc:+"$nvcc"} "${pyargs[@]}" >"$OUT/build_py.log" 2>&1 &&
+        ${nvcc:+"$nvcc"} "${pyargs[@]}" "${hwy_arg[@]}" >"$OUT/build_py.log" 2>&1 &&
         (timeout "$(cap 480 20)" cmake --build "$py_build" -j "$JOBS" --target _texcv \
           >>"$OUT/build_py.log" 2>&1 || echo "python module build FAILED: see build_py.log") &
     else

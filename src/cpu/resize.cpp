@@ -1,4 +1,5 @@
 // CPU backend: resize (nearest, linear, cubic, area), parallel over destination rows.
+#include <algorithm>
 #include <cstdint>
 #include <type_traits>
 #include <vector>
@@ -74,119 +75,168 @@ void resize_area_shrink(const ImageView& src, const ImageView& dst, const Resize
   }
 }
 
-// Interp::area when an axis enlarges: bilinear with OpenCV's INTER_AREA fractions
-// (area_upscale_coord) on both axes.
-template <typename T, int C>
-void resize_area_upscale(const ImageView& src, const ImageView& dst, const ResizeDesc& d) {
-  std::vector<int> xi(dst.width);
-  std::vector<float> xf(dst.width);
-  for (int x = 0; x < dst.width; ++x)
-    sd::area_upscale_coord(x, d.scale_x, d.inv_scale_x, xi[x], xf[x]);
-  const auto s = detail::source_of<T, C>(src);
-  const sd::SamplingDesc& sp = d.sampling;
-  TEXCV_OMP_PARALLEL_FOR_IF(static_cast<long>(dst.width) * dst.height)
-  for (int y = 0; y < dst.height; ++y) {
-    int y0;
-    float fy;
-    sd::area_upscale_coord(y, d.scale_y, d.inv_scale_y, y0, fy);
-    const float gy = 1.0f - fy;
-    T* drow = dst.row<T>(y);
-    for (int x = 0; x < dst.width; ++x) {
-      const int x0 = xi[x];
-      const float fx = xf[x], gx = 1.0f - fx;
-      float p00[C], p01[C], p10[C], p11[C], out[C];
-      sd::fetch<C>(s, x0, y0, sp.border, sp.border_value, p00);
-      sd::fetch<C>(s, x0 + 1, y0, sp.border, sp.border_value, p01);
-      sd::fetch<C>(s, x0, y0 + 1, sp.border, sp.border_value, p10);
-      sd::fetch<C>(s, x0 + 1, y0 + 1, sp.border, sp.border_value, p11);
-      for (int c = 0; c < C; ++c) {
-        const float r0 = p00[c] * gx + p01[c] * fx;
-        const float r1 = p10[c] * gx + p11[c] * fx;
-        out[c] = r0 * gy + r1 * fy;
-      }
-      sd::store<T, C>(drow + static_cast<std::size_t>(x) * C, out);
+// The separable interpolations (linear, cubic, area when enlarging) in two passes with the
+// same floats as the per-pixel sampler (sample_linear / sample_cubic, whose sums are already a
+// pass along x over each source row followed by one along y):
+// - Tables per axis, once per image: K source indices (before the border) and K weights for
+//   every destination index (linear and area: K = 2, w = 1 - f and f; cubic: K = 4,
+//   cubic_weights(f)).
+// - A horizontal pass makes, for a source row, the row of x sums at the destination's columns
+//   (K = 2: p0 w0 + p1 w1; K = 4: ((0 + p0 w0) + p1 w1) + ...), taps outside the image as fetch
+//   gives them (border_index, or the border value); each block of destination rows keeps the last
+//   K of them, so an enlargement computes each source row once instead of per destination row.
+// - The vertical pass combines K of those rows with the y weights in the same order (a loop
+//   over contiguous floats the compiler vectorizes) and stores as detail::store.
+struct AxisTaps {
+  int k = 2;
+  std::vector<int> index;     // n * k, before the border
+  std::vector<float> weight;  // n * k
+};
+
+AxisTaps axis_taps(int n, Interp ip, const sd::ResizeAxis& ax, double scale, double inv_scale) {
+  AxisTaps t;
+  t.k = ip == Interp::cubic ? 4 : 2;
+  t.index.resize(static_cast<std::size_t>(n) * t.k);
+  t.weight.resize(static_cast<std::size_t>(n) * t.k);
+  for (int d = 0; d < n; ++d) {
+    int* idx = &t.index[static_cast<std::size_t>(d) * t.k];
+    float* w = &t.weight[static_cast<std::size_t>(d) * t.k];
+    if (ip == Interp::area) {  // enlarging: OpenCV's INTER_AREA fractions
+      int i0;
+      float f;
+      sd::area_upscale_coord(d, scale, inv_scale, i0, f);
+      idx[0] = i0, idx[1] = i0 + 1, w[0] = 1.0f - f, w[1] = f;
+      continue;
+    }
+    const double v = sd::sanitize_coord(ax(d));
+    const int i0 = sd::floor_to_int(v);
+    const float f = sd::coord_fraction(v, i0);
+    if (ip == Interp::cubic) {
+      sd::cubic_weights(f, w);
+      for (int i = 0; i < 4; ++i) idx[i] = i0 - 1 + i;
+    } else {
+      idx[0] = i0, idx[1] = i0 + 1, w[0] = 1.0f - f, w[1] = f;
     }
   }
+  return t;
 }
 
-// cubic: sample the shared sampler at the ResizeAxis coordinates (double: exact far out).
-template <typename T, int C>
-void resize_interp(const ImageView& src, const ImageView& dst, const ResizeDesc& d) {
-  std::vector<double> xs(dst.width);
-  for (int x = 0; x < dst.width; ++x) xs[x] = d.ax(x);
-  const auto s = detail::source_of<T, C>(src);
-  const sd::SamplingDesc& sp = d.sampling;
-  TEXCV_OMP_PARALLEL_FOR_IF(static_cast<long>(dst.width) * dst.height)
-  for (int y = 0; y < dst.height; ++y) {
-    const double sy = d.ay(y);
-    T* drow = dst.row<T>(y);
-    for (int x = 0; x < dst.width; ++x) {
-      float out[C];
-      sd::sample<C>(s, xs[x], sy, sp.interp, sp.border, sp.border_value, out);
-      sd::store<T, C>(drow + static_cast<std::size_t>(x) * C, out);
-    }
-  }
-}
-
-// Interp::linear: sample_linear's arithmetic with the per-column coordinates, weights and
-// interior flags computed once per image and the per-row ones once per row, instead of per pixel
-// through the generic sampler. Same operations in the same order (r0 = p00 gx + p01 fx, r1 =
-// p10 gx + p11 fx, r0 gy + r1 fy), so the same floats; a pixel whose 2x2 neighbourhood leaves
-// the image goes through sd::sample as before.
-template <typename T, int C>
-void resize_linear(const ImageView& src, const ImageView& dst, const ResizeDesc& d) {
-  const int w = dst.width;
-  std::vector<int> x0s(static_cast<std::size_t>(w));
-  std::vector<float> fxs(static_cast<std::size_t>(w)), gxs(static_cast<std::size_t>(w));
-  std::vector<double> raw(static_cast<std::size_t>(w));
-  std::vector<unsigned char> inside(static_cast<std::size_t>(w));
-  for (int x = 0; x < w; ++x) {
-    raw[x] = d.ax(x);
-    const double sx = sd::sanitize_coord(raw[x]);
-    const int x0 = sd::floor_to_int(sx);
-    x0s[x] = x0;
-    fxs[x] = sd::coord_fraction(sx, x0);
-    gxs[x] = 1.0f - fxs[x];
-    inside[x] = x0 >= 0 && x0 + 1 < src.width;
-  }
-  const auto s = detail::source_of<T, C>(src);
-  const sd::SamplingDesc& sp = d.sampling;
-  TEXCV_OMP_PARALLEL_FOR_IF(static_cast<long>(dst.width) * dst.height)
-  for (int y = 0; y < dst.height; ++y) {
-    const double rawy = d.ay(y);
-    const double sy = sd::sanitize_coord(rawy);
-    const int y0 = sd::floor_to_int(sy);
-    const float fy = sd::coord_fraction(sy, y0);
-    const float gy = 1.0f - fy;
-    const bool inside_y = y0 >= 0 && y0 + 1 < src.height;
-    const T* a = inside_y ? src.row<const T>(y0) : nullptr;
-    const T* b = inside_y ? src.row<const T>(y0 + 1) : nullptr;
-    T* drow = dst.row<T>(y);
+template <typename T, int C, int K>
+void resize_separable(const ImageView& src, const ImageView& dst, const AxisTaps& xt,
+                      const AxisTaps& yt, const sd::SamplingDesc& sp) {
+  const int w = dst.width, n = w * C;
+  const Border b = sp.border;
+  const float* bv = sp.border_value;
+  // x tables with the border applied, planar per tap: element offsets, negative for the constant
+  // border's value.
+  std::vector<int> xi(static_cast<std::size_t>(w) * K);
+  std::vector<float> xw(static_cast<std::size_t>(w) * K);
+  const int* ixp[K];
+  const float* wxp[K];
+  for (int k = 0; k < K; ++k) {
+    int* ik = xi.data() + static_cast<std::size_t>(k) * w;
+    float* wk = xw.data() + static_cast<std::size_t>(k) * w;
     for (int x = 0; x < w; ++x) {
-      float out[C];
-      if (inside_y && inside[x]) {
-        const T* pa = a + static_cast<std::size_t>(x0s[x]) * C;
-        const T* pb = b + static_cast<std::size_t>(x0s[x]) * C;
-        const float fx = fxs[x], gx = gxs[x];
-        for (int c = 0; c < C; ++c) {
-          const float r0 = static_cast<float>(pa[c]) * gx + static_cast<float>(pa[C + c]) * fx;
-          const float r1 = static_cast<float>(pb[c]) * gx + static_cast<float>(pb[C + c]) * fx;
-          out[c] = r0 * gy + r1 * fy;
-        }
+      const int i = sd::border_index(xt.index[static_cast<std::size_t>(x) * K + k], src.width, b);
+      ik[x] = i < 0 ? -1 : i * C;
+      wk[x] = xt.weight[static_cast<std::size_t>(x) * K + k];
+    }
+    ixp[k] = ik;
+    wxp[k] = wk;
+  }
+  // The columns [xa, xb) whose taps all lie inside the row before any border (so that they rise
+  // with x), with the 32-bit reads of u8/u16 (up to 4 / sizeof(T) - 1 elements past the last
+  // tap's last channel) too: simd::taps_row.
+  const int extra = static_cast<int>(4 / sizeof(T)) - 1;
+  const auto vec_ok = [&](int x) {
+    for (int k = 0; k < K; ++k) {
+      const int raw = xt.index[static_cast<std::size_t>(x) * K + k];
+      if (raw < 0 || raw >= src.width || raw * C + C - 1 + extra >= src.width * C) return false;
+    }
+    return true;
+  };
+  int xa = 0, xb = 0;
+  while (xa < w && !vec_ok(xa)) ++xa;
+  for (xb = xa; xb < w && vec_ok(xb);) ++xb;
+  for (int x = xb; x < w; ++x)
+    if (vec_ok(x)) xa = xb = 0;  // not one run (no such table): the plain loop only
+  constexpr int kBlock = 32;     // destination rows per task, each with its own K source rows
+  const int blocks = (dst.height + kBlock - 1) / kBlock;
+  TEXCV_OMP_PARALLEL_FOR_IF(static_cast<long>(dst.width) * dst.height)
+  for (int blk = 0; blk < blocks; ++blk) {
+    std::vector<float> rows(static_cast<std::size_t>(K) * n);
+    int tag[K];
+    bool tagged[K] = {};
+    // The x sums of raw source row r (before the border) into slot r mod K.
+    const auto row_of = [&](int r) -> const float* {
+      const int slot = ((r % K) + K) % K;
+      float* h = rows.data() + static_cast<std::size_t>(slot) * n;
+      if (tagged[slot] && tag[slot] == r) return h;
+      tag[slot] = r, tagged[slot] = true;
+      const int iy = sd::border_index(r, src.height, b);
+      const T* srow = iy >= 0 ? src.row<const T>(iy) : nullptr;
+      const auto plain = [&](int x0, int x1) {
+        for (int x = x0; x < x1; ++x)
+          for (int c = 0; c < C; ++c) {
+            float p[K];
+            for (int k = 0; k < K; ++k)
+              p[k] = srow && ixp[k][x] >= 0 ? static_cast<float>(srow[ixp[k][x] + c]) : bv[c];
+            float v;
+            if constexpr (K == 2) {
+              v = p[0] * wxp[0][x] + p[1] * wxp[1][x];
+            } else {
+              v = 0.0f;
+              for (int k = 0; k < K; ++k) v += p[k] * wxp[k][x];
+            }
+            h[static_cast<std::size_t>(x) * C + c] = v;
+          }
+      };
+      if (srow && simd::taps_row(srow, src.width * C, C, ixp, wxp, K, xa, xb, h)) {
+        plain(0, xa);
+        plain(xb, w);
       } else {
-        sd::sample<C>(s, raw[x], rawy, sp.interp, sp.border, sp.border_value, out);
+        plain(0, w);
       }
-      sd::store<T, C>(drow + static_cast<std::size_t>(x) * C, out);
+      return h;
+    };
+    const int y_end = std::min(dst.height, (blk + 1) * kBlock);
+    for (int y = blk * kBlock; y < y_end; ++y) {
+      const int* ry = &yt.index[static_cast<std::size_t>(y) * K];
+      const float* wy = &yt.weight[static_cast<std::size_t>(y) * K];
+      const float* h[K];
+      for (int k = 0; k < K; ++k) h[k] = row_of(ry[k]);
+      T* drow = dst.row<T>(y);
+      if (simd::combine_rows(h, wy, K, n, drow)) continue;
+      if constexpr (K == 2) {
+        const float w0 = wy[0], w1 = wy[1];
+        for (int i = 0; i < n; ++i) drow[i] = sd::saturate<T>(h[0][i] * w0 + h[1][i] * w1);
+      } else {
+        const float w0 = wy[0], w1 = wy[1], w2 = wy[2], w3 = wy[3];
+        for (int i = 0; i < n; ++i)
+          drow[i] = sd::saturate<T>((((0.0f + h[0][i] * w0) + h[1][i] * w1) + h[2][i] * w2) +
+                                    h[3][i] * w3);
+      }
     }
   }
+}
+
+template <typename T, int C>
+void resize_two_pass(const ImageView& src, const ImageView& dst, const ResizeDesc& d) {
+  const Interp ip = d.sampling.interp;
+  const AxisTaps xt = axis_taps(dst.width, ip, d.ax, d.scale_x, d.inv_scale_x);
+  const AxisTaps yt = axis_taps(dst.height, ip, d.ay, d.scale_y, d.inv_scale_y);
+  if (ip == Interp::cubic)
+    resize_separable<T, C, 4>(src, dst, xt, yt, d.sampling);
+  else
+    resize_separable<T, C, 2>(src, dst, xt, yt, d.sampling);
 }
 
 // Interp::linear at exactly half size on both axes (scale 2, no align_corners, every 2x2 block
 // inside the source): the source position of dst (x, y) is (2x + 0.5, 2y + 0.5), so the taps are
-// the block at (2x, 2y) and every weight is 0.5. resize_linear's floats then are exact for u8 and
+// the block at (2x, 2y) and every weight is 0.5. The two passes' floats then are exact for u8 and
 // u16, (a + b + c + d) / 4, and its rounding (half to even) is
-// (s + 1 + ((s >> 2) & 1)) >> 2 on the integer sum s; f32 takes resize_linear's operations with
-// the weights 0.5. The same results as resize_linear, without its per-pixel tables (the batch
+// (s + 1 + ((s >> 2) & 1)) >> 2 on the integer sum s; f32 takes the two passes' operations with
+// the weights 0.5. The same results as the two passes, without their tables (the batch
 // pipeline's "resize:scale=0.5" is this case). u8/u16 Interp::area at half size too.
 // (Without align_corners both axes' scale is ResizeDesc's scale_x / scale_y, area's too.)
 bool half_size(const ImageView& src, const ImageView& dst, const ResizeDesc& d) {
@@ -236,12 +286,12 @@ void resize(const ImageView& src, const ImageView& dst, const ResizeDesc& d) {
         if (!std::is_same_v<T, float> && half_size(src, dst, d))
           return resize_half_linear<T, C>(src, dst);
         if (d.scale_x >= 1.0 && d.scale_y >= 1.0) return resize_area_shrink<T, C>(src, dst, d);
-        return resize_area_upscale<T, C>(src, dst, d);
+        return resize_two_pass<T, C>(src, dst, d);
       case Interp::linear:
         if (half_size(src, dst, d)) return resize_half_linear<T, C>(src, dst);
-        return resize_linear<T, C>(src, dst, d);
+        return resize_two_pass<T, C>(src, dst, d);
       default:
-        return resize_interp<T, C>(src, dst, d);
+        return resize_two_pass<T, C>(src, dst, d);
     }
   });
 }

@@ -83,6 +83,172 @@ bool half_u16(const std::uint16_t* a, const std::uint16_t* b, std::uint16_t* o, 
   return half_any(a, b, o, w, c);
 }
 
+#if HWY_TARGET != HWY_SCALAR
+// The vertical pass: K rows of floats combined with weights w in order, stored as
+// detail::saturate (f32 as is).
+template <typename T>
+bool combine_impl(const float* const* h, const float* w, int k, int n, T* out) {
+  const hn::ScalableTag<float> df;
+  const int lanes = static_cast<int>(hn::Lanes(df));
+  if (n < lanes || (k != 2 && k != 4)) return false;
+  const auto w0 = hn::Set(df, w[0]), w1 = hn::Set(df, w[1]);
+  const auto w2 = hn::Set(df, k == 4 ? w[2] : 0.0f), w3 = hn::Set(df, k == 4 ? w[3] : 0.0f);
+  for (int x = 0;; x += lanes) {
+    const int xs = x + lanes <= n ? x : n - lanes;  // the last vector ends at n (overlapping)
+    hn::Vec<decltype(df)> v;
+    if (k == 2) {
+      v = hn::Add(hn::Mul(hn::LoadU(df, h[0] + xs), w0), hn::Mul(hn::LoadU(df, h[1] + xs), w1));
+    } else {
+      v = hn::Add(hn::Zero(df), hn::Mul(hn::LoadU(df, h[0] + xs), w0));
+      v = hn::Add(v, hn::Mul(hn::LoadU(df, h[1] + xs), w1));
+      v = hn::Add(v, hn::Mul(hn::LoadU(df, h[2] + xs), w2));
+      v = hn::Add(v, hn::Mul(hn::LoadU(df, h[3] + xs), w3));
+    }
+    if constexpr (sizeof(T) == 4) {
+      hn::StoreU(v, df, out + xs);
+    } else {
+      constexpr float kMax = sizeof(T) == 1 ? 255.0f : 65535.0f;
+      const auto c = hn::Min(hn::IfThenElseZero(hn::Gt(v, hn::Zero(df)), v), hn::Set(df, kMax));
+      const hn::Rebind<T, decltype(df)> dt;
+      hn::StoreU(hn::DemoteTo(dt, hn::NearestInt(c)), dt, out + xs);
+    }
+    if (xs + lanes >= n) break;
+  }
+  return true;
+}
+
+// The horizontal pass over pixels [xa, xb) of one source row: h[x * C + c] = the K taps
+// srow[ix[k][x] + c] weighted by wx[k][x] in order (K = 2: p0 w0 + p1 w1; K = 4: from 0).
+// u8/u16 taps come from 32-bit gathers at their byte offsets (the caller keeps the 4 bytes read
+// inside the image), masked.
+template <typename T, int C, int K>
+void taps_impl(const T* srow, int row_n, const int* const* ix, const float* const* wx, int xa,
+               int xb, float* h) {
+  const hn::ScalableTag<float> df;
+  const hn::RebindToSigned<decltype(df)> di;
+  const int lanes = static_cast<int>(hn::Lanes(df));
+  const auto tap = [&](const auto& idx, int c) HWY_ATTR {
+    const auto e = hn::Add(idx, hn::Set(di, c));
+    if constexpr (sizeof(T) == 4) {
+      return hn::GatherIndex(df, reinterpret_cast<const float*>(srow), e);
+    } else {
+      const auto g = hn::GatherOffset(di, reinterpret_cast<const std::int32_t*>(srow),
+                                      hn::Mul(e, hn::Set(di, static_cast<int>(sizeof(T)))));
+      return hn::ConvertTo(df, hn::And(g, hn::Set(di, (1 << (8 * sizeof(T))) - 1)));
+    }
+  };
+  for (int x = xa;; x += lanes) {
+    const int xs = x + lanes <= xb ? x : xb - lanes;
+    hn::Vec<decltype(di)> idx[K];
+    hn::Vec<decltype(df)> wv[K];
+    for (int k = 0; k < K; ++k) {
+      idx[k] = hn::LoadU(di, ix[k] + xs);
+      wv[k] = hn::LoadU(df, wx[k] + xs);
+    }
+    hn::Vec<decltype(df)> v[C];
+    // One channel, taps within one vector's span (an enlargement): the source elements loaded
+    // once, each tap a lane permutation of them instead of a gather.
+    const int base = ix[0][xs];
+    if (C == 1 && ix[K - 1][xs + lanes - 1] - base < lanes && base + lanes <= row_n) {
+      hn::Vec<decltype(df)> win;
+      if constexpr (sizeof(T) == 4) {
+        win = hn::LoadU(df, reinterpret_cast<const float*>(srow) + base);
+      } else {
+        const hn::Rebind<T, decltype(df)> dt;
+        win = hn::ConvertTo(df, hn::PromoteTo(di, hn::LoadU(dt, srow + base)));
+      }
+      const auto bv = hn::Set(di, base);
+      const auto p = [&](int k) HWY_ATTR {
+        return hn::TableLookupLanes(win, hn::IndicesFromVec(df, hn::Sub(idx[k], bv)));
+      };
+      if constexpr (K == 2) {
+        v[0] = hn::Add(hn::Mul(p(0), wv[0]), hn::Mul(p(1), wv[1]));
+      } else {
+        v[0] = hn::Zero(df);
+        for (int k = 0; k < K; ++k) v[0] = hn::Add(v[0], hn::Mul(p(k), wv[k]));
+      }
+    } else {
+      for (int c = 0; c < C; ++c) {
+        if constexpr (K == 2) {
+          v[c] = hn::Add(hn::Mul(tap(idx[0], c), wv[0]), hn::Mul(tap(idx[1], c), wv[1]));
+        } else {
+          v[c] = hn::Zero(df);
+          for (int k = 0; k < K; ++k) v[c] = hn::Add(v[c], hn::Mul(tap(idx[k], c), wv[k]));
+        }
+      }
+    }
+    float* o = h + static_cast<std::size_t>(xs) * C;
+    if constexpr (C == 1) {
+      hn::StoreU(v[0], df, o);
+    } else if constexpr (C == 3) {
+      hn::StoreInterleaved3(v[0], v[1], v[2], df, o);
+    } else {
+      hn::StoreInterleaved4(v[0], v[1], v[2], v[3], df, o);
+    }
+    if (xs + lanes >= xb) break;
+  }
+}
+
+template <typename T>
+bool taps_any(const T* srow, int row_n, int channels, const int* const* ix, const float* const* wx,
+              int k, int xa, int xb, float* h) {
+  const hn::ScalableTag<float> df;
+  if (xb - xa < static_cast<int>(hn::Lanes(df))) return false;
+  const auto run = [&](auto cc, auto kk) HWY_ATTR {
+    taps_impl<T, decltype(cc)::value, decltype(kk)::value>(srow, row_n, ix, wx, xa, xb, h);
+    return true;
+  };
+  using I1 = std::integral_constant<int, 1>;
+  using I3 = std::integral_constant<int, 3>;
+  using I4 = std::integral_constant<int, 4>;
+  using K2 = std::integral_constant<int, 2>;
+  if (k == 2) {
+    if (channels == 1) return run(I1{}, K2{});
+    if (channels == 3) return run(I3{}, K2{});
+    if (channels == 4) return run(I4{}, K2{});
+  } else if (k == 4) {
+    if (channels == 1) return run(I1{}, I4{});
+    if (channels == 3) return run(I3{}, I4{});
+    if (channels == 4) return run(I4{}, I4{});
+  }
+  return false;
+}
+#endif
+
+#if HWY_TARGET == HWY_SCALAR
+#define TEXCV_RESIZE_SIMD(expr) return false  // one lane: the plain loops
+#else
+#define TEXCV_RESIZE_SIMD(expr) return expr
+#endif
+bool combine_u8(const float* const* h, const float* w, int k, int n, std::uint8_t* out) {
+  (void)h, (void)w, (void)k, (void)n, (void)out;
+  TEXCV_RESIZE_SIMD(combine_impl(h, w, k, n, out));
+}
+bool combine_u16(const float* const* h, const float* w, int k, int n, std::uint16_t* out) {
+  (void)h, (void)w, (void)k, (void)n, (void)out;
+  TEXCV_RESIZE_SIMD(combine_impl(h, w, k, n, out));
+}
+bool combine_f32(const float* const* h, const float* w, int k, int n, float* out) {
+  (void)h, (void)w, (void)k, (void)n, (void)out;
+  TEXCV_RESIZE_SIMD(combine_impl(h, w, k, n, out));
+}
+bool taps_u8(const std::uint8_t* s, int n, int c, const int* const* ix, const float* const* wx,
+             int k, int xa, int xb, float* h) {
+  (void)s, (void)n, (void)c, (void)ix, (void)wx, (void)k, (void)xa, (void)xb, (void)h;
+  TEXCV_RESIZE_SIMD(taps_any(s, n, c, ix, wx, k, xa, xb, h));
+}
+bool taps_u16(const std::uint16_t* s, int n, int c, const int* const* ix, const float* const* wx,
+              int k, int xa, int xb, float* h) {
+  (void)s, (void)n, (void)c, (void)ix, (void)wx, (void)k, (void)xa, (void)xb, (void)h;
+  TEXCV_RESIZE_SIMD(taps_any(s, n, c, ix, wx, k, xa, xb, h));
+}
+bool taps_f32(const float* s, int n, int c, const int* const* ix, const float* const* wx, int k,
+              int xa, int xb, float* h) {
+  (void)s, (void)n, (void)c, (void)ix, (void)wx, (void)k, (void)xa, (void)xb, (void)h;
+  TEXCV_RESIZE_SIMD(taps_any(s, n, c, ix, wx, k, xa, xb, h));
+}
+#undef TEXCV_RESIZE_SIMD
+
 }  // namespace texcv::cpu::simd::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
 
@@ -90,6 +256,33 @@ HWY_AFTER_NAMESPACE();
 namespace texcv::cpu::simd {
 HWY_EXPORT(half_u8);
 HWY_EXPORT(half_u16);
+HWY_EXPORT(combine_u8);
+HWY_EXPORT(combine_u16);
+HWY_EXPORT(combine_f32);
+HWY_EXPORT(taps_u8);
+HWY_EXPORT(taps_u16);
+HWY_EXPORT(taps_f32);
+bool combine_rows(const float* const* h, const float* w, int k, int n, std::uint8_t* out) {
+  return HWY_DYNAMIC_DISPATCH(combine_u8)(h, w, k, n, out);
+}
+bool combine_rows(const float* const* h, const float* w, int k, int n, std::uint16_t* out) {
+  return HWY_DYNAMIC_DISPATCH(combine_u16)(h, w, k, n, out);
+}
+bool combine_rows(const float* const* h, const float* w, int k, int n, float* out) {
+  return HWY_DYNAMIC_DISPATCH(combine_f32)(h, w, k, n, out);
+}
+bool taps_row(const std::uint8_t* s, int row_n, int channels, const int* const* ix,
+              const float* const* wx, int k, int xa, int xb, float* h) {
+  return HWY_DYNAMIC_DISPATCH(taps_u8)(s, row_n, channels, ix, wx, k, xa, xb, h);
+}
+bool taps_row(const std::uint16_t* s, int row_n, int channels, const int* const* ix,
+              const float* const* wx, int k, int xa, int xb, float* h) {
+  return HWY_DYNAMIC_DISPATCH(taps_u16)(s, row_n, channels, ix, wx, k, xa, xb, h);
+}
+bool taps_row(const float* s, int row_n, int channels, const int* const* ix, const float* const* wx,
+              int k, int xa, int xb, float* h) {
+  return HWY_DYNAMIC_DISPATCH(taps_f32)(s, row_n, channels, ix, wx, k, xa, xb, h);
+}
 bool half_mean_row(const std::uint8_t* a, const std::uint8_t* b, std::uint8_t* o, int w,
                    int channels) {
   return HWY_DYNAMIC_DISPATCH(half_u8)(a, b, o, w, channels);
@@ -108,6 +301,27 @@ bool half_mean_row(const std::uint8_t*, const std::uint8_t*, std::uint8_t*, int,
   return false;
 }
 bool half_mean_row(const std::uint16_t*, const std::uint16_t*, std::uint16_t*, int, int) {
+  return false;
+}
+bool combine_rows(const float* const*, const float*, int, int, std::uint8_t*) {
+  return false;
+}
+bool combine_rows(const float* const*, const float*, int, int, std::uint16_t*) {
+  return false;
+}
+bool combine_rows(const float* const*, const float*, int, int, float*) {
+  return false;
+}
+bool taps_row(const std::uint8_t*, int, int, const int* const*, const float* const*, int, int, int,
+              float*) {
+  return false;
+}
+bool taps_row(const std::uint16_t*, int, int, const int* const*, const float* const*, int, int, int,
+              float*) {
+  return false;
+}
+bool taps_row(const float*, int, int, const int* const*, const float* const*, int, int, int,
+              float*) {
   return false;
 }
 }  // namespace texcv::cpu::simd

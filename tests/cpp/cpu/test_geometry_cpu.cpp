@@ -6,9 +6,11 @@
 #include <cstring>
 #include <string>
 #include <tuple>
+#include <type_traits>
 #include <vector>
 
 #include "common/test_support.hpp"
+#include "src/core/sampling.hpp"
 
 namespace texcv {
 namespace {
@@ -345,6 +347,106 @@ namespace {
 // formula's float operations with every weight 0.5. Size and factor forms, every channel count,
 // a padded source view, and an odd source (the last column's taps leave the image: the general
 // path, its border replicated) beside it.
+// resize's two passes (linear, cubic, area enlarging: x sums per source row, then y) against
+// sampling.hpp's per-pixel sampler (sample_linear / sample_cubic, and bilinear at
+// area_upscale_coord with fetch's border), which the CUDA backend runs: bit for bit, every type,
+// channel count and border (constant with a value), enlarging, shrinking, mixed, align_corners,
+// the factor form, a padded source.
+TEST(GeometryCpu, TwoPassResizeIsThePerPixelSamplerBitForBit) {
+  namespace sd = texcv::detail;
+  struct Case {
+    int sw, sh, dw, dh;
+    double fx, fy;
+    bool corners;
+  };
+  const Case cases[] = {{37, 23, 64, 40, 0, 0, false},    {37, 23, 11, 7, 0, 0, false},
+                        {37, 23, 70, 9, 0, 0, false},     {37, 23, 63, 39, 1.7, 1.7, false},
+                        {37, 23, 11, 7, 0.3, 0.3, false}, {37, 23, 64, 40, 0, 0, true},
+                        {5, 4, 1, 9, 0, 0, false},        {2, 2, 9, 9, 0, 0, true}};
+  for (Interp ip : {Interp::linear, Interp::cubic, Interp::area})
+    for (ElemType t : {ElemType::u8, ElemType::u16, ElemType::f32})
+      for (int ch : {1, 3, 4})
+        for (const Case& cs : cases)
+          for (Border b : {Border::constant, Border::replicate, Border::reflect, Border::reflect101,
+                           Border::wrap}) {
+            if (ip == Interp::area && cs.corners) continue;
+            const bool area_up = ip == Interp::area;
+            if (area_up && cs.dw < cs.sw && cs.dh < cs.sh) continue;  // the shrink: its own path
+            Image owner;
+            const ImageView src = test::padded_view(owner, cs.sw, cs.sh, ch, t, 3, 1, 1);
+            copy(test::random_image(cs.sw, cs.sh, ch, t, static_cast<std::uint32_t>(cs.dw + ch)),
+                 src);
+            Image dst(cs.dw, cs.dh, ch, t);
+            test::poison(dst.view());
+            ResizeParams p;
+            p.interp = ip;
+            p.border = b;
+            p.border_value = {17, 40, 3, 250};  // whole: integer types round it
+            p.align_corners = cs.corners;
+            p.fx = cs.fx;
+            p.fy = cs.fy;
+            resize(src, dst, p);
+            // geometry.cpp's coordinates.
+            const double isx = cs.fx > 0 ? cs.fx : static_cast<double>(cs.dw) / cs.sw;
+            const double isy = cs.fy > 0 ? cs.fy : static_cast<double>(cs.dh) / cs.sh;
+            sd::ResizeAxis ax{1.0 / isx, false}, ay{1.0 / isy, false};
+            if (cs.corners) {
+              ax = {cs.dw > 1 ? (cs.sw - 1.0) / (cs.dw - 1) : 0.0, true};
+              ay = {cs.dh > 1 ? (cs.sh - 1.0) / (cs.dh - 1) : 0.0, true};
+            }
+            float bv[4];
+            for (int c = 0; c < 4; ++c) bv[c] = static_cast<float>(p.border_value[c]);
+            const auto check = [&](auto tag) {
+              using T = decltype(tag);
+              // The per-pixel reference for C channels.
+              const auto pixel = [&](auto cc, int x, int y, float* out) {
+                constexpr int C = decltype(cc)::value;
+                const sd::PitchedSource<T, C> s{static_cast<const unsigned char*>(src.data),
+                                                src.pitch, src.width, src.height};
+                if (!area_up) {
+                  sd::sample<C>(s, ax(x), ay(y), ip, b, bv, out);
+                  return;
+                }
+                int x0, y0;
+                float fx, fy;
+                sd::area_upscale_coord(x, 1.0 / isx, isx, x0, fx);
+                sd::area_upscale_coord(y, 1.0 / isy, isy, y0, fy);
+                float p00[C], p01[C], p10[C], p11[C];
+                sd::fetch<C>(s, x0, y0, b, bv, p00);
+                sd::fetch<C>(s, x0 + 1, y0, b, bv, p01);
+                sd::fetch<C>(s, x0, y0 + 1, b, bv, p10);
+                sd::fetch<C>(s, x0 + 1, y0 + 1, b, bv, p11);
+                for (int c = 0; c < C; ++c) {
+                  const float r0 = p00[c] * (1.0f - fx) + p01[c] * fx;
+                  const float r1 = p10[c] * (1.0f - fx) + p11[c] * fx;
+                  out[c] = r0 * (1.0f - fy) + r1 * fy;
+                }
+              };
+              for (int y = 0; y < cs.dh; ++y)
+                for (int x = 0; x < cs.dw; ++x) {
+                  float out[4];
+                  if (ch == 1) pixel(std::integral_constant<int, 1>{}, x, y, out);
+                  if (ch == 3) pixel(std::integral_constant<int, 3>{}, x, y, out);
+                  if (ch == 4) pixel(std::integral_constant<int, 4>{}, x, y, out);
+                  const T* got = dst.view().row<const T>(y) + static_cast<std::size_t>(x) * ch;
+                  for (int c = 0; c < ch; ++c) {
+                    const T want = sd::saturate<T>(out[c]);
+                    ASSERT_EQ(std::memcmp(&got[c], &want, sizeof(T)), 0)
+                        << to_string(ip) << " " << to_string(t) << " x" << ch << " " << cs.sw << "x"
+                        << cs.sh << " -> " << cs.dw << "x" << cs.dh << " border "
+                        << static_cast<int>(b) << (cs.corners ? " corners" : "") << " at " << x
+                        << "," << y << "," << c << ": " << static_cast<double>(got[c])
+                        << " against " << static_cast<double>(want);
+                  }
+                }
+            };
+            if (t == ElemType::u8) check(std::uint8_t{});
+            if (t == ElemType::u16) check(std::uint16_t{});
+            if (t == ElemType::f32) check(float{});
+            if (HasFatalFailure()) return;
+          }
+}
+
 TEST(GeometryCpu, HalfSizeLinearIsTheTwoByTwoMeanRoundedHalfToEven) {
   for (Interp ip : {Interp::linear, Interp::area})
     for (ElemType t : {ElemType::u8, ElemType::u16, ElemType::f32})

@@ -253,5 +253,61 @@ TEST(SimdTargets, WarpLinearRowsAreThePlainLoopOnEveryTarget) {
   });
 }
 
+// resize's two passes (simd::taps_row, simd::combine_rows): every target's output bit for bit the
+// SCALAR target's (the plain loops, which GeometryCpu.TwoPassResizeIsThePerPixelSamplerBitForBit
+// holds to the per-pixel sampler): linear, cubic, area enlarging; u8, u16, f32 x 1, 3, 4
+// channels; constant and reflect borders; enlarging and shrinking.
+TEST(SimdTargets, ResizeTwoPassSameOnEveryTarget) {
+  int scalar = -1;
+  for (int t = 0; t < cpu::simd::simd_target_count(); ++t)
+    if (std::string(cpu::simd::simd_target_name(t)) == "SCALAR") scalar = t;
+  struct Case {
+    int sw, sh, dw, dh;
+  };
+  const Case cases[] = {{101, 19, 173, 33}, {101, 19, 31, 7}, {40, 12, 97, 5}};
+  std::vector<std::vector<unsigned char>> want;
+  test::on_every_simd_target("resize two passes", [&](const std::string& name) {
+    ASSERT_GE(scalar, 0) << "no SCALAR target to compare with";
+    int current = -1;
+    for (int k = 0; k < cpu::simd::simd_target_count(); ++k)
+      if (name == cpu::simd::simd_target_name(k)) current = k;
+    std::size_t i = 0;
+    for (Interp ip : {Interp::linear, Interp::cubic, Interp::area})
+      for (ElemType t : {ElemType::u8, ElemType::u16, ElemType::f32})
+        for (int ch : {1, 3, 4})
+          for (const Case& cs : cases)
+            for (Border b : {Border::constant, Border::reflect}) {
+              if (ip == Interp::area && cs.dw < cs.sw && cs.dh < cs.sh) continue;
+              const Image src = test::random_image(cs.sw, cs.sh, ch, t, cs.dw * 7u + ch);
+              Image dst(cs.dw, cs.dh, ch, t);
+              ResizeParams p;
+              p.interp = ip;
+              p.border = b;
+              p.border_value = {9, 200, 31, 77};
+              const auto run = [&](int target) {
+                cpu::simd::simd_force_target(target);
+                test::poison(dst.view());
+                resize(src, dst, p);
+                const std::size_t bytes = dst.view().pixel_bytes() * cs.dw;
+                std::vector<unsigned char> out;
+                for (int y = 0; y < cs.dh; ++y) {
+                  const auto* r = dst.view().row<const unsigned char>(y);
+                  out.insert(out.end(), r, r + bytes);
+                }
+                return out;
+              };
+              if (want.size() <= i) {
+                want.push_back(run(scalar));
+                cpu::simd::simd_force_target(current);
+              }
+              ASSERT_TRUE(run(current) == want[i])
+                  << name << ": " << to_string(ip) << " " << to_string(t) << " x" << ch << " "
+                  << cs.sw << "x" << cs.sh << " -> " << cs.dw << "x" << cs.dh << " border "
+                  << static_cast<int>(b) << " differs from SCALAR's";
+              ++i;
+            }
+  });
+}
+
 }  // namespace
 }  // namespace texcv

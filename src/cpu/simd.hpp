@@ -89,6 +89,23 @@ bool warp_linear_row(const WarpRow& r, std::uint8_t* out);
 bool warp_linear_row(const WarpRow& r, std::uint16_t* out);
 bool warp_linear_row(const WarpRow& r, float* out);
 
+// remap's bilinear sampling of a one-channel image (simd_warp.cpp): out[x] for x < n, the source
+// sampled at (mx[x], my[x]) as sample_linear<float> with border and border_value, stored as
+// detail::saturate (f32: as is).
+struct RemapRow {
+  const unsigned char* src;
+  std::size_t pitch;
+  int width, height;
+  const float* mx;
+  const float* my;
+  int n;
+  Border border;
+  float border_value;
+};
+bool remap_linear_row(const RemapRow& r, std::uint8_t* out);
+bool remap_linear_row(const RemapRow& r, std::uint16_t* out);
+bool remap_linear_row(const RemapRow& r, float* out);
+
 // The name of the Highway target the dispatch picks on this CPU (e.g. "AVX2"), or "none".
 const char* simd_target();
 

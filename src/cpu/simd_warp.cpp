@@ -1,4 +1,5 @@
-// The warps' bilinear sampling of one-channel images in Highway vectors (see simd.hpp): a vector
+// The warps' and remap's bilinear sampling of one-channel images in Highway vectors (see
+// simd.hpp): a vector
 // of destination pixels of one row at a time. Their source positions in double lanes, as
 // sampling.hpp's AffineMap / PerspectiveMap compute them (the same operations in the same order,
 // no fused multiply-add); sanitize_coord, floor and the float32 fraction as sample_linear; the
@@ -29,6 +30,107 @@ namespace sd = texcv::detail;
 #if HWY_TARGET != HWY_SCALAR
 static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
               "the u8/u16 gathers take a pixel's right neighbour from the higher bytes");
+
+// A one-channel source for the vector sampler below.
+struct Src1 {
+  const unsigned char* data;
+  std::size_t pitch;
+  int width, height;
+  Border border;
+  float border_value;
+  std::int32_t max_dy;  // gather offsets are int32 bytes from lane 0's row: rows at most this far
+};
+
+Src1 src1(const unsigned char* data, std::size_t pitch, int width, int height, Border border,
+          float border_value, std::size_t elem) {
+  // Rows further apart than max_dy in one vector take the plain loop (a huge image under a strong
+  // shrink).
+  const std::int64_t row_bytes = static_cast<std::int64_t>(width) * elem + 8;
+  const std::int64_t max_rows = (std::int64_t{0x7fffffff} - row_bytes) /
+                                std::max<std::int64_t>(static_cast<std::int64_t>(pitch), 1);
+  return {data,
+          pitch,
+          width,
+          height,
+          border,
+          border_value,
+          static_cast<std::int32_t>(
+              std::min<std::int64_t>(std::max<std::int64_t>(max_rows - 1, 0), 1 << 30))};
+}
+
+// sample_linear for a vector of pixels given their taps' integer parts (ix, iy) and fractions,
+// stored to out[0 .. lanes) as detail::saturate (f32 as is). Returns false, writing nothing,
+// for a vector it does not cover (some lane with taps both inside and outside, or a border other
+// than constant with taps outside): the caller samples those pixels one by one.
+template <typename T, class DF, class VI, class VF>
+HWY_INLINE bool bilinear_vec(DF df, const Src1& s, VI ix, VI iy, VF fxf, VF fyf, T* out) {
+  const hn::RebindToSigned<DF> di;
+  const auto one = hn::Set(df, 1.0f);
+  const auto neg1 = hn::Set(di, -1);  // Highway 1.0 has no integer Ge
+  const auto w1 = hn::Set(di, s.width - 1), h1 = hn::Set(di, s.height - 1);
+  const auto pitch = hn::Set(di, static_cast<std::int32_t>(s.pitch));
+  const auto max_dy = hn::Set(di, s.max_dy);
+  // The bilinear sum of sample_linear and detail::saturate's store.
+  const auto blend = [&](VF p00, VF p01, VF p10, VF p11) HWY_ATTR {
+    const auto gx = hn::Sub(one, fxf), gy = hn::Sub(one, fyf);
+    const auto r0 = hn::Add(hn::Mul(p00, gx), hn::Mul(p01, fxf));
+    const auto r1 = hn::Add(hn::Mul(p10, gx), hn::Mul(p11, fxf));
+    const auto v = hn::Add(hn::Mul(r0, gy), hn::Mul(r1, fyf));
+    if constexpr (sizeof(T) == 4) {
+      hn::StoreU(v, df, out);
+    } else {
+      // v > 0 or 0 (also NaN), at most the maximum, rounded half to even.
+      constexpr float kMax = sizeof(T) == 1 ? 255.0f : 65535.0f;
+      const auto c = hn::Min(hn::IfThenElseZero(hn::Gt(v, hn::Zero(df)), v), hn::Set(df, kMax));
+      const hn::Rebind<T, DF> dt;
+      hn::StoreU(hn::DemoteTo(dt, hn::NearestInt(c)), dt, out);
+    }
+  };
+  // Every tap inside, and the gather offsets (int32 bytes from lane 0's source row) in range.
+  const std::int32_t y0 = hn::GetLane(iy);
+  const auto dy = hn::Sub(iy, hn::Set(di, y0));
+  auto inside =
+      hn::And(hn::And(hn::Gt(ix, neg1), hn::Gt(iy, neg1)), hn::And(hn::Lt(ix, w1), hn::Lt(iy, h1)));
+  inside = hn::And(inside, hn::And(hn::Lt(dy, max_dy), hn::Gt(dy, hn::Neg(max_dy))));
+  if constexpr (sizeof(T) == 1) {
+    // A 32-bit gather at pixel x0 reads x0 .. x0 + 3: past the row's end only where the next
+    // row exists (then inside the image's memory), so on the last row x0 + 3 < width.
+    const auto last = hn::Eq(iy, hn::Sub(h1, hn::Set(di, 1)));
+    inside = hn::AndNot(hn::And(last, hn::Gt(ix, hn::Set(di, s.width - 4))), inside);
+  }
+  if (hn::AllTrue(di, inside)) {
+    const auto off =
+        hn::Add(hn::Mul(dy, pitch), hn::Mul(ix, hn::Set(di, static_cast<std::int32_t>(sizeof(T)))));
+    const unsigned char* b0 = s.data + static_cast<std::size_t>(y0) * s.pitch;
+    if constexpr (sizeof(T) == 4) {
+      const auto* bf = reinterpret_cast<const float*>(b0);
+      const auto off1 = hn::Add(off, hn::Set(di, 4));
+      blend(hn::GatherOffset(df, bf, off), hn::GatherOffset(df, bf, off1),
+            hn::GatherOffset(df, bf, hn::Add(off, pitch)),
+            hn::GatherOffset(df, bf, hn::Add(off1, pitch)));
+    } else {
+      const auto* bi = reinterpret_cast<const std::int32_t*>(b0);
+      const auto g0 = hn::GatherOffset(di, bi, off);
+      const auto g1 = hn::GatherOffset(di, bi, hn::Add(off, pitch));
+      constexpr int kBits = 8 * sizeof(T);
+      const auto mask = hn::Set(di, (1 << kBits) - 1);
+      blend(hn::ConvertTo(df, hn::And(g0, mask)),
+            hn::ConvertTo(df, hn::And(hn::ShiftRight<kBits>(g0), mask)),
+            hn::ConvertTo(df, hn::And(g1, mask)),
+            hn::ConvertTo(df, hn::And(hn::ShiftRight<kBits>(g1), mask)));
+    }
+    return true;
+  }
+  if (s.border == Border::constant &&
+      hn::AllTrue(di, hn::Or(hn::Or(hn::Lt(ix, neg1), hn::Gt(ix, w1)),
+                             hn::Or(hn::Lt(iy, neg1), hn::Gt(iy, h1))))) {
+    // Every tap of every lane outside: four border values, blended as sample_linear does.
+    const auto bv = hn::Set(df, s.border_value);
+    blend(bv, bv, bv, bv);
+    return true;
+  }
+  return false;
+}
 
 template <typename T>
 bool warp_impl(const WarpRow& r, T* out) {
@@ -69,19 +171,7 @@ bool warp_impl(const WarpRow& r, T* out) {
     sx = sanitize(sx);
     sy = sanitize(sy);
   };
-  const auto one = hn::Set(df, 1.0f);
-  const auto w1 = hn::Set(di, r.width - 1), h1 = hn::Set(di, r.height - 1);
-  const auto neg1 = hn::Set(di, -1);  // Highway 1.0 has no integer Ge
-  const auto pitch = hn::Set(di, static_cast<std::int32_t>(r.pitch));
-  // Gather offsets are int32 bytes from lane 0's source row: rows further apart than max_dy take
-  // the plain loop (a huge image under a strong shrink), as do lanes with taps outside the image.
-  const std::int64_t row_bytes = static_cast<std::int64_t>(r.width) * sizeof(T) + 8;
-  const std::int64_t max_rows = (std::int64_t{0x7fffffff} - row_bytes) /
-                                std::max<std::int64_t>(static_cast<std::int64_t>(r.pitch), 1);
-  const auto max_dy = hn::Set(di, static_cast<std::int32_t>(std::min<std::int64_t>(
-                                      std::max<std::int64_t>(max_rows - 1, 0), 1 << 30)));
-  const auto bv = hn::Set(df, r.border_value);
-  const auto* base = reinterpret_cast<const unsigned char*>(r.src);
+  const Src1 s1 = src1(r.src, r.pitch, r.width, r.height, r.border, r.border_value, sizeof(T));
   for (int x = r.x0;; x += n) {
     const int xs = x + n <= r.x1 ? x : r.x1 - n;  // the last vector ends at x1 (overlapping)
     hn::Vec<decltype(dd)> sx0, sy0, sx1, sy1;     // the lower and upper halves
@@ -96,61 +186,7 @@ bool warp_impl(const WarpRow& r, T* out) {
         hn::Combine(df, hn::DemoteTo(dh, hn::Sub(sx1, flx1)), hn::DemoteTo(dh, hn::Sub(sx0, flx0)));
     const auto fyf =
         hn::Combine(df, hn::DemoteTo(dh, hn::Sub(sy1, fly1)), hn::DemoteTo(dh, hn::Sub(sy0, fly0)));
-    // The bilinear sum of sample_linear and detail::saturate's store.
-    const auto blend = [&](auto p00, auto p01, auto p10, auto p11) {
-      const auto gx = hn::Sub(one, fxf), gy = hn::Sub(one, fyf);
-      const auto r0 = hn::Add(hn::Mul(p00, gx), hn::Mul(p01, fxf));
-      const auto r1 = hn::Add(hn::Mul(p10, gx), hn::Mul(p11, fxf));
-      const auto v = hn::Add(hn::Mul(r0, gy), hn::Mul(r1, fyf));
-      if constexpr (sizeof(T) == 4) {
-        hn::StoreU(v, df, out + xs);
-      } else {
-        // v > 0 or 0 (also NaN), at most the maximum, rounded half to even.
-        constexpr float kMax = sizeof(T) == 1 ? 255.0f : 65535.0f;
-        const auto c = hn::Min(hn::IfThenElseZero(hn::Gt(v, hn::Zero(df)), v), hn::Set(df, kMax));
-        const hn::Rebind<T, decltype(df)> dt;
-        hn::StoreU(hn::DemoteTo(dt, hn::NearestInt(c)), dt, out + xs);
-      }
-    };
-    // Every tap inside, and the gather offsets (int32 bytes from lane 0's source row) in range.
-    const auto iy0 = hn::Set(di, hn::GetLane(iy));
-    const auto dy = hn::Sub(iy, iy0);
-    auto inside = hn::And(hn::And(hn::Gt(ix, neg1), hn::Gt(iy, neg1)),
-                          hn::And(hn::Lt(ix, w1), hn::Lt(iy, h1)));
-    inside = hn::And(inside, hn::And(hn::Lt(dy, max_dy), hn::Gt(dy, hn::Neg(max_dy))));
-    if constexpr (sizeof(T) == 1) {
-      // A 32-bit gather at pixel x0 reads x0 .. x0 + 3: past the row's end only where the next
-      // row exists (then inside the image's memory), so on the last row x0 + 3 < width.
-      const auto last = hn::Eq(iy, hn::Sub(h1, hn::Set(di, 1)));
-      inside = hn::AndNot(hn::And(last, hn::Gt(ix, hn::Set(di, r.width - 4))), inside);
-    }
-    if (hn::AllTrue(di, inside)) {
-      const auto off = hn::Add(hn::Mul(dy, pitch),
-                               hn::Mul(ix, hn::Set(di, static_cast<std::int32_t>(sizeof(T)))));
-      const unsigned char* b0 = base + static_cast<std::size_t>(hn::GetLane(iy)) * r.pitch;
-      if constexpr (sizeof(T) == 4) {
-        const auto* bf = reinterpret_cast<const float*>(b0);
-        const auto off1 = hn::Add(off, hn::Set(di, 4));
-        blend(hn::GatherOffset(df, bf, off), hn::GatherOffset(df, bf, off1),
-              hn::GatherOffset(df, bf, hn::Add(off, pitch)),
-              hn::GatherOffset(df, bf, hn::Add(off1, pitch)));
-      } else {
-        const auto* bi = reinterpret_cast<const std::int32_t*>(b0);
-        const auto g0 = hn::GatherOffset(di, bi, off);
-        const auto g1 = hn::GatherOffset(di, bi, hn::Add(off, pitch));
-        constexpr int kBits = 8 * sizeof(T);
-        const auto mask = hn::Set(di, (1 << kBits) - 1);
-        blend(hn::ConvertTo(df, hn::And(g0, mask)),
-              hn::ConvertTo(df, hn::And(hn::ShiftRight<kBits>(g0), mask)),
-              hn::ConvertTo(df, hn::And(g1, mask)),
-              hn::ConvertTo(df, hn::And(hn::ShiftRight<kBits>(g1), mask)));
-      }
-    } else if (r.border == Border::constant &&
-               hn::AllTrue(di, hn::Or(hn::Or(hn::Lt(ix, neg1), hn::Gt(ix, w1)),
-                                      hn::Or(hn::Lt(iy, neg1), hn::Gt(iy, h1))))) {
-      // Every tap of every lane outside: four border values, blended as sample_linear does.
-      blend(bv, bv, bv, bv);
-    } else {
+    if (!bilinear_vec(df, s1, ix, iy, fxf, fyf, out + xs)) {
       HWY_ALIGN double bx[2 * HWY_MAX_BYTES / sizeof(double)];
       HWY_ALIGN double by[2 * HWY_MAX_BYTES / sizeof(double)];
       hn::Store(sx0, dd, bx);
@@ -164,6 +200,40 @@ bool warp_impl(const WarpRow& r, T* out) {
       }
     }
     if (xs + n >= r.x1) break;
+  }
+  return true;
+}
+
+// remap's bilinear row: positions from the float maps, sanitized and split in float as
+// sample_linear<float> does (floor, v - floor(v): exact in float32).
+template <typename T>
+bool remap_impl(const RemapRow& r, T* out) {
+  const hn::ScalableTag<float> df;
+  const hn::RebindToSigned<decltype(df)> di;
+  const int n = static_cast<int>(hn::Lanes(df));
+  if (r.n < n) return false;
+  const sd::PitchedSource<T, 1> src{r.src, r.pitch, r.width, r.height};
+  const Src1 s1 = src1(r.src, r.pitch, r.width, r.height, r.border, r.border_value, sizeof(T));
+  const auto lim = hn::Set(df, sd::kCoordLimit);
+  const auto nlim = hn::Neg(lim);
+  const auto sanitize = [&](auto v) HWY_ATTR {  // sampling.hpp's sanitize_coord(float)
+    const auto in = hn::And(hn::Gt(v, nlim), hn::Lt(v, lim));
+    return hn::IfThenElse(in, v, hn::IfThenElse(hn::Ge(v, lim), lim, nlim));
+  };
+  for (int x = 0;; x += n) {
+    const int xs = x + n <= r.n ? x : r.n - n;  // the last vector ends at n (overlapping)
+    const auto sx = sanitize(hn::LoadU(df, r.mx + xs));
+    const auto sy = sanitize(hn::LoadU(df, r.my + xs));
+    const auto flx = hn::Floor(sx), fly = hn::Floor(sy);
+    if (!bilinear_vec(df, s1, hn::ConvertTo(di, flx), hn::ConvertTo(di, fly), hn::Sub(sx, flx),
+                      hn::Sub(sy, fly), out + xs)) {
+      for (int i = xs; i < xs + n; ++i) {
+        float v;
+        sd::sample_linear<1>(src, r.mx[i], r.my[i], r.border, &r.border_value, &v);
+        out[i] = sd::saturate<T>(v);
+      }
+    }
+    if (xs + n >= r.n) break;
   }
   return true;
 }
@@ -194,6 +264,31 @@ bool warp_f32(const WarpRow& r, float* out) {
 #endif
 }
 
+bool remap_u8(const RemapRow& r, std::uint8_t* out) {
+#if HWY_TARGET == HWY_SCALAR
+  (void)r, (void)out;
+  return false;
+#else
+  return remap_impl(r, out);
+#endif
+}
+bool remap_u16(const RemapRow& r, std::uint16_t* out) {
+#if HWY_TARGET == HWY_SCALAR
+  (void)r, (void)out;
+  return false;
+#else
+  return remap_impl(r, out);
+#endif
+}
+bool remap_f32(const RemapRow& r, float* out) {
+#if HWY_TARGET == HWY_SCALAR
+  (void)r, (void)out;
+  return false;
+#else
+  return remap_impl(r, out);
+#endif
+}
+
 }  // namespace texcv::cpu::simd::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
 
@@ -202,6 +297,18 @@ namespace texcv::cpu::simd {
 HWY_EXPORT(warp_u8);
 HWY_EXPORT(warp_u16);
 HWY_EXPORT(warp_f32);
+HWY_EXPORT(remap_u8);
+HWY_EXPORT(remap_u16);
+HWY_EXPORT(remap_f32);
+bool remap_linear_row(const RemapRow& r, std::uint8_t* out) {
+  return HWY_DYNAMIC_DISPATCH(remap_u8)(r, out);
+}
+bool remap_linear_row(const RemapRow& r, std::uint16_t* out) {
+  return HWY_DYNAMIC_DISPATCH(remap_u16)(r, out);
+}
+bool remap_linear_row(const RemapRow& r, float* out) {
+  return HWY_DYNAMIC_DISPATCH(remap_f32)(r, out);
+}
 bool warp_linear_row(const WarpRow& r, std::uint8_t* out) {
   return HWY_DYNAMIC_DISPATCH(warp_u8)(r, out);
 }

@@ -9,11 +9,18 @@
 
 // Parallel over rows when the work is worth waking threads for (small images run serially).
 #define TEXCV_PRAGMA(x) _Pragma(#x)
+// TEXCV_OMP_PARALLEL_IF + TEXCV_OMP_FOR: the same split in two, for a team whose threads set up
+// their scratch memory once before sharing the loop.
 #if defined(TEXCV_HAS_OPENMP)
 #define TEXCV_OMP_PARALLEL_FOR_IF(work) \
   TEXCV_PRAGMA(omp parallel for schedule(static) if ((work) >= texcv::cpu::detail::kParallelWork))
+#define TEXCV_OMP_PARALLEL_IF(work) \
+  TEXCV_PRAGMA(omp parallel if ((work) >= texcv::cpu::detail::kParallelWork))
+#define TEXCV_OMP_FOR TEXCV_PRAGMA(omp for schedule(static))
 #else
 #define TEXCV_OMP_PARALLEL_FOR_IF(work)
+#define TEXCV_OMP_PARALLEL_IF(work)
+#define TEXCV_OMP_FOR
 #endif
 
 namespace texcv::cpu::detail {

@@ -421,5 +421,53 @@ TEST(SimdTargets, ResizeTwoPassSameOnEveryTarget) {
   });
 }
 
+// erode/dilate's row min/max: out[k] = b < a ? b : a (max: b > a ? b : a) on every target, out
+// aliasing a or not, lengths around the vector sizes; f32 with NaN in either operand and signed
+// zeros (the comparison decides: x86's minps would return b for a NaN).
+template <typename T>
+void expect_pick_rows_match(const std::string& name) {
+  std::uint32_t seed = 5;
+  for (int n : {1, 15, 16, 17, 63, 64, 65, 200})
+    for (bool max : {false, true})
+      for (bool alias : {false, true}) {
+        std::vector<T> a(n), b(n), out(n + 1, T(7));
+        for (int k = 0; k < n; ++k) {
+          seed = seed * 1664525u + 1013904223u;
+          if constexpr (sizeof(T) == 4) {
+            const float sp[] = {std::numeric_limits<float>::quiet_NaN(), 0.0f, -0.0f, 1.5f, -2.0f};
+            a[k] = sp[seed % 5];
+            b[k] = sp[(seed >> 8) % 5];
+          } else {
+            a[k] = static_cast<T>(seed >> 16);
+            b[k] = static_cast<T>(seed >> 4);
+          }
+        }
+        const std::vector<T> a0 = a;
+        T* o = alias ? a.data() : out.data();
+        if (!cpu::simd::pick_rows(a.data(), b.data(), o, n, max)) {
+          // Shorter than a vector (up to 64 u8 lanes): the plain loop; 200 fills one everywhere.
+          ASSERT_TRUE(n < 200 || name == "SCALAR") << name << ": no vector path at " << n;
+          continue;
+        }
+        if (!alias) {
+          ASSERT_EQ(static_cast<double>(out[n]), 7.0) << name << ": wrote past n";
+        }
+        for (int k = 0; k < n; ++k) {
+          const T want = max ? (b[k] > a0[k] ? b[k] : a0[k]) : (b[k] < a0[k] ? b[k] : a0[k]);
+          ASSERT_EQ(std::memcmp(&o[k], &want, sizeof(T)), 0)
+              << name << ": " << sizeof(T) << "-byte " << (max ? "max" : "min") << " n " << n
+              << (alias ? " aliased" : "") << " at " << k;
+        }
+      }
+}
+
+TEST(SimdTargets, PickRowsAreMorphologysPickOnEveryTarget) {
+  test::on_every_simd_target("morphology pick rows", [](const std::string& name) {
+    expect_pick_rows_match<std::uint8_t>(name);
+    expect_pick_rows_match<std::uint16_t>(name);
+    expect_pick_rows_match<float>(name);
+  });
+}
+
 }  // namespace
 }  // namespace texcv

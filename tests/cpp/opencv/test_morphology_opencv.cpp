@@ -205,5 +205,27 @@ TEST(MorphologyOpenCV, SizesFromOneToLargerThanTheImage) {
         }
 }
 
+// Images taller than one block of rows (the CPU backend's blocks of max(32, 4 kh) output rows, and
+// a rectangle's column pass by van Herk / Gil-Werman from 5 rows on): heights that are no
+// multiple of the element's or the block's, every type, rectangles and an ellipse, anchors.
+TEST(MorphologyOpenCV, TallImagesAcrossRowBlocks) {
+  for (ElemType t : {ElemType::u8, ElemType::u16, ElemType::f32})
+    for (int ch : {1, 3}) {
+      const Image src = test::random_image(23, 301, ch, t, 11u + ch);
+      for (auto [kx, ky] : {std::pair{3, 5}, std::pair{15, 15}, std::pair{1, 21}, std::pair{5, 9}})
+        for (MorphShape s : {MorphShape::rect, MorphShape::ellipse})
+          for (Border b : {Border::constant, Border::reflect101})
+            for (MorphOp op : {MorphOp::erode, MorphOp::dilate}) {
+              MorphParams p;
+              p.shape = s;
+              p.ksize_x = kx;
+              p.ksize_y = ky;
+              p.anchor_y = ky == 9 ? 1 : -1;
+              p.border.border = b;
+              expect_same(src.view(), op, p);
+            }
+    }
+}
+
 }  // namespace
 }  // namespace texcv

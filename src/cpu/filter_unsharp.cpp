@@ -17,6 +17,7 @@ void unsharp_mask(const ImageView& src, const ImageView& dst, const texcv::detai
       const T* s = src.row<const T>(y);
       const T* b = bv.row<const T>(y);
       T* o = dst.row<T>(y);
+      if (simd::unsharp_row(s, b, o, n, d.amount, d.threshold)) continue;  // Highway (simd.hpp)
       for (int i = 0; i < n; ++i) {
         const float v = static_cast<float>(s[i]);
         const float diff = v - static_cast<float>(b[i]);

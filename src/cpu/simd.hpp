@@ -39,6 +39,14 @@ bool mirror_row(const unsigned char* s, unsigned char* d, int w, std::size_t pix
 bool filter_taps_add(const float* src, std::size_t step, const float* kern, int taps, int n,
                      float* acc);
 
+// unsharp_mask's combination of a row (simd_filter.cpp): o[i] = saturate(s[i] + amount * diff)
+// where |diff| >= threshold (diff = s[i] - b[i], in float), else s[i]; i < n.
+bool unsharp_row(const std::uint8_t* s, const std::uint8_t* b, std::uint8_t* o, int n, float amount,
+                 float threshold);
+bool unsharp_row(const std::uint16_t* s, const std::uint16_t* b, std::uint16_t* o, int n,
+                 float amount, float threshold);
+bool unsharp_row(const float* s, const float* b, float* o, int n, float amount, float threshold);
+
 // cvt_color's rgb2gray / bgr2gray / rgba2gray / bgra2gray for one row of w pixels of `channels`
 // (3 or 4) elements (simd_color.cpp): color_pixel.hpp's px_to_gray arithmetic.
 bool to_gray_row(const std::uint8_t* s, std::uint8_t* d, int w, int channels, bool bgr);

@@ -2,6 +2,7 @@
 // multiplications and additions in the same order per element as the plain loops
 // (filter_rows.hpp), each sum kept in a register across the taps instead of in memory.
 #include <cstddef>
+#include <cstdint>
 
 #include "src/cpu/simd.hpp"
 
@@ -58,12 +59,79 @@ void taps_add(const float* src, std::size_t step, const float* kern, int taps, i
   }
 }
 
+// unsharp_mask's combination: filter_unsharp.cpp's floats (v + amount * diff where |diff| >=
+// threshold, else the source element), selected in float lanes: a u8/u16 source element converts
+// to float and back exactly.
+template <typename T>
+bool unsharp_impl(const T* s, const T* b, T* o, int n, float amount, float threshold) {
+#if HWY_TARGET == HWY_SCALAR
+  (void)s, (void)b, (void)o, (void)n, (void)amount, (void)threshold;
+  return false;  // one lane: the plain loop
+#else
+  const hn::ScalableTag<float> df;
+  const hn::RebindToSigned<decltype(df)> di;
+  const hn::Rebind<T, decltype(df)> dt;
+  const int lanes = static_cast<int>(hn::Lanes(df));
+  if (n < lanes) return false;
+  const auto a = hn::Set(df, amount), thr = hn::Set(df, threshold);
+  const auto load = [&](const T* p) HWY_ATTR {
+    if constexpr (sizeof(T) == 4) {
+      return hn::LoadU(df, p);
+    } else {
+      return hn::ConvertTo(df, hn::PromoteTo(di, hn::LoadU(dt, p)));
+    }
+  };
+  for (int x = 0;; x += lanes) {
+    const int xs = x + lanes <= n ? x : n - lanes;  // the last vector ends at n (overlapping)
+    const auto v = load(s + xs);
+    const auto diff = hn::Sub(v, load(b + xs));
+    const auto sharp = hn::Ge(hn::Abs(diff), thr);  // NaN: false, as in the plain loop
+    const auto r = hn::Add(v, hn::Mul(a, diff));
+    if constexpr (sizeof(T) == 4) {
+      hn::StoreU(hn::IfThenElse(sharp, r, v), df, o + xs);
+    } else {
+      // detail::saturate on the sharpened lanes: > 0 or 0, at most the maximum, half to even.
+      constexpr float kMax = sizeof(T) == 1 ? 255.0f : 65535.0f;
+      const auto c = hn::Min(hn::IfThenElseZero(hn::Gt(r, hn::Zero(df)), r), hn::Set(df, kMax));
+      hn::StoreU(hn::DemoteTo(dt, hn::NearestInt(hn::IfThenElse(sharp, c, v))), dt, o + xs);
+    }
+    if (xs + lanes >= n) break;
+  }
+  return true;
+#endif
+}
+bool unsharp_u8(const std::uint8_t* s, const std::uint8_t* b, std::uint8_t* o, int n, float a,
+                float t) {
+  return unsharp_impl(s, b, o, n, a, t);
+}
+bool unsharp_u16(const std::uint16_t* s, const std::uint16_t* b, std::uint16_t* o, int n, float a,
+                 float t) {
+  return unsharp_impl(s, b, o, n, a, t);
+}
+bool unsharp_f32(const float* s, const float* b, float* o, int n, float a, float t) {
+  return unsharp_impl(s, b, o, n, a, t);
+}
+
 }  // namespace texcv::cpu::simd::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
 namespace texcv::cpu::simd {
 HWY_EXPORT(taps_add);
+HWY_EXPORT(unsharp_u8);
+HWY_EXPORT(unsharp_u16);
+HWY_EXPORT(unsharp_f32);
+bool unsharp_row(const std::uint8_t* s, const std::uint8_t* b, std::uint8_t* o, int n, float amount,
+                 float threshold) {
+  return HWY_DYNAMIC_DISPATCH(unsharp_u8)(s, b, o, n, amount, threshold);
+}
+bool unsharp_row(const std::uint16_t* s, const std::uint16_t* b, std::uint16_t* o, int n,
+                 float amount, float threshold) {
+  return HWY_DYNAMIC_DISPATCH(unsharp_u16)(s, b, o, n, amount, threshold);
+}
+bool unsharp_row(const float* s, const float* b, float* o, int n, float amount, float threshold) {
+  return HWY_DYNAMIC_DISPATCH(unsharp_f32)(s, b, o, n, amount, threshold);
+}
 bool filter_taps_add(const float* src, std::size_t step, const float* kern, int taps, int n,
                      float* acc) {
   HWY_DYNAMIC_DISPATCH(taps_add)(src, step, kern, taps, n, acc);
@@ -76,6 +144,15 @@ bool filter_taps_add(const float* src, std::size_t step, const float* kern, int 
 
 namespace texcv::cpu::simd {
 bool filter_taps_add(const float*, std::size_t, const float*, int, int, float*) {
+  return false;
+}
+bool unsharp_row(const std::uint8_t*, const std::uint8_t*, std::uint8_t*, int, float, float) {
+  return false;
+}
+bool unsharp_row(const std::uint16_t*, const std::uint16_t*, std::uint16_t*, int, float, float) {
+  return false;
+}
+bool unsharp_row(const float*, const float*, float*, int, float, float) {
   return false;
 }
 }  // namespace texcv::cpu::simd

@@ -469,5 +469,54 @@ TEST(SimdTargets, PickRowsAreMorphologysPickOnEveryTarget) {
   });
 }
 
+// unsharp_mask's row combination: filter_unsharp.cpp's plain formula bit for bit on every target
+// (|diff| >= threshold picks the sharpened, saturated value, else the source element): u8, u16,
+// f32 with NaN, infinities and signed zeros; thresholds 0 and 3.5, amounts 0.5, 2 and -1.
+template <typename T>
+void expect_unsharp_rows_match(const std::string& name) {
+  std::uint32_t seed = 3;
+  const int n = 203;
+  std::vector<T> s(n), b(n);
+  for (int i = 0; i < n; ++i) {
+    seed = seed * 1664525u + 1013904223u;
+    if constexpr (sizeof(T) == 4) {
+      const float sp[] = {std::numeric_limits<float>::quiet_NaN(), 0.0f, -0.0f,
+                          std::numeric_limits<float>::infinity(), 1.25f};
+      s[i] = i % 7 == 0 ? sp[(seed >> 3) % 5] : static_cast<float>(seed >> 20) / 7.0f;
+      b[i] = i % 11 == 0 ? sp[(seed >> 9) % 5] : static_cast<float>((seed >> 8) & 4095) / 7.0f;
+    } else {
+      s[i] = static_cast<T>(seed >> (sizeof(T) == 1 ? 24 : 16));
+      b[i] = static_cast<T>(s[i] + static_cast<int>((seed >> 4) % 9) - 4);  // close: the threshold
+    }
+  }
+  for (float threshold : {0.0f, 3.5f})
+    for (float amount : {0.5f, 2.0f, -1.0f}) {
+      std::vector<T> o(n + 1, T(7));
+      if (!cpu::simd::unsharp_row(s.data(), b.data(), o.data(), n, amount, threshold)) {
+        ASSERT_EQ(name, "SCALAR") << "no vector path";
+        return;
+      }
+      ASSERT_EQ(static_cast<double>(o[n]), 7.0) << name << ": wrote past n";
+      for (int i = 0; i < n; ++i) {
+        const float v = static_cast<float>(s[i]);
+        const float diff = v - static_cast<float>(b[i]);
+        const float mag = diff < 0.0f ? -diff : diff;
+        const T want = mag >= threshold ? texcv::detail::saturate<T>(v + amount * diff) : s[i];
+        ASSERT_EQ(std::memcmp(&o[i], &want, sizeof(T)), 0)
+            << name << ": " << sizeof(T) << "-byte, threshold " << threshold << ", amount "
+            << amount << ", at " << i << ": " << static_cast<double>(o[i]) << " against "
+            << static_cast<double>(want);
+      }
+    }
+}
+
+TEST(SimdTargets, UnsharpRowsAreThePlainFormulaOnEveryTarget) {
+  test::on_every_simd_target("unsharp rows", [](const std::string& name) {
+    expect_unsharp_rows_match<std::uint8_t>(name);
+    expect_unsharp_rows_match<std::uint16_t>(name);
+    expect_unsharp_rows_match<float>(name);
+  });
+}
+
 }  // namespace
 }  // namespace texcv

@@ -91,6 +91,7 @@ template <typename Tout>
 void store_row(const ImageView& dst, int y, const float* __restrict acc, int n, float scale,
                float delta) {
   Tout* __restrict d = dst.row<Tout>(y);
+  if (simd::scaled_store_row(acc, n, scale, delta, d)) return;  // Highway's vectors (simd.hpp)
   for (int i = 0; i < n; ++i) d[i] = texcv::detail::saturate<Tout>(acc[i] * scale + delta);
 }
 

@@ -39,6 +39,12 @@ bool mirror_row(const unsigned char* s, unsigned char* d, int w, std::size_t pix
 bool filter_taps_add(const float* src, std::size_t step, const float* kern, int taps, int n,
                      float* acc);
 
+// The filters' output rows (simd_filter.cpp): d[i] = detail::saturate(acc[i] * scale + delta)
+// (f32: as is), i < n.
+bool scaled_store_row(const float* acc, int n, float scale, float delta, std::uint8_t* d);
+bool scaled_store_row(const float* acc, int n, float scale, float delta, std::uint16_t* d);
+bool scaled_store_row(const float* acc, int n, float scale, float delta, float* d);
+
 // unsharp_mask's combination of a row (simd_filter.cpp): o[i] = saturate(s[i] + amount * diff)
 // where |diff| >= threshold (diff = s[i] - b[i], in float), else s[i]; i < n.
 bool unsharp_row(const std::uint8_t* s, const std::uint8_t* b, std::uint8_t* o, int n, float amount,

@@ -59,6 +59,45 @@ void taps_add(const float* src, std::size_t step, const float* kern, int taps, i
   }
 }
 
+// The filters' output rows: d[i] = saturate(acc[i] * scale + delta) (f32: as is), filter_rows.hpp's
+// store_row.
+template <typename T>
+bool store_impl(const float* acc, int n, float scale, float delta, T* d) {
+#if HWY_TARGET == HWY_SCALAR
+  (void)acc, (void)n, (void)scale, (void)delta, (void)d;
+  return false;  // one lane: the plain loop
+#else
+  const hn::ScalableTag<float> df;
+  const hn::Rebind<T, decltype(df)> dt;
+  const int lanes = static_cast<int>(hn::Lanes(df));
+  if (n < lanes) return false;
+  const auto sc = hn::Set(df, scale), de = hn::Set(df, delta);
+  for (int x = 0;; x += lanes) {
+    const int xs = x + lanes <= n ? x : n - lanes;  // the last vector ends at n (overlapping)
+    const auto v = hn::Add(hn::Mul(hn::LoadU(df, acc + xs), sc), de);
+    if constexpr (sizeof(T) == 4) {
+      hn::StoreU(v, df, d + xs);
+    } else {
+      // detail::saturate: > 0 or 0 (also NaN), at most the maximum, rounded half to even.
+      constexpr float kMax = sizeof(T) == 1 ? 255.0f : 65535.0f;
+      const auto c = hn::Min(hn::IfThenElseZero(hn::Gt(v, hn::Zero(df)), v), hn::Set(df, kMax));
+      hn::StoreU(hn::DemoteTo(dt, hn::NearestInt(c)), dt, d + xs);
+    }
+    if (xs + lanes >= n) break;
+  }
+  return true;
+#endif
+}
+bool store_u8(const float* a, int n, float s, float de, std::uint8_t* d) {
+  return store_impl(a, n, s, de, d);
+}
+bool store_u16(const float* a, int n, float s, float de, std::uint16_t* d) {
+  return store_impl(a, n, s, de, d);
+}
+bool store_f32(const float* a, int n, float s, float de, float* d) {
+  return store_impl(a, n, s, de, d);
+}
+
 // unsharp_mask's combination: filter_unsharp.cpp's floats (v + amount * diff where |diff| >=
 // threshold, else the source element), selected in float lanes: a u8/u16 source element converts
 // to float and back exactly.
@@ -119,6 +158,18 @@ HWY_AFTER_NAMESPACE();
 namespace texcv::cpu::simd {
 HWY_EXPORT(taps_add);
 HWY_EXPORT(unsharp_u8);
+HWY_EXPORT(store_u8);
+HWY_EXPORT(store_u16);
+HWY_EXPORT(store_f32);
+bool scaled_store_row(const float* acc, int n, float scale, float delta, std::uint8_t* d) {
+  return HWY_DYNAMIC_DISPATCH(store_u8)(acc, n, scale, delta, d);
+}
+bool scaled_store_row(const float* acc, int n, float scale, float delta, std::uint16_t* d) {
+  return HWY_DYNAMIC_DISPATCH(store_u16)(acc, n, scale, delta, d);
+}
+bool scaled_store_row(const float* acc, int n, float scale, float delta, float* d) {
+  return HWY_DYNAMIC_DISPATCH(store_f32)(acc, n, scale, delta, d);
+}
 HWY_EXPORT(unsharp_u16);
 HWY_EXPORT(unsharp_f32);
 bool unsharp_row(const std::uint8_t* s, const std::uint8_t* b, std::uint8_t* o, int n, float amount,

@@ -518,5 +518,52 @@ TEST(SimdTargets, UnsharpRowsAreThePlainFormulaOnEveryTarget) {
   });
 }
 
+// The filters' output rows: detail::saturate(acc * scale + delta) bit for bit on every target:
+// halves (ties to even), values beyond the type's range, NaN, infinities, signed zeros.
+template <typename T>
+void expect_store_rows_match(const std::string& name) {
+  const int n = 203;
+  std::vector<float> acc(n);
+  std::uint32_t seed = 8;
+  for (int i = 0; i < n; ++i) {
+    seed = seed * 1664525u + 1013904223u;
+    const float sp[] = {std::numeric_limits<float>::quiet_NaN(),
+                        std::numeric_limits<float>::infinity(),
+                        -std::numeric_limits<float>::infinity(),
+                        -0.0f,
+                        0.5f,
+                        1.5f,
+                        254.5f,
+                        255.5f,
+                        65534.5f,
+                        70000.0f,
+                        -3.0f};
+    acc[i] = i % 3 == 0 ? sp[(seed >> 5) % 11] : static_cast<float>(seed >> 15) / 64.0f - 50.0f;
+  }
+  for (auto [scale, delta] :
+       {std::pair{1.0f, 0.0f}, std::pair{0.2f, 0.5f}, std::pair{3.0f, -7.25f}}) {
+    std::vector<T> d(n + 1, T(7));
+    if (!cpu::simd::scaled_store_row(acc.data(), n, scale, delta, d.data())) {
+      ASSERT_EQ(name, "SCALAR") << "no vector path";
+      return;
+    }
+    ASSERT_EQ(static_cast<double>(d[n]), 7.0) << name << ": wrote past n";
+    for (int i = 0; i < n; ++i) {
+      const T want = texcv::detail::saturate<T>(acc[i] * scale + delta);
+      ASSERT_EQ(std::memcmp(&d[i], &want, sizeof(T)), 0)
+          << name << ": " << sizeof(T) << "-byte, scale " << scale << ", at " << i << " (" << acc[i]
+          << "): " << static_cast<double>(d[i]) << " against " << static_cast<double>(want);
+    }
+  }
+}
+
+TEST(SimdTargets, FilterStoreRowsSaturateOnEveryTarget) {
+  test::on_every_simd_target("filter store rows", [](const std::string& name) {
+    expect_store_rows_match<std::uint8_t>(name);
+    expect_store_rows_match<std::uint16_t>(name);
+    expect_store_rows_match<float>(name);
+  });
+}
+
 }  // namespace
 }  // namespace texcv

@@ -127,8 +127,8 @@ void resize_separable(const ImageView& src, const ImageView& dst, const AxisTaps
   const int w = dst.width, n = w * C;
   const Border b = sp.border;
   const float* bv = sp.border_value;
-  // x tables with the border applied, planar per tap: element offsets, negative for the constant
-  // border's value.
+  // x tables with the border applied, planar per tap: pixel indices, -1 for the constant border's
+  // value.
   std::vector<int> xi(static_cast<std::size_t>(w) * K);
   std::vector<float> xw(static_cast<std::size_t>(w) * K);
   const int* ixp[K];
@@ -138,7 +138,7 @@ void resize_separable(const ImageView& src, const ImageView& dst, const AxisTaps
     float* wk = xw.data() + static_cast<std::size_t>(k) * w;
     for (int x = 0; x < w; ++x) {
       const int i = sd::border_index(xt.index[static_cast<std::size_t>(x) * K + k], src.width, b);
-      ik[x] = i < 0 ? -1 : i * C;
+      ik[x] = i;
       wk[x] = xt.weight[static_cast<std::size_t>(x) * K + k];
     }
     ixp[k] = ik;
@@ -180,7 +180,7 @@ void resize_separable(const ImageView& src, const ImageView& dst, const AxisTaps
           for (int c = 0; c < C; ++c) {
             float p[K];
             for (int k = 0; k < K; ++k)
-              p[k] = srow && ixp[k][x] >= 0 ? static_cast<float>(srow[ixp[k][x] + c]) : bv[c];
+              p[k] = srow && ixp[k][x] >= 0 ? static_cast<float>(srow[ixp[k][x] * C + c]) : bv[c];
             float v;
             if constexpr (K == 2) {
               v = p[0] * wxp[0][x] + p[1] * wxp[1][x];
@@ -191,7 +191,7 @@ void resize_separable(const ImageView& src, const ImageView& dst, const AxisTaps
             h[static_cast<std::size_t>(x) * C + c] = v;
           }
       };
-      if (srow && simd::taps_row(srow, src.width * C, C, ixp, wxp, K, xa, xb, h)) {
+      if (srow && simd::taps_row(srow, src.width, C, ixp, wxp, K, xa, xb, h)) {
         plain(0, xa);
         plain(xb, w);
       } else {

@@ -69,12 +69,12 @@ bool half_mean_row(const std::uint16_t* a, const std::uint16_t* b, std::uint16_t
 // resize's two passes (simd_resize.cpp; resize.cpp's resize_separable). combine_rows: out[i] =
 // the k (2 or 4) rows h[j][i] weighted by w[j] in order (k = 4: summed from 0), i < n, stored as
 // detail::saturate (f32 as is). taps_row: for pixels [xa, xb) of one source row of `channels`
-// (1, 3, 4) elements per pixel, h[x * channels + c] = the k taps srow[ix[j][x] + c] weighted by
-// wx[j][x] in order (k = 4: from 0); u8/u16 taps are read as 32-bit words, so srow[ix[j][x] + c]
-// and the 3 (u8) or 1 (u16) elements after it must be readable; row_n: the row's element count
-// (a vector may load up to its end). The taps must rise with x and j (ix[j][x] <= ix[j'][x'] for
-// j <= j', x <= x'), as resize's do before any border: one channel then takes the taps of a
-// vector from one load where they span less than a vector.
+// (1, 3, 4) elements per pixel, h[x * channels + c] = the k taps srow[ix[j][x] * channels + c]
+// (ix: pixel indices) weighted by wx[j][x] in order (k = 4: from 0); u8/u16 taps are read as
+// 32-bit words, so that element and the 3 (u8) or 1 (u16) after it must be readable; row_n: the
+// row's width in pixels (a vector may load pixels up to its end). The taps must rise with x and j
+// (ix[j][x] <= ix[j'][x'] for j <= j', x <= x'), as resize's do before any border: a vector whose
+// taps span fewer pixels than its lanes then loads them once and permutes lanes.
 bool combine_rows(const float* const* h, const float* w, int k, int n, std::uint8_t* out);
 bool combine_rows(const float* const* h, const float* w, int k, int n, std::uint16_t* out);
 bool combine_rows(const float* const* h, const float* w, int k, int n, float* out);

@@ -122,13 +122,13 @@ bool combine_impl(const float* const* h, const float* w, int k, int n, T* out) {
 // u8/u16 taps come from 32-bit gathers at their byte offsets (the caller keeps the 4 bytes read
 // inside the image), masked.
 template <typename T, int C, int K>
-void taps_impl(const T* srow, int row_n, const int* const* ix, const float* const* wx, int xa,
+void taps_impl(const T* srow, int row_px, const int* const* ix, const float* const* wx, int xa,
                int xb, float* h) {
   const hn::ScalableTag<float> df;
   const hn::RebindToSigned<decltype(df)> di;
   const int lanes = static_cast<int>(hn::Lanes(df));
   const auto tap = [&](const auto& idx, int c) HWY_ATTR {
-    const auto e = hn::Add(idx, hn::Set(di, c));
+    const auto e = hn::Add(hn::Mul(idx, hn::Set(di, C)), hn::Set(di, c));  // element index
     if constexpr (sizeof(T) == 4) {
       return hn::GatherIndex(df, reinterpret_cast<const float*>(srow), e);
     } else {
@@ -146,26 +146,35 @@ void taps_impl(const T* srow, int row_n, const int* const* ix, const float* cons
       wv[k] = hn::LoadU(df, wx[k] + xs);
     }
     hn::Vec<decltype(df)> v[C];
-    // One channel, taps within one vector's span (an enlargement): the source elements loaded
-    // once, each tap a lane permutation of them instead of a gather.
+    // Taps within one vector's span of pixels (an enlargement): the source pixels loaded once
+    // (channels apart), each tap a lane permutation of them instead of a gather.
     const int base = ix[0][xs];
-    if (C == 1 && ix[K - 1][xs + lanes - 1] - base < lanes && base + lanes <= row_n) {
-      hn::Vec<decltype(df)> win;
+    if (ix[K - 1][xs + lanes - 1] - base < lanes && base + lanes <= row_px) {
+      hn::Vec<decltype(df)> win[C];
+      const T* p0 = srow + static_cast<std::size_t>(base) * C;
       if constexpr (sizeof(T) == 4) {
-        win = hn::LoadU(df, reinterpret_cast<const float*>(srow) + base);
+        if constexpr (C == 1) win[0] = hn::LoadU(df, p0);
+        if constexpr (C == 3) hn::LoadInterleaved3(df, p0, win[0], win[1], win[2]);
+        if constexpr (C == 4) hn::LoadInterleaved4(df, p0, win[0], win[1], win[2], win[3]);
       } else {
         const hn::Rebind<T, decltype(df)> dt;
-        win = hn::ConvertTo(df, hn::PromoteTo(di, hn::LoadU(dt, srow + base)));
+        hn::Vec<decltype(dt)> raw[C];
+        if constexpr (C == 1) raw[0] = hn::LoadU(dt, p0);
+        if constexpr (C == 3) hn::LoadInterleaved3(dt, p0, raw[0], raw[1], raw[2]);
+        if constexpr (C == 4) hn::LoadInterleaved4(dt, p0, raw[0], raw[1], raw[2], raw[3]);
+        for (int c = 0; c < C; ++c) win[c] = hn::ConvertTo(df, hn::PromoteTo(di, raw[c]));
       }
       const auto bv = hn::Set(di, base);
-      const auto p = [&](int k) HWY_ATTR {
-        return hn::TableLookupLanes(win, hn::IndicesFromVec(df, hn::Sub(idx[k], bv)));
-      };
-      if constexpr (K == 2) {
-        v[0] = hn::Add(hn::Mul(p(0), wv[0]), hn::Mul(p(1), wv[1]));
-      } else {
-        v[0] = hn::Zero(df);
-        for (int k = 0; k < K; ++k) v[0] = hn::Add(v[0], hn::Mul(p(k), wv[k]));
+      decltype(hn::IndicesFromVec(df, bv)) sel[K];
+      for (int k = 0; k < K; ++k) sel[k] = hn::IndicesFromVec(df, hn::Sub(idx[k], bv));
+      for (int c = 0; c < C; ++c) {
+        const auto p = [&](int k) HWY_ATTR { return hn::TableLookupLanes(win[c], sel[k]); };
+        if constexpr (K == 2) {
+          v[c] = hn::Add(hn::Mul(p(0), wv[0]), hn::Mul(p(1), wv[1]));
+        } else {
+          v[c] = hn::Zero(df);
+          for (int k = 0; k < K; ++k) v[c] = hn::Add(v[c], hn::Mul(p(k), wv[k]));
+        }
       }
     } else {
       for (int c = 0; c < C; ++c) {

@@ -12,6 +12,7 @@
 
 #include "src/core/nonlinear_desc.hpp"
 #include "src/cpu/dispatch.hpp"
+#include "src/cpu/simd.hpp"
 
 namespace texcv::cpu {
 
@@ -75,6 +76,12 @@ void bilateral(const ImageView& src, const ImageView& dst, const texcv::detail::
   TEXCV_OMP_PARALLEL_FOR_IF(static_cast<long>(w) * h * taps)
   for (int y = 0; y < h; ++y) {
     T* out = dst.row<T>(y);
+    if constexpr (std::is_same_v<T, std::uint8_t>) {
+      const T* centre = pad.data() + (static_cast<std::size_t>(y + r) * pw + r) * C;
+      if (simd::bilateral_row(centre, C, ofs.data(), space.data(), taps, color_table.data(), w,
+                              out))
+        continue;  // Highway's vectors (simd.hpp)
+    }
     for (int x = 0; x < w; ++x) {
       const T* p = pad.data() + (static_cast<std::size_t>(y + r) * pw + (x + r)) * C;
       float sum[C] = {}, wsum = 0.0f;

@@ -126,6 +126,13 @@ bool pick_rows(const std::uint8_t* a, const std::uint8_t* b, std::uint8_t* out, 
 bool pick_rows(const std::uint16_t* a, const std::uint16_t* b, std::uint16_t* out, int n, bool max);
 bool pick_rows(const float* a, const float* b, float* out, int n, bool max);
 
+// bilateral_filter of a u8 row (simd_bilateral.cpp), channels 1 or 3: out pixel x < w from the
+// padded source, centre + x * channels being the pixel's own element and centre + x * channels +
+// ofs[k] tap k's; the colour weight table[L1 distance], space[k], the sums in tap order and
+// saturate(sum / wsum) as filter_bilateral.cpp's plain loop.
+bool bilateral_row(const std::uint8_t* center, int channels, const long* ofs, const float* space,
+                   int taps, const float* table, int w, std::uint8_t* out);
+
 // The name of the Highway target the dispatch picks on this CPU (e.g. "AVX2"), or "none".
 const char* simd_target();
 

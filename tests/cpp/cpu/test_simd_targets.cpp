@@ -20,6 +20,7 @@
 #include "src/core/color_pixel.hpp"
 #include "src/core/sampling.hpp"
 #include "src/cpu/simd.hpp"
+#include "texcv/filters.hpp"
 #include "texcv/geometry.hpp"
 
 namespace texcv {
@@ -562,6 +563,56 @@ TEST(SimdTargets, FilterStoreRowsSaturateOnEveryTarget) {
     expect_store_rows_match<std::uint8_t>(name);
     expect_store_rows_match<std::uint16_t>(name);
     expect_store_rows_match<float>(name);
+  });
+}
+
+// bilateral_filter of u8 (simd::bilateral_row): every target's output bit for bit the SCALAR
+// target's (the plain per-pixel loop, which the OpenCV and CUDA tests hold): 1 and 3 channels,
+// widths around the vector sizes, two diameters and colour sigmas, constant and reflect101
+// borders.
+TEST(SimdTargets, BilateralU8SameOnEveryTarget) {
+  int scalar = -1;
+  for (int t = 0; t < cpu::simd::simd_target_count(); ++t)
+    if (std::string(cpu::simd::simd_target_name(t)) == "SCALAR") scalar = t;
+  std::vector<std::vector<unsigned char>> want;
+  test::on_every_simd_target("bilateral u8", [&](const std::string& name) {
+    ASSERT_GE(scalar, 0) << "no SCALAR target to compare with";
+    int current = -1;
+    for (int k = 0; k < cpu::simd::simd_target_count(); ++k)
+      if (name == cpu::simd::simd_target_name(k)) current = k;
+    std::size_t i = 0;
+    for (int ch : {1, 3})
+      for (int w : {17, 40, 71})
+        for (auto [d, sc] : {std::pair{5, 20.0}, std::pair{9, 75.0}})
+          for (Border b : {Border::constant, Border::reflect101}) {
+            const Image src = test::random_image(w, 13, ch, ElemType::u8, w * 3u + ch);
+            Image dst(w, 13, ch, ElemType::u8);
+            BilateralParams p;
+            p.d = d;
+            p.sigma_color = sc;
+            p.sigma_space = 3.0;
+            p.border.border = b;
+            p.border.value = {40, 90, 200, 0};
+            const auto run = [&](int target) {
+              cpu::simd::simd_force_target(target);
+              test::poison(dst.view());
+              bilateral_filter(src, dst, p);
+              std::vector<unsigned char> out;
+              for (int y = 0; y < 13; ++y) {
+                const auto* r = dst.view().row<const unsigned char>(y);
+                out.insert(out.end(), r, r + static_cast<std::size_t>(w) * ch);
+              }
+              return out;
+            };
+            if (want.size() <= i) {
+              want.push_back(run(scalar));
+              cpu::simd::simd_force_target(current);
+            }
+            ASSERT_TRUE(run(current) == want[i])
+                << name << ": x" << ch << " width " << w << " d " << d << " border "
+                << static_cast<int>(b) << " differs from SCALAR's";
+            ++i;
+          }
   });
 }
 

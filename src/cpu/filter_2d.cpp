@@ -24,6 +24,17 @@ void filter_2d(const ImageView& src, const ImageView& dst, const texcv::detail::
       const auto pad = std::make_unique_for_overwrite<float[]>(
           static_cast<std::size_t>(std::min(h, kBlock) + d.kh - 1) * stride);
       const auto acc = std::make_unique_for_overwrite<float[]>(static_cast<std::size_t>(n));
+      // The kernel's nonzero taps in order (row by row): the padded row and column offset of each.
+      std::vector<int> tap_row, tap_col;
+      std::vector<float> tap_k;
+      for (int j = 0; j < d.kh; ++j)
+        for (int k = 0; k < d.kw; ++k)
+          if (d.k[static_cast<std::size_t>(j) * d.kw + k] != 0.0f) {
+            tap_row.push_back(j);
+            tap_col.push_back(k * C);
+            tap_k.push_back(d.k[static_cast<std::size_t>(j) * d.kw + k]);
+          }
+      std::vector<const float*> tap_src(tap_k.size());
       TEXCV_OMP_FOR
       for (int b = 0; b < blocks; ++b) {
         const int y0 = b * kBlock, y1 = std::min(h, y0 + kBlock);
@@ -34,6 +45,12 @@ void filter_2d(const ImageView& src, const ImageView& dst, const texcv::detail::
           detail::padded_row<T, C>(src, iy, xi, d.ax, d.border.value, pad.get() + r * stride);
         }
         for (int y = y0; y < y1; ++y) {
+          // One pass in Highway's vectors (simd.hpp): the same sums as the loops below.
+          for (std::size_t t = 0; t < tap_k.size(); ++t)
+            tap_src[t] = pad.get() + (y - y0 + tap_row[t]) * stride + tap_col[t];
+          if (simd::filter_taps_store(tap_src.data(), tap_k.data(), static_cast<int>(tap_k.size()),
+                                      n, d.scale, d.delta, dst.row<Tout>(y)))
+            continue;
           std::fill(acc.get(), acc.get() + n, 0.0f);
           for (int j = 0; j < d.kh; ++j) {
             const float* krow = d.k.data() + static_cast<std::size_t>(j) * d.kw;

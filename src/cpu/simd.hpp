@@ -39,6 +39,15 @@ bool mirror_row(const unsigned char* s, unsigned char* d, int w, std::size_t pix
 bool filter_taps_add(const float* src, std::size_t step, const float* kern, int taps, int n,
                      float* acc);
 
+// convolve's output row (simd_filter.cpp): d[i] = detail::saturate(v * scale + delta) (f32: as
+// is), v = 0 + kv[0] * src[0][i] + ... + kv[taps - 1] * src[taps - 1][i] in that order, i < n.
+bool filter_taps_store(const float* const* src, const float* kv, int taps, int n, float scale,
+                       float delta, std::uint8_t* d);
+bool filter_taps_store(const float* const* src, const float* kv, int taps, int n, float scale,
+                       float delta, std::uint16_t* d);
+bool filter_taps_store(const float* const* src, const float* kv, int taps, int n, float scale,
+                       float delta, float* d);
+
 // The filters' output rows (simd_filter.cpp): d[i] = detail::saturate(acc[i] * scale + delta)
 // (f32: as is), i < n.
 bool scaled_store_row(const float* acc, int n, float scale, float delta, std::uint8_t* d);

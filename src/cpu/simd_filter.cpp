@@ -59,6 +59,72 @@ void taps_add(const float* src, std::size_t step, const float* kern, int taps, i
   }
 }
 
+// convolve's output row in one pass: v[i] = 0 + kv[0] * src[0][i] + kv[1] * src[1][i] + ... (in
+// order), then d[i] = saturate(v[i] * scale + delta): the plain path's zeroed accumulator, its
+// taps_add per kernel row and store_row, with the sums in registers instead of memory.
+template <typename T>
+bool taps_store_impl(const float* const* src, const float* kv, int taps, int n, float scale,
+                     float delta, T* d) {
+#if HWY_TARGET == HWY_SCALAR
+  (void)src, (void)kv, (void)taps, (void)n, (void)scale, (void)delta, (void)d;
+  return false;  // one lane: the plain loops
+#else
+  const hn::ScalableTag<float> df;
+  const hn::Rebind<T, decltype(df)> dt;
+  const int lanes = static_cast<int>(hn::Lanes(df));
+  if (n < lanes) return false;
+  const auto sc = hn::Set(df, scale), de = hn::Set(df, delta);
+  const auto store = [&](hn::Vec<decltype(df)> a, int i) HWY_ATTR {
+    const auto v = hn::Add(hn::Mul(a, sc), de);
+    if constexpr (sizeof(T) == 4) {
+      hn::StoreU(v, df, d + i);
+    } else {
+      constexpr float kMax = sizeof(T) == 1 ? 255.0f : 65535.0f;
+      const auto c = hn::Min(hn::IfThenElseZero(hn::Gt(v, hn::Zero(df)), v), hn::Set(df, kMax));
+      hn::StoreU(hn::DemoteTo(dt, hn::NearestInt(c)), dt, d + i);
+    }
+  };
+  int i = 0;
+  for (; i + 4 * lanes <= n; i += 4 * lanes) {  // four sums: see taps_add
+    auto a0 = hn::Zero(df), a1 = hn::Zero(df), a2 = hn::Zero(df), a3 = hn::Zero(df);
+    for (int t = 0; t < taps; ++t) {
+      const auto k = hn::Set(df, kv[t]);
+      const float* p = src[t] + i;
+      a0 = hn::Add(a0, hn::Mul(k, hn::LoadU(df, p)));
+      a1 = hn::Add(a1, hn::Mul(k, hn::LoadU(df, p + lanes)));
+      a2 = hn::Add(a2, hn::Mul(k, hn::LoadU(df, p + 2 * lanes)));
+      a3 = hn::Add(a3, hn::Mul(k, hn::LoadU(df, p + 3 * lanes)));
+    }
+    store(a0, i);
+    store(a1, i + lanes);
+    store(a2, i + 2 * lanes);
+    store(a3, i + 3 * lanes);
+  }
+  for (;; i += lanes) {
+    const int is = i + lanes <= n ? i : n - lanes;  // the last vector ends at n (overlapping)
+    if (is < 0 || i >= n) break;
+    auto a = hn::Zero(df);
+    for (int t = 0; t < taps; ++t)
+      a = hn::Add(a, hn::Mul(hn::Set(df, kv[t]), hn::LoadU(df, src[t] + is)));
+    store(a, is);
+    if (is + lanes >= n) break;
+  }
+  return true;
+#endif
+}
+bool taps_store_u8(const float* const* s, const float* k, int t, int n, float sc, float de,
+                   std::uint8_t* d) {
+  return taps_store_impl(s, k, t, n, sc, de, d);
+}
+bool taps_store_u16(const float* const* s, const float* k, int t, int n, float sc, float de,
+                    std::uint16_t* d) {
+  return taps_store_impl(s, k, t, n, sc, de, d);
+}
+bool taps_store_f32(const float* const* s, const float* k, int t, int n, float sc, float de,
+                    float* d) {
+  return taps_store_impl(s, k, t, n, sc, de, d);
+}
+
 // The filters' output rows: d[i] = saturate(acc[i] * scale + delta) (f32: as is), filter_rows.hpp's
 // store_row.
 template <typename T>
@@ -159,6 +225,21 @@ namespace texcv::cpu::simd {
 HWY_EXPORT(taps_add);
 HWY_EXPORT(unsharp_u8);
 HWY_EXPORT(store_u8);
+HWY_EXPORT(taps_store_u8);
+HWY_EXPORT(taps_store_u16);
+HWY_EXPORT(taps_store_f32);
+bool filter_taps_store(const float* const* src, const float* kv, int taps, int n, float scale,
+                       float delta, std::uint8_t* d) {
+  return HWY_DYNAMIC_DISPATCH(taps_store_u8)(src, kv, taps, n, scale, delta, d);
+}
+bool filter_taps_store(const float* const* src, const float* kv, int taps, int n, float scale,
+                       float delta, std::uint16_t* d) {
+  return HWY_DYNAMIC_DISPATCH(taps_store_u16)(src, kv, taps, n, scale, delta, d);
+}
+bool filter_taps_store(const float* const* src, const float* kv, int taps, int n, float scale,
+                       float delta, float* d) {
+  return HWY_DYNAMIC_DISPATCH(taps_store_f32)(src, kv, taps, n, scale, delta, d);
+}
 HWY_EXPORT(store_u16);
 HWY_EXPORT(store_f32);
 bool scaled_store_row(const float* acc, int n, float scale, float delta, std::uint8_t* d) {

@@ -616,5 +616,49 @@ TEST(SimdTargets, BilateralU8SameOnEveryTarget) {
   });
 }
 
+// convolve's one-pass rows: 0 + kv[0] * src[0][i] + ... in order, then saturate(v * scale +
+// delta), bit for bit on every target: no taps, one, nine (a 3x3 kernel's rows), lengths around
+// the vector sizes, infinities and NaN in the data.
+template <typename T>
+void expect_taps_store_match(const std::string& name) {
+  const int maxn = 203;
+  std::vector<std::vector<float>> rows(9, std::vector<float>(maxn));
+  std::uint32_t seed = 21;
+  for (auto& r : rows)
+    for (float& v : r) {
+      seed = seed * 1664525u + 1013904223u;
+      v = seed % 97 == 0 ? std::numeric_limits<float>::infinity()
+                         : static_cast<float>(seed >> 16) / 300.0f - 20.0f;
+    }
+  rows[4][50] = std::numeric_limits<float>::quiet_NaN();
+  const float kv[] = {0.2f, 0.4f, 0.2f, -1.0f / 3.0f, 1.0f, 0.125f, -0.2f, 0.4f, -0.2f};
+  std::vector<const float*> src(9);
+  for (int t = 0; t < 9; ++t) src[t] = rows[t].data();
+  for (int taps : {0, 1, 9})
+    for (int n : {16, 17, 63, 64, 65, 203}) {
+      std::vector<T> d(n + 1, T(7));
+      if (!cpu::simd::filter_taps_store(src.data(), kv, taps, n, 1.5f, 0.25f, d.data())) {
+        ASSERT_TRUE(name == "SCALAR") << name << ": no vector path at " << n;
+        continue;
+      }
+      ASSERT_EQ(static_cast<double>(d[n]), 7.0) << name << ": wrote past n";
+      for (int i = 0; i < n; ++i) {
+        float v = 0.0f;
+        for (int t = 0; t < taps; ++t) v += kv[t] * rows[t][i];
+        const T want = texcv::detail::saturate<T>(v * 1.5f + 0.25f);
+        ASSERT_EQ(std::memcmp(&d[i], &want, sizeof(T)), 0)
+            << name << ": " << sizeof(T) << "-byte, " << taps << " taps, n " << n << ", at " << i;
+      }
+    }
+}
+
+TEST(SimdTargets, ConvolveRowsInOnePassOnEveryTarget) {
+  test::on_every_simd_target("convolve one-pass rows", [](const std::string& name) {
+    expect_taps_store_match<std::uint8_t>(name);
+    expect_taps_store_match<std::uint16_t>(name);
+    expect_taps_store_match<float>(name);
+  });
+}
+
 }  // namespace
 }  // namespace texcv

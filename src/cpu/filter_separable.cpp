@@ -31,6 +31,17 @@ void filter_separable(const ImageView& src, const ImageView& dst,
       const auto acc = std::make_unique_for_overwrite<float[]>(static_cast<std::size_t>(n));
       const auto tmp = std::make_unique_for_overwrite<float[]>(
           static_cast<std::size_t>(std::min(h, block) + kh - 1) * n);
+      // The nonzero taps of each pass, in order (simd::filter_taps_store sums them from zero in
+      // registers: the same floats as zeroing a row and taps_add, whose zero taps are skipped;
+      // the x pass stores with scale 1 and offset 0, exact as its sums are never -0).
+      std::vector<int> xo, yo;
+      std::vector<float> xk, yk;
+      for (int k = 0; k < kw; ++k)
+        if (d.kx[k] != 0.0f) xo.push_back(k * C), xk.push_back(d.kx[k]);
+      for (int k = 0; k < kh; ++k)
+        if (d.ky[k] != 0.0f) yo.push_back(k), yk.push_back(d.ky[k]);
+      std::vector<const float*> xs(xk.size()), ys(yk.size());
+      const int nx = static_cast<int>(xk.size()), ny = static_cast<int>(yk.size());
       TEXCV_OMP_FOR
       for (int b = 0; b < blocks; ++b) {
         const int y0 = b * block, y1 = std::min(h, y0 + block);
@@ -39,10 +50,17 @@ void filter_separable(const ImageView& src, const ImageView& dst,
           const int iy = texcv::detail::border_index(y0 - d.ay + r, h, d.border.border);
           detail::padded_row<T, C>(src, iy, xi, d.ax, d.border.value, buf.get());
           float* t = tmp.get() + static_cast<std::size_t>(r) * n;
+          for (int k = 0; k < nx; ++k) xs[k] = buf.get() + xo[k];
+          if (simd::filter_taps_store(xs.data(), xk.data(), nx, n, 1.0f, 0.0f, t)) continue;
           std::fill(t, t + n, 0.0f);
           detail::correlate_row<C>(buf.get(), d.kx.data(), kw, n, t);
         }
         for (int y = y0; y < y1; ++y) {
+          for (int k = 0; k < ny; ++k)
+            ys[k] = tmp.get() + static_cast<std::size_t>(y - y0 + yo[k]) * n;
+          if (simd::filter_taps_store(ys.data(), yk.data(), ny, n, d.scale, d.delta,
+                                      dst.row<Tout>(y)))
+            continue;
           std::fill(acc.get(), acc.get() + n, 0.0f);
           detail::taps_add(tmp.get() + static_cast<std::size_t>(y - y0) * n,
                            static_cast<std::size_t>(n), d.ky.data(), kh, n, acc.get());

@@ -107,10 +107,14 @@ struct WarpRow {
   int y, x0, x1;
   Border border;
   float border_value;
+  const float* border_values = nullptr;  // per channel (warp_cubic_row)
 };
 bool warp_linear_row(const WarpRow& r, std::uint8_t* out);
 bool warp_linear_row(const WarpRow& r, std::uint16_t* out);
 bool warp_linear_row(const WarpRow& r, float* out);
+// The warps' bicubic sampling of u8 images of 1, 3 or 4 channels (simd_warp.cpp): as
+// warp_linear_row with sample_cubic and border_values; out[x * channels + c].
+bool warp_cubic_row(const WarpRow& r, int channels, std::uint8_t* out);
 
 // remap's bilinear sampling of a one-channel image (simd_warp.cpp): out[x] for x < n, the source
 // sampled at (mx[x], my[x]) as sample_linear<float> with border and border_value, stored as

@@ -132,7 +132,102 @@ HWY_INLINE bool bilinear_vec(DF df, const Src1& s, VI ix, VI iy, VF fxf, VF fyf,
   return false;
 }
 
-template <typename T>
+// Cubic (sample_cubic) for u8 images of C = 1, 3 or 4 channels: the 16 taps by 32-bit gathers
+// (C = 1: one per source row brings its 4 taps; C = 3, 4: one per tap brings its channels), the
+// weights as cubic_weights, the row sums and the column sum in sample_cubic's order. Returns false,
+// writing nothing, for a vector it does not cover (taps both inside and outside, or outside under
+// a border other than constant).
+template <int C, class DF, class VI, class VF>
+HWY_INLINE bool cubic_vec_u8(DF df, const Src1& s, const float* bvals, VI ix, VI iy, VF fxf, VF fyf,
+                             std::uint8_t* out) {
+  const hn::RebindToSigned<DF> di;
+  const hn::Rebind<std::uint8_t, DF> d8;
+  // cubic_weights(t): A = -0.75, the same float operations in the same order.
+  const auto weights = [&](VF t, VF* w) HWY_ATTR {
+    const auto a = hn::Set(df, -0.75f);
+    const auto t1 = hn::Add(t, hn::Set(df, 1.0f));
+    const auto u = hn::Sub(hn::Set(df, 1.0f), t);
+    w[0] = hn::Sub(hn::Mul(hn::Add(hn::Mul(hn::Sub(hn::Mul(a, t1), hn::Set(df, 5.0f * -0.75f)), t1),
+                                   hn::Set(df, 8.0f * -0.75f)),
+                           t1),
+                   hn::Set(df, 4.0f * -0.75f));
+    const auto a2 = hn::Set(df, -0.75f + 2.0f), a3 = hn::Set(df, -0.75f + 3.0f);
+    w[1] = hn::Add(hn::Mul(hn::Mul(hn::Sub(hn::Mul(a2, t), a3), t), t), hn::Set(df, 1.0f));
+    w[2] = hn::Add(hn::Mul(hn::Mul(hn::Sub(hn::Mul(a2, u), a3), u), u), hn::Set(df, 1.0f));
+    w[3] = hn::Sub(hn::Sub(hn::Sub(hn::Set(df, 1.0f), w[0]), w[1]), w[2]);
+  };
+  VF wx[4], wy[4];
+  const auto finish = [&](auto tap) HWY_ATTR {  // tap(j, i, c): the float tap value
+    weights(fxf, wx);
+    weights(fyf, wy);
+    hn::Vec<decltype(d8)> o[C];
+    for (int c = 0; c < C; ++c) {
+      auto acc = hn::Zero(df);
+      for (int j = 0; j < 4; ++j) {
+        auto row = hn::Zero(df);
+        for (int i = 0; i < 4; ++i) row = hn::Add(row, hn::Mul(tap(j, i, c), wx[i]));
+        acc = hn::Add(acc, hn::Mul(row, wy[j]));
+      }
+      const auto sat =
+          hn::Min(hn::IfThenElseZero(hn::Gt(acc, hn::Zero(df)), acc), hn::Set(df, 255.0f));
+      o[c] = hn::DemoteTo(d8, hn::NearestInt(sat));
+    }
+    if constexpr (C == 1) hn::StoreU(o[0], d8, out);
+    if constexpr (C == 3) hn::StoreInterleaved3(o[0], o[1], o[2], d8, out);
+    if constexpr (C == 4) hn::StoreInterleaved4(o[0], o[1], o[2], o[3], d8, out);
+  };
+  const std::int32_t y0 = hn::GetLane(iy);
+  const auto dy = hn::Sub(iy, hn::Set(di, y0));
+  const auto max_dy = hn::Set(di, s.max_dy - 4);
+  // Taps x0 - 1 .. x0 + 2, y0 - 1 .. y0 + 2 inside, offsets in range.
+  auto inside =
+      hn::And(hn::And(hn::Gt(ix, hn::Set(di, 0)), hn::Gt(iy, hn::Set(di, 0))),
+              hn::And(hn::Lt(ix, hn::Set(di, s.width - 2)), hn::Lt(iy, hn::Set(di, s.height - 2))));
+  inside = hn::And(inside, hn::And(hn::Lt(dy, max_dy), hn::Gt(dy, hn::Neg(max_dy))));
+  if constexpr (C == 3) {
+    // The 32-bit read of tap x0 + 2 takes one byte past its pixel: on the last row that pixel
+    // must not be the image's last.
+    const auto last = hn::Eq(iy, hn::Set(di, s.height - 3));
+    inside = hn::AndNot(hn::And(last, hn::Gt(ix, hn::Set(di, s.width - 4))), inside);
+  }
+  if (hn::AllTrue(di, inside)) {
+    const unsigned char* b0 = s.data + static_cast<std::size_t>(y0) * s.pitch;
+    const auto* bi = reinterpret_cast<const std::int32_t*>(b0);
+    const auto pitch = hn::Set(di, static_cast<std::int32_t>(s.pitch));
+    const auto off0 = hn::Add(hn::Mul(hn::Sub(dy, hn::Set(di, 1)), pitch),
+                              hn::Mul(hn::Sub(ix, hn::Set(di, 1)), hn::Set(di, C)));
+    const auto mask = hn::Set(di, 0xFF);
+    if constexpr (C == 1) {
+      hn::Vec<decltype(di)> g[4];
+      for (int j = 0; j < 4; ++j)
+        g[j] = hn::GatherOffset(di, bi, hn::Add(off0, hn::Mul(hn::Set(di, j), pitch)));
+      finish([&](int j, int i, int) HWY_ATTR {
+        return hn::ConvertTo(df, hn::And(hn::ShiftRightSame(g[j], 8 * i), mask));
+      });
+    } else {
+      hn::Vec<decltype(di)> g[4][4];
+      for (int j = 0; j < 4; ++j)
+        for (int i = 0; i < 4; ++i)
+          g[j][i] = hn::GatherOffset(
+              di, bi, hn::Add(off0, hn::Add(hn::Mul(hn::Set(di, j), pitch), hn::Set(di, i * C))));
+      finish([&](int j, int i, int c) HWY_ATTR {
+        return hn::ConvertTo(df, hn::And(hn::ShiftRightSame(g[j][i], 8 * c), mask));
+      });
+    }
+    return true;
+  }
+  if (s.border == Border::constant &&
+      hn::AllTrue(di,
+                  hn::Or(hn::Or(hn::Lt(ix, hn::Set(di, -2)), hn::Gt(ix, hn::Set(di, s.width))),
+                         hn::Or(hn::Lt(iy, hn::Set(di, -2)), hn::Gt(iy, hn::Set(di, s.height)))))) {
+    // Every tap of every lane outside: the border value in every tap.
+    finish([&](int, int, int c) HWY_ATTR { return hn::Set(df, bvals[c]); });
+    return true;
+  }
+  return false;
+}
+
+template <typename T, int C = 1, bool Cubic = false>
 bool warp_impl(const WarpRow& r, T* out) {
   const hn::ScalableTag<float> df;                   // fractions, taps, sums: one lane per pixel
   const hn::RebindToSigned<decltype(df)> di;         // integer parts, gather offsets
@@ -141,7 +236,7 @@ bool warp_impl(const WarpRow& r, T* out) {
   const hn::Rebind<std::int32_t, decltype(dd)> dih;  // half of di
   const int n = static_cast<int>(hn::Lanes(df)), nh = n / 2;
   if (r.x1 - r.x0 < n) return false;
-  const sd::PitchedSource<T, 1> src{r.src, r.pitch, r.width, r.height};
+  const sd::PitchedSource<T, C> src{r.src, r.pitch, r.width, r.height};
   const double* m = r.m;
   const double fy = r.y;
   // Per row: the terms of y (AffineMap: (m0 x + m1 y) + m2; PerspectiveMap: the same for its
@@ -171,7 +266,7 @@ bool warp_impl(const WarpRow& r, T* out) {
     sx = sanitize(sx);
     sy = sanitize(sy);
   };
-  const Src1 s1 = src1(r.src, r.pitch, r.width, r.height, r.border, r.border_value, sizeof(T));
+  const Src1 s1 = src1(r.src, r.pitch, r.width, r.height, r.border, r.border_value, sizeof(T) * C);
   for (int x = r.x0;; x += n) {
     const int xs = x + n <= r.x1 ? x : r.x1 - n;  // the last vector ends at x1 (overlapping)
     hn::Vec<decltype(dd)> sx0, sy0, sx1, sy1;     // the lower and upper halves
@@ -186,7 +281,12 @@ bool warp_impl(const WarpRow& r, T* out) {
         hn::Combine(df, hn::DemoteTo(dh, hn::Sub(sx1, flx1)), hn::DemoteTo(dh, hn::Sub(sx0, flx0)));
     const auto fyf =
         hn::Combine(df, hn::DemoteTo(dh, hn::Sub(sy1, fly1)), hn::DemoteTo(dh, hn::Sub(sy0, fly0)));
-    if (!bilinear_vec(df, s1, ix, iy, fxf, fyf, out + xs)) {
+    bool done;
+    if constexpr (Cubic)
+      done = cubic_vec_u8<C>(df, s1, r.border_values, ix, iy, fxf, fyf, out + xs * C);
+    else
+      done = bilinear_vec(df, s1, ix, iy, fxf, fyf, out + xs);
+    if (!done) {
       HWY_ALIGN double bx[2 * HWY_MAX_BYTES / sizeof(double)];
       HWY_ALIGN double by[2 * HWY_MAX_BYTES / sizeof(double)];
       hn::Store(sx0, dd, bx);
@@ -194,9 +294,12 @@ bool warp_impl(const WarpRow& r, T* out) {
       hn::Store(sy0, dd, by);
       hn::Store(sy1, dd, by + nh);
       for (int i = 0; i < n; ++i) {
-        float v;
-        sd::sample_linear<1>(src, bx[i], by[i], r.border, &r.border_value, &v);
-        out[xs + i] = sd::saturate<T>(v);
+        float v[C];
+        if constexpr (Cubic)
+          sd::sample_cubic<C>(src, bx[i], by[i], r.border, r.border_values, v);
+        else
+          sd::sample_linear<C>(src, bx[i], by[i], r.border, &r.border_value, v);
+        sd::store<T, C>(out + static_cast<std::size_t>(xs + i) * C, v);
       }
     }
     if (xs + n >= r.x1) break;
@@ -264,6 +367,17 @@ bool warp_f32(const WarpRow& r, float* out) {
 #endif
 }
 
+bool warp_cubic_u8(const WarpRow& r, int channels, std::uint8_t* out) {
+#if HWY_TARGET == HWY_SCALAR
+  (void)r, (void)channels, (void)out;
+  return false;
+#else
+  if (channels == 1) return warp_impl<std::uint8_t, 1, true>(r, out);
+  if (channels == 3) return warp_impl<std::uint8_t, 3, true>(r, out);
+  if (channels == 4) return warp_impl<std::uint8_t, 4, true>(r, out);
+  return false;
+#endif
+}
 bool remap_u8(const RemapRow& r, std::uint8_t* out) {
 #if HWY_TARGET == HWY_SCALAR
   (void)r, (void)out;
@@ -298,6 +412,10 @@ HWY_EXPORT(warp_u8);
 HWY_EXPORT(warp_u16);
 HWY_EXPORT(warp_f32);
 HWY_EXPORT(remap_u8);
+HWY_EXPORT(warp_cubic_u8);
+bool warp_cubic_row(const WarpRow& r, int channels, std::uint8_t* out) {
+  return HWY_DYNAMIC_DISPATCH(warp_cubic_u8)(r, channels, out);
+}
 HWY_EXPORT(remap_u16);
 HWY_EXPORT(remap_f32);
 bool remap_linear_row(const RemapRow& r, std::uint8_t* out) {

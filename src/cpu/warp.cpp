@@ -1,5 +1,6 @@
 // CPU backend: affine and perspective warps (destination -> source maps from src/core).
 #include <algorithm>
+#include <cstdint>
 #include <type_traits>
 
 #include "src/cpu/dispatch.hpp"
@@ -45,6 +46,22 @@ void warp_tiles(const ImageView& src, const ImageView& dst, const Map& map,
                               sp.border,
                               sp.border_value[0]};
         if (simd::warp_linear_row(r, drow)) continue;
+      }
+      if constexpr (std::is_same_v<T, std::uint8_t> && C != 2 && IP == Interp::cubic) {
+        constexpr bool kPersp = std::is_same_v<Map, sd::PerspectiveMap>;
+        simd::WarpRow r{static_cast<const unsigned char*>(src.data),
+                        src.pitch,
+                        src.width,
+                        src.height,
+                        map.m,
+                        kPersp,
+                        y,
+                        x0,
+                        x1,
+                        sp.border,
+                        sp.border_value[0]};
+        r.border_values = sp.border_value;
+        if (simd::warp_cubic_row(r, C, drow)) continue;
       }
       for (int x = x0; x < x1; ++x) {
         double sx, sy;  // exact far from the origin (sampling.hpp's coord_fraction)

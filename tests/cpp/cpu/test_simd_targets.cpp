@@ -660,5 +660,63 @@ TEST(SimdTargets, ConvolveRowsInOnePassOnEveryTarget) {
   });
 }
 
+// The warps' bicubic rows of u8 images, 1, 3 and 4 channels: every pixel bit for bit
+// sample_cubic at the map's double position, then saturate, on every target; the maps and
+// borders of the bilinear test, the image ending where a page without access begins.
+void expect_warp_cubic_rows_match(const std::string& name, int ch) {
+  namespace sd = texcv::detail;
+  const double c30 = std::cos(0.5235987755982988), s30 = std::sin(0.5235987755982988);
+  const double maps[][6] = {{c30, s30, -20.3, -s30, c30, 40.7}, {c30, -s30, 31.25, s30, c30, 2.5},
+                            {0.013, 0.0, 3.1, 0.0, 0.021, 1.7}, {1.0, 0.0, 0.3, 9.5, 0.0, 0.6},
+                            {1.0, 1e-7, 0.125, 0.0, 1.0, 51.9}, {1.0, 0.0, 62.6, 0.0, 1.0, 51.5},
+                            {1.0, 0.0, -0.5, 0.0, 1.0, 52.5}};  // last taps: the image's end
+  const int sw = 67, sh = 55;
+  const std::size_t pitch = static_cast<std::size_t>(sw) * ch;
+  GuardedBytes mem(pitch * sh);
+  std::uint32_t seed = 4u + ch;
+  for (std::size_t i = 0; i < pitch * sh; ++i) {
+    seed = seed * 1664525u + 1013904223u;
+    mem.data()[i] = static_cast<unsigned char>(seed >> 24);
+  }
+  const float bv[4] = {99.0f, 3.0f, 250.0f, 17.0f};
+  for (const auto& m : maps)
+    for (Border b : {Border::constant, Border::replicate, Border::reflect101, Border::wrap})
+      for (int y : {0, 3, 40, 54}) {
+        const int x0 = 2, x1 = 66;
+        std::vector<std::uint8_t> got(static_cast<std::size_t>(x1 + 1) * ch, 77);
+        cpu::simd::WarpRow r{mem.data(), pitch, sw, sh, m, false, y, x0, x1, b, bv[0]};
+        r.border_values = bv;
+        if (!cpu::simd::warp_cubic_row(r, ch, got.data())) {
+          ASSERT_EQ(name, "SCALAR") << "no vector path";
+          return;
+        }
+        ASSERT_EQ(got[static_cast<std::size_t>(x1) * ch], 77) << name << ": wrote past x1";
+        for (int x = x0; x < x1; ++x) {
+          double sx, sy;
+          sd::AffineMap{{m[0], m[1], m[2], m[3], m[4], m[5]}}(x, y, sx, sy);
+          float v[4];
+          if (ch == 1)
+            sd::sample_cubic<1>(sd::PitchedSource<std::uint8_t, 1>{mem.data(), pitch, sw, sh}, sx,
+                                sy, b, bv, v);
+          if (ch == 3)
+            sd::sample_cubic<3>(sd::PitchedSource<std::uint8_t, 3>{mem.data(), pitch, sw, sh}, sx,
+                                sy, b, bv, v);
+          if (ch == 4)
+            sd::sample_cubic<4>(sd::PitchedSource<std::uint8_t, 4>{mem.data(), pitch, sw, sh}, sx,
+                                sy, b, bv, v);
+          for (int c = 0; c < ch; ++c)
+            ASSERT_EQ(got[static_cast<std::size_t>(x) * ch + c], sd::saturate<std::uint8_t>(v[c]))
+                << name << ": x" << ch << " map " << (&m - maps) << " border "
+                << static_cast<int>(b) << " at " << x << "," << y << "," << c;
+        }
+      }
+}
+
+TEST(SimdTargets, WarpCubicRowsAreThePlainLoopOnEveryTarget) {
+  test::on_every_simd_target("warp cubic rows", [](const std::string& name) {
+    for (int ch : {1, 3, 4}) expect_warp_cubic_rows_match(name, ch);
+  });
+}
+
 }  // namespace
 }  // namespace texcv

@@ -2,13 +2,13 @@
 # Issue 17's device calls (first `bash bench/make_devdeps.sh` (it carries Google Highway) and
 # `git rev-parse HEAD > COMMIT`; carry [".devdeps", "bench/batch/wheels", "COMMIT"]). Two
 # phases, each under 10 min, run back to back so that the second finds the first's build:
-#   ISSUE17_PHASE=1 (default): bench/run_device.sh build test python: the library with Highway
-#     from .devdeps (hwy_DIR), every ctest label (CUDA included), the Python module and pytest;
-#     `texcv info` (the CPU SIMD target the dispatch chose); bench/cpu_vs_opencv.py --set issue on
-#     16 threads.
-#   ISSUE17_PHASE=2: bench/cpu_vs_opencv.py --set all on 16 threads and --set issue on 2 (cv2 is
-#     the machine's OpenCV 5); item 5: bench/batch/run.sh with texcv-cpu and OpenCV's pool on the
-#     1,000-JPEG and the TIFF sets. Rebuilds (build python, no tests) if the machine went back.
+#   ISSUE17_PHASE=1 (default, about 8 min): bench/run_device.sh build test python: the library with
+#     Highway from .devdeps (hwy_DIR), every ctest label (CUDA included), the Python module and
+#     pytest; `texcv info` (the CPU SIMD target the dispatch chose); bench/cpu_vs_opencv.py
+#     --set all on 16 threads (cv2 is the machine's OpenCV 5).
+#   ISSUE17_PHASE=2 (about 3 min): bench/cpu_vs_opencv.py --set issue on 2 threads; item 5:
+#     bench/batch/run.sh with texcv-cpu and OpenCV's pool on the 1,000-JPEG and the TIFF sets.
+#     Rebuilds (build python, no tests) if the machine went back.
 # At most 8 files come back: summary.txt, info.txt, cpu_*.txt, batch_table.md, logs<phase>.tgz.
 set -u
 cd "$(dirname "$0")/.." || exit 1
@@ -28,17 +28,16 @@ cpu_bench() {  # THREADS SET TIMEOUT
   fi
 }
 if [ "$phase" = 1 ]; then
-  TEXCV_DEADLINE=${TEXCV_DEADLINE:-330} TEXCV_HARD_LIMIT=${TEXCV_HARD_LIMIT:-420} \
+  TEXCV_DEADLINE=${TEXCV_DEADLINE:-400} TEXCV_HARD_LIMIT=${TEXCV_HARD_LIMIT:-560} \
     bash bench/run_device.sh build test python
   [ -x "$texcv_bin" ] && "$texcv_bin" info 2>&1 | sed -n 1,12p >"$OUT/info.txt"
-  cpu_bench 16 issue 120
+  cpu_bench 16 all 110
 else
   if [ ! -d "$pkg/texcv" ] || [ ! -x "$texcv_bin" ]; then
     echo "phase 2 on a fresh machine: building again"
     TEXCV_DEADLINE=200 TEXCV_HARD_LIMIT=300 bash bench/run_device.sh build python >/dev/null
   fi
-  cpu_bench 16 all 200
-  cpu_bench 2 issue 120
+  cpu_bench 2 issue 90
   TEXCV=$PWD/$texcv_bin timeout 200 bash bench/batch/run.sh --sets "jpeg tiff" --jpeg 1000 \
     --tiff 32 --tools "texcv-cpu opencv" --repeat 3 >"$OUT/batch_run.log" 2>&1
   echo "batch: rc $?"

@@ -8,6 +8,7 @@
 #include "src/core/color_stats.hpp"
 #include "src/core/sampling.hpp"
 #include "src/cpu/dispatch.hpp"
+#include "src/cpu/lut_row.hpp"
 
 namespace texcv::cpu {
 
@@ -162,7 +163,7 @@ void equalize_hist(const ImageView& src, const ImageView& dst) {
   for (int y = 0; y < src.height; ++y) {
     const std::uint8_t* s = src.row<const std::uint8_t>(y);
     std::uint8_t* d = dst.row<std::uint8_t>(y);
-    for (int x = 0; x < src.width; ++x) d[x] = lut[s[x]];
+    detail::lut_row(s, d, src.width, lut);
   }
 }
 

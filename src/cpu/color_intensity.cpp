@@ -11,6 +11,7 @@
 #include "src/core/color_stats.hpp"
 #include "src/core/sampling.hpp"
 #include "src/cpu/dispatch.hpp"
+#include "src/cpu/lut_row.hpp"
 
 namespace texcv::cpu {
 
@@ -42,10 +43,14 @@ void gamma(const ImageView& src, const ImageView& dst, double g) {
         for (int i = 0; i < n; ++i) d[i] = std::copysign(std::pow(std::fabs(s[i]), gf), s[i]);
       });
     } else {
+      // One table over every element of the row, whatever the channel count.
       const std::vector<T> lut = sd::gamma_lut<T>(g);
       const T* l = lut.data();
-      for_rows<T, T>(src, dst, [&](const T* s, T* d, int n) {
-        for (int i = 0; i < n; ++i) d[i] = l[s[i]];
+      for_rows<T, T>(src, dst, [l](const T* s, T* d, int n) {
+        if constexpr (sizeof(T) == 1)
+          detail::lut_row(s, d, n, l);
+        else
+          for (int i = 0; i < n; ++i) d[i] = l[s[i]];
       });
     }
   });

@@ -188,9 +188,9 @@ TEXCV_HD D px_convert_identity(S s) {
 template <typename T>
 using ThreshCmp = std::conditional_t<sizeof(T) == 4, float, double>;
 
+// The value stored for element s whether or not it is above the threshold.
 template <ThresholdType TT, typename T>
-TEXCV_HD T px_threshold(T s, ThreshCmp<T> th, T mv, T tv) {
-  const bool above = static_cast<ThreshCmp<T>>(s) > th;
+TEXCV_HD T px_threshold_pick(bool above, T s, T mv, T tv) {
   if constexpr (TT == ThresholdType::binary)
     return above ? mv : T(0);
   else if constexpr (TT == ThresholdType::binary_inv)
@@ -201,6 +201,11 @@ TEXCV_HD T px_threshold(T s, ThreshCmp<T> th, T mv, T tv) {
     return above ? s : T(0);
   else
     return above ? T(0) : s;  // tozero_inv
+}
+
+template <ThresholdType TT, typename T>
+TEXCV_HD T px_threshold(T s, ThreshCmp<T> th, T mv, T tv) {
+  return px_threshold_pick<TT>(static_cast<ThreshCmp<T>>(s) > th, s, mv, tv);
 }
 
 // The threshold's comparison value, stored maximum and trunc value for element type T.

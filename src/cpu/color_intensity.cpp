@@ -11,6 +11,7 @@
 #include "src/core/color_stats.hpp"
 #include "src/core/sampling.hpp"
 #include "src/cpu/dispatch.hpp"
+#include "src/cpu/lut_row.hpp"
 
 namespace texcv::cpu {
 
@@ -42,10 +43,14 @@ void gamma(const ImageView& src, const ImageView& dst, double g) {
         for (int i = 0; i < n; ++i) d[i] = std::copysign(std::pow(std::fabs(s[i]), gf), s[i]);
       });
     } else {
+      // One table over every element of the row, whatever the channel count.
       const std::vector<T> lut = sd::gamma_lut<T>(g);
       const T* l = lut.data();
-      for_rows<T, T>(src, dst, [&](const T* s, T* d, int n) {
-        for (int i = 0; i < n; ++i) d[i] = l[s[i]];
+      for_rows<T, T>(src, dst, [l](const T* s, T* d, int n) {
+        if constexpr (sizeof(T) == 1)
+          detail::lut_row(s, d, n, l);
+        else
+          for (int i = 0; i < n; ++i) d[i] = l[s[i]];
       });
     }
   });
@@ -169,6 +174,22 @@ void threshold(const ImageView& src, const ImageView& dst, const texcv::detail::
     // f32: compare and store in float, as OpenCV.
     const sd::ThreshValues<T> tv = sd::thresh_values<T>(d);
     auto run = [&]<ThresholdType TT>() {
+      if constexpr (sizeof(T) != 4) {
+        // An integer v is above th exactly when it is above floor(th) (v > th >= floor(th); v >=
+        // floor(th) + 1 > th), so for th >= 0 the comparison in double is one in T against k =
+        // floor(th), or T's maximum from there on (nothing is above it): the loop then
+        // vectorizes. th < 0 (every element above) is left to the plain loop.
+        if (tv.th >= 0.0) {
+          constexpr double kMax = std::numeric_limits<T>::max();
+          const T k = tv.th >= kMax ? static_cast<T>(kMax) : static_cast<T>(tv.th);
+          for_rows<T, T>(src, dst, [&](const T* s, T* o, int n) {
+            // Copies the compiler can keep in registers (o might alias the captured ones).
+            const T kr = k, mv = tv.mv, t = tv.tv;
+            for (int i = 0; i < n; ++i) o[i] = sd::px_threshold_pick<TT>(s[i] > kr, s[i], mv, t);
+          });
+          return;
+        }
+      }
       for_rows<T, T>(src, dst, [&](const T* s, T* o, int n) {
         for (int i = 0; i < n; ++i) o[i] = sd::px_threshold<TT, T>(s[i], tv.th, tv.mv, tv.tv);
       });

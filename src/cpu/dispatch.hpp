@@ -7,6 +7,10 @@
 #include "src/core/backends.hpp"
 #include "texcv/error.hpp"
 
+#if defined(TEXCV_HAS_OPENMP)
+#include <omp.h>
+#endif
+
 // Parallel over rows when the work is worth waking threads for (small images run serially).
 #define TEXCV_PRAGMA(x) _Pragma(#x)
 // TEXCV_OMP_PARALLEL_IF + TEXCV_OMP_FOR: the same split in two, for a team whose threads set up
@@ -27,6 +31,17 @@ namespace texcv::cpu::detail {
 
 // Below this many destination pixels an operation runs on the calling thread.
 constexpr long kParallelWork = 32 * 1024;
+
+// How many threads a TEXCV_OMP_PARALLEL_FOR_IF loop of `work` may run on (1 below kParallelWork
+// or without OpenMP): reductions keep one partial result per thread and size them by it.
+inline int parallel_threads(long work) {
+#if defined(TEXCV_HAS_OPENMP)
+  return work >= kParallelWork ? omp_get_max_threads() : 1;
+#else
+  (void)work;
+  return 1;
+#endif
+}
 
 template <typename T>
 struct TypeTag {

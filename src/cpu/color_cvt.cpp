@@ -31,9 +31,17 @@ void map_pixels(const ImageView& src, const ImageView& dst, F&& f) {
   });
 }
 
+// Highway's vectors per row where they apply (simd.hpp), the plain per-pixel loop otherwise.
 template <typename T, int C>
 void swap_rb(const ImageView& src, const ImageView& dst) {
-  map_pixels<T, C, C>(src, dst, [](const T* s, T* d) { sd::px_swap_rb<T, C>(s, d); });
+  for_rows(src, [&](int y) {
+    const T* s = src.row<const T>(y);
+    T* d = dst.row<T>(y);
+    if (simd::swap_rb_row(s, d, src.width, C)) return;
+    for (int x = 0; x < src.width; ++x)
+      sd::px_swap_rb<T, C>(s + static_cast<std::size_t>(x) * C,
+                           d + static_cast<std::size_t>(x) * C);
+  });
 }
 
 // Highway's vectors per row where they apply (simd.hpp), px_to_gray's loop otherwise.
@@ -54,7 +62,13 @@ void to_gray(const ImageView& src, const ImageView& dst, bool bgr) {
 
 template <typename T, int C>
 void from_gray(const ImageView& src, const ImageView& dst) {
-  map_pixels<T, 1, C>(src, dst, [](const T* s, T* d) { sd::px_from_gray<T, C>(s, d); });
+  for_rows(src, [&](int y) {
+    const T* s = src.row<const T>(y);
+    T* d = dst.row<T>(y);
+    if (simd::from_gray_row(s, d, src.width, C)) return;
+    for (int x = 0; x < src.width; ++x)
+      sd::px_from_gray<T, C>(s + x, d + static_cast<std::size_t>(x) * C);
+  });
 }
 
 template <typename T>

@@ -44,6 +44,14 @@ bool filter_taps_add(const float* src, std::size_t step, const float* kern, int 
 bool to_gray_row(const std::uint8_t* s, std::uint8_t* d, int w, int channels, bool bgr);
 bool to_gray_row(const std::uint16_t* s, std::uint16_t* d, int w, int channels, bool bgr);
 bool to_gray_row(const float* s, float* d, int w, int channels, bool bgr);
+// rgb2bgr / rgba2bgra (px_swap_rb; channels 3 or 4) and gray2rgb / gray2rgba (px_from_gray; the
+// destination's channels 3 or 4) for one row of w pixels: elements moved, none computed.
+bool swap_rb_row(const std::uint8_t* s, std::uint8_t* d, int w, int channels);
+bool swap_rb_row(const std::uint16_t* s, std::uint16_t* d, int w, int channels);
+bool swap_rb_row(const float* s, float* d, int w, int channels);
+bool from_gray_row(const std::uint8_t* s, std::uint8_t* d, int w, int channels);
+bool from_gray_row(const std::uint16_t* s, std::uint16_t* d, int w, int channels);
+bool from_gray_row(const float* s, float* d, int w, int channels);
 
 // resize's half-size 2x2 mean of u8/u16 rows (simd_resize.cpp): output pixel x of w (channels
 // 1, 3 or 4) from pixels 2x and 2x + 1 of source rows a and b, rounded half to even.

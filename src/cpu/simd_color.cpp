@@ -1,7 +1,7 @@
-// cvt_color's RGB(A)/BGR(A) to gray in Highway vectors (see simd.hpp): the channels
-// deinterleaved by LoadInterleaved3/4, widened to 32 bits, and color_pixel.hpp's arithmetic
-// (u8/u16: the same integer weights, rounding and shift; f32: the same products and sums in the
-// same order), narrowed again.
+// cvt_color's rows in Highway vectors (see simd.hpp). To gray: the channels deinterleaved by
+// LoadInterleaved3/4, widened to 32 bits, and color_pixel.hpp's arithmetic (u8/u16: the same
+// integer weights, rounding and shift; f32: the same products and sums in the same order),
+// narrowed again. Channel swaps and gray to RGB(A) move elements only.
 #include <cstddef>
 #include <cstdint>
 
@@ -108,6 +108,127 @@ bool gray_f32(const float* s, float* d, int w, int c, bool bgr) {
 #endif
 }
 
+// Channels 0 and 2 swapped (px_swap_rb). Three channels: deinterleaved and stored back in the
+// other order. Four: pixels of 4, 8 or 16 bytes tile a 16-byte block, so one byte shuffle per
+// block does it (alpha stays in place).
+template <typename T>
+bool swap_rb_impl(const T* s, T* d, int w, int channels) {
+  if (channels == 3) {
+    const hn::ScalableTag<T> dt;
+    const int n = static_cast<int>(hn::Lanes(dt));
+    if (w < n) return false;
+    for (int x = 0;; x += n) {
+      const int x0 = x + n <= w ? x : w - n;  // the last vector ends at w (overlapping)
+      hn::Vec<decltype(dt)> c0, c1, c2;
+      hn::LoadInterleaved3(dt, s + static_cast<std::size_t>(x0) * 3, c0, c1, c2);
+      hn::StoreInterleaved3(c2, c1, c0, dt, d + static_cast<std::size_t>(x0) * 3);
+      if (x0 + n >= w) break;
+    }
+    return true;
+  }
+  if (channels != 4) return false;
+  const hn::ScalableTag<std::uint8_t> d8;
+  const int n = static_cast<int>(hn::Lanes(d8));
+  const int bytes = w * 4 * static_cast<int>(sizeof(T));
+  if (bytes < n) return false;
+  // Byte i of a block takes byte kIdx[i]: the first and third element of each pixel exchanged.
+  alignas(16) static constexpr std::uint8_t kIdx1[16] = {2,  1, 0, 3,  6,  5,  4,  7,
+                                                         10, 9, 8, 11, 14, 13, 12, 15};
+  alignas(16) static constexpr std::uint8_t kIdx2[16] = {4,  5,  2,  3,  0, 1, 6,  7,
+                                                         12, 13, 10, 11, 8, 9, 14, 15};
+  alignas(16) static constexpr std::uint8_t kIdx4[16] = {8, 9, 10, 11, 4,  5,  6,  7,
+                                                         0, 1, 2,  3,  12, 13, 14, 15};
+  const auto idx = hn::LoadDup128(d8, sizeof(T) == 1 ? kIdx1 : sizeof(T) == 2 ? kIdx2 : kIdx4);
+  const auto* sb = reinterpret_cast<const std::uint8_t*>(s);
+  auto* db = reinterpret_cast<std::uint8_t*>(d);
+  // Vectors are whole blocks, so every vector (the last one too: bytes and n are multiples of
+  // the pixel size) starts at a pixel boundary.
+  for (int x = 0;; x += n) {
+    const int x0 = x + n <= bytes ? x : bytes - n;
+    hn::StoreU(hn::TableLookupBytes(hn::LoadU(d8, sb + x0), idx), d8, db + x0);
+    if (x0 + n >= bytes) break;
+  }
+  return true;
+}
+
+// Gray to RGB(A) (px_from_gray): the value three times, then the opaque alpha (kColorMax).
+// u8: each 16-byte block of gray pixels spread into 3 or 4 blocks by byte shuffles (faster than
+// Highway's StoreInterleaved3/4 of whole vectors, which reshuffle across blocks).
+template <typename T>
+bool from_gray_impl(const T* s, T* d, int w, int channels) {
+  if constexpr (sizeof(T) == 1) {
+    const hn::CappedTag<std::uint8_t, 16> d8;
+    const int n = static_cast<int>(hn::Lanes(d8));
+    if (n == 16 && w >= n && (channels == 3 || channels == 4)) {
+      constexpr std::uint8_t Z = 0x80;  // TableLookupBytesOr0: a zero byte, then alpha or'ed in
+      alignas(16) static constexpr std::uint8_t k3[3][16] = {
+          {0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 5},
+          {5, 5, 6, 6, 6, 7, 7, 7, 8, 8, 8, 9, 9, 9, 10, 10},
+          {10, 11, 11, 11, 12, 12, 12, 13, 13, 13, 14, 14, 14, 15, 15, 15}};
+      alignas(16) static constexpr std::uint8_t k4[4][16] = {
+          {0, 0, 0, Z, 1, 1, 1, Z, 2, 2, 2, Z, 3, 3, 3, Z},
+          {4, 4, 4, Z, 5, 5, 5, Z, 6, 6, 6, Z, 7, 7, 7, Z},
+          {8, 8, 8, Z, 9, 9, 9, Z, 10, 10, 10, Z, 11, 11, 11, Z},
+          {12, 12, 12, Z, 13, 13, 13, Z, 14, 14, 14, Z, 15, 15, 15, Z}};
+      alignas(16) static constexpr std::uint8_t kAlpha[16] = {0, 0, 0, 255, 0, 0, 0, 255,
+                                                              0, 0, 0, 255, 0, 0, 0, 255};
+      const auto alpha = hn::Load(d8, kAlpha);
+      for (int x = 0;; x += n) {
+        const int x0 = x + n <= w ? x : w - n;
+        const auto v = hn::LoadU(d8, s + x0);
+        T* o = d + static_cast<std::size_t>(x0) * channels;
+        if (channels == 3) {
+          for (int k = 0; k < 3; ++k)
+            hn::StoreU(hn::TableLookupBytes(v, hn::Load(d8, k3[k])), d8, o + 16 * k);
+        } else {
+          for (int k = 0; k < 4; ++k)
+            hn::StoreU(hn::Or(hn::TableLookupBytesOr0(v, hn::Load(d8, k4[k])), alpha), d8,
+                       o + 16 * k);
+        }
+        if (x0 + n >= w) break;
+      }
+      return true;
+    }
+  }
+  const hn::ScalableTag<T> dt;
+  const int n = static_cast<int>(hn::Lanes(dt));
+  if (w < n || (channels != 3 && channels != 4)) return false;
+  const auto alpha = hn::Set(dt, static_cast<T>(sizeof(T) == 1   ? 255.0f
+                                                : sizeof(T) == 2 ? 65535.0f
+                                                                 : 1.0f));
+  for (int x = 0;; x += n) {
+    const int x0 = x + n <= w ? x : w - n;
+    const auto v = hn::LoadU(dt, s + x0);
+    if (channels == 3)
+      hn::StoreInterleaved3(v, v, v, dt, d + static_cast<std::size_t>(x0) * 3);
+    else
+      hn::StoreInterleaved4(v, v, v, alpha, dt, d + static_cast<std::size_t>(x0) * 4);
+    if (x0 + n >= w) break;
+  }
+  return true;
+}
+
+#if HWY_TARGET == HWY_SCALAR
+// One lane: nothing to gain over the plain loops.
+#define TEXCV_COLOR_ROW(name, impl, T)               \
+  bool name(const T* s, T* d, int w, int channels) { \
+    (void)s, (void)d, (void)w, (void)channels;       \
+    return false;                                    \
+  }
+#else
+#define TEXCV_COLOR_ROW(name, impl, T)               \
+  bool name(const T* s, T* d, int w, int channels) { \
+    return impl(s, d, w, channels);                  \
+  }
+#endif
+TEXCV_COLOR_ROW(swap_rb_u8, swap_rb_impl, std::uint8_t)
+TEXCV_COLOR_ROW(swap_rb_u16, swap_rb_impl, std::uint16_t)
+TEXCV_COLOR_ROW(swap_rb_f32, swap_rb_impl, float)
+TEXCV_COLOR_ROW(from_gray_u8, from_gray_impl, std::uint8_t)
+TEXCV_COLOR_ROW(from_gray_u16, from_gray_impl, std::uint16_t)
+TEXCV_COLOR_ROW(from_gray_f32, from_gray_impl, float)
+#undef TEXCV_COLOR_ROW
+
 }  // namespace texcv::cpu::simd::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
 
@@ -125,6 +246,30 @@ bool to_gray_row(const std::uint16_t* s, std::uint16_t* d, int w, int channels, 
 bool to_gray_row(const float* s, float* d, int w, int channels, bool bgr) {
   return HWY_DYNAMIC_DISPATCH(gray_f32)(s, d, w, channels, bgr);
 }
+HWY_EXPORT(swap_rb_u8);
+HWY_EXPORT(swap_rb_u16);
+HWY_EXPORT(swap_rb_f32);
+bool swap_rb_row(const std::uint8_t* s, std::uint8_t* d, int w, int channels) {
+  return HWY_DYNAMIC_DISPATCH(swap_rb_u8)(s, d, w, channels);
+}
+bool swap_rb_row(const std::uint16_t* s, std::uint16_t* d, int w, int channels) {
+  return HWY_DYNAMIC_DISPATCH(swap_rb_u16)(s, d, w, channels);
+}
+bool swap_rb_row(const float* s, float* d, int w, int channels) {
+  return HWY_DYNAMIC_DISPATCH(swap_rb_f32)(s, d, w, channels);
+}
+HWY_EXPORT(from_gray_u8);
+HWY_EXPORT(from_gray_u16);
+HWY_EXPORT(from_gray_f32);
+bool from_gray_row(const std::uint8_t* s, std::uint8_t* d, int w, int channels) {
+  return HWY_DYNAMIC_DISPATCH(from_gray_u8)(s, d, w, channels);
+}
+bool from_gray_row(const std::uint16_t* s, std::uint16_t* d, int w, int channels) {
+  return HWY_DYNAMIC_DISPATCH(from_gray_u16)(s, d, w, channels);
+}
+bool from_gray_row(const float* s, float* d, int w, int channels) {
+  return HWY_DYNAMIC_DISPATCH(from_gray_f32)(s, d, w, channels);
+}
 }  // namespace texcv::cpu::simd
 #endif  // HWY_ONCE
 
@@ -138,6 +283,24 @@ bool to_gray_row(const std::uint16_t*, std::uint16_t*, int, int, bool) {
   return false;
 }
 bool to_gray_row(const float*, float*, int, int, bool) {
+  return false;
+}
+bool swap_rb_row(const std::uint8_t*, std::uint8_t*, int, int) {
+  return false;
+}
+bool swap_rb_row(const std::uint16_t*, std::uint16_t*, int, int) {
+  return false;
+}
+bool swap_rb_row(const float*, float*, int, int) {
+  return false;
+}
+bool from_gray_row(const std::uint8_t*, std::uint8_t*, int, int) {
+  return false;
+}
+bool from_gray_row(const std::uint16_t*, std::uint16_t*, int, int) {
+  return false;
+}
+bool from_gray_row(const float*, float*, int, int) {
   return false;
 }
 }  // namespace texcv::cpu::simd

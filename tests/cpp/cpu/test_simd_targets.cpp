@@ -4,6 +4,7 @@
 // bilinear rows.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -127,6 +128,67 @@ TEST(SimdTargets, GrayRowsArePxToGrayOnEveryTarget) {
     expect_gray_rows_match<std::uint8_t>(name);
     expect_gray_rows_match<std::uint16_t>(name);
     expect_gray_rows_match<float>(name);
+  });
+}
+
+// Random row data: u8/u16 over their whole range, f32 in [-1, 2) (any bits move the same).
+template <typename T>
+std::vector<T> random_row(std::size_t n, std::uint32_t seed) {
+  std::vector<T> v(n);
+  for (T& e : v) {
+    seed = seed * 1664525u + 1013904223u;
+    if constexpr (sizeof(T) == 4)
+      e = static_cast<float>(seed >> 8) / 16777216.0f * 3.0f - 1.0f;
+    else
+      e = static_cast<T>(seed >> (sizeof(T) == 1 ? 24 : 16));
+  }
+  return v;
+}
+
+// cvt_color's element moves: rgb2bgr / rgba2bgra (px_swap_rb) and gray2rgb / gray2rgba
+// (px_from_gray), byte for byte, on every target, widths around the vector sizes (the 4-channel
+// swap works on bytes: f32 pixels of 16 bytes fill a 16-byte block alone).
+template <typename T>
+void expect_moves_match(const std::string& name) {
+  for (int ch : {3, 4})
+    for (int w : {1, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 33, 64, 65, 203}) {
+      const std::size_t n = static_cast<std::size_t>(w) * ch;
+      const std::vector<T> src = random_row<T>(n, static_cast<std::uint32_t>(w * 7 + ch));
+      std::vector<T> got(n, T(77)), want(n);
+      for (int x = 0; x < w; ++x) {
+        if (ch == 3)
+          detail::px_swap_rb<T, 3>(&src[x * 3u], &want[x * 3u]);
+        else
+          detail::px_swap_rb<T, 4>(&src[x * 4u], &want[x * 4u]);
+      }
+      if (cpu::simd::swap_rb_row(src.data(), got.data(), w, ch)) {
+        ASSERT_EQ(std::memcmp(got.data(), want.data(), n * sizeof(T)), 0)
+            << name << ": swap_rb " << sizeof(T) << "-byte x" << ch << " width " << w;
+      } else {
+        // Rows shorter than a vector take the plain loop; 203 pixels fill one on every target.
+        ASSERT_TRUE(w < 203 || name == "SCALAR") << name << ": no swap_rb vectors at width " << w;
+      }
+      std::fill(got.begin(), got.end(), T(77));
+      for (int x = 0; x < w; ++x) {
+        if (ch == 3)
+          detail::px_from_gray<T, 3>(&src[x], &want[x * 3u]);
+        else
+          detail::px_from_gray<T, 4>(&src[x], &want[x * 4u]);
+      }
+      if (cpu::simd::from_gray_row(src.data(), got.data(), w, ch)) {
+        ASSERT_EQ(std::memcmp(got.data(), want.data(), n * sizeof(T)), 0)
+            << name << ": from_gray " << sizeof(T) << "-byte x" << ch << " width " << w;
+      } else {
+        ASSERT_TRUE(w < 203 || name == "SCALAR") << name << ": no from_gray vectors at width " << w;
+      }
+    }
+}
+
+TEST(SimdTargets, ColorMovesArePxSwapRbAndPxFromGrayOnEveryTarget) {
+  test::on_every_simd_target("color moves", [](const std::string& name) {
+    expect_moves_match<std::uint8_t>(name);
+    expect_moves_match<std::uint16_t>(name);
+    expect_moves_match<float>(name);
   });
 }
 

@@ -1,7 +1,10 @@
 // cvt_color's rows in Highway vectors (see simd.hpp). To gray: the channels deinterleaved by
 // LoadInterleaved3/4, widened to 32 bits, and color_pixel.hpp's arithmetic (u8/u16: the same
 // integer weights, rounding and shift; f32: the same products and sums in the same order),
-// narrowed again. Channel swaps and gray to RGB(A) move elements only.
+// narrowed again. Channel swaps and gray to RGB(A) move elements only. The YUV matrices and HSV:
+// color_pixel.hpp's float operations in the same order in float lanes, its branches as selects
+// (lanes compute every branch; the selected values are the plain code's).
+#include <cfloat>
 #include <cstddef>
 #include <cstdint>
 
@@ -208,6 +211,225 @@ bool from_gray_impl(const T* s, T* d, int w, int channels) {
   return true;
 }
 
+// ---- The float arithmetic of three-channel pixels (px_matrix, px_to_hsv, px_from_hsv).
+
+// Pixels [0, Lanes(df)) of a three-channel row as float lanes (u8/u16 widened: exact).
+template <class DF, typename T>
+HWY_INLINE void load3(DF df, const T* p, hn::Vec<DF>& a, hn::Vec<DF>& b, hn::Vec<DF>& c) {
+  if constexpr (sizeof(T) == 4) {
+    hn::LoadInterleaved3(df, p, a, b, c);
+  } else {
+    const hn::Rebind<T, DF> dt;
+    const hn::RebindToSigned<DF> di;
+    hn::Vec<decltype(dt)> x, y, z;
+    hn::LoadInterleaved3(dt, p, x, y, z);
+    a = hn::ConvertTo(df, hn::PromoteTo(di, x));
+    b = hn::ConvertTo(df, hn::PromoteTo(di, y));
+    c = hn::ConvertTo(df, hn::PromoteTo(di, z));
+  }
+}
+
+// Three int32 lanes holding values of T's range stored as pixels of T.
+template <typename T, class DI>
+HWY_INLINE void store3(DI di, hn::Vec<DI> a, hn::Vec<DI> b, hn::Vec<DI> c, T* p) {
+  const hn::Rebind<T, DI> dt;
+  hn::StoreInterleaved3(hn::DemoteTo(dt, a), hn::DemoteTo(dt, b), hn::DemoteTo(dt, c), dt, p);
+}
+
+// detail::saturate<T> (u8, u16) as the CPU compiles it (sampling.hpp): v > 0 ? v : 0 (NaN gives
+// 0), then below the maximum, then one addition of 1.5 * 2^23 rounds half to even and leaves the
+// integer in the low 16 bits.
+template <typename T, class DF>
+HWY_INLINE hn::Vec<hn::RebindToSigned<DF>> saturate_int(DF df, hn::Vec<DF> v) {
+  const hn::RebindToSigned<DF> di;
+  const auto zero = hn::Zero(df), mx = hn::Set(df, sizeof(T) == 1 ? 255.0f : 65535.0f);
+  auto c = hn::IfThenElse(hn::Gt(v, zero), v, zero);
+  c = hn::IfThenElse(hn::Lt(c, mx), c, mx);
+  return hn::And(hn::BitCast(di, hn::Add(c, hn::Set(df, 12582912.0f))), hn::Set(di, 0xFFFF));
+}
+
+// Lanes holding a value that is not finite.
+template <class DF>
+HWY_INLINE hn::Mask<DF> non_finite(DF, hn::Vec<DF> a, hn::Vec<DF> b, hn::Vec<DF> c) {
+  return hn::Not(hn::And(hn::IsFinite(a), hn::And(hn::IsFinite(b), hn::IsFinite(c))));
+}
+
+// px_matrix: out_i = ((m[3i] a + m[3i+1] b) + m[3i+2] c) + o[i], saturated. f32 vectors holding
+// a non-finite value go to the plain loop: NaN payloads and the NaN of inf - inf would then meet
+// in an order that the compiler, not the source, decides.
+template <typename T>
+bool matrix_impl(const T* s, T* d, int w, const float* m, const float* o,
+                 const PlainPixels* plain) {
+  const hn::ScalableTag<float> df;
+  const hn::RebindToSigned<decltype(df)> di;
+  const int n = static_cast<int>(hn::Lanes(df));
+  if (w < n) return false;
+  hn::Vec<decltype(df)> mv[9], ov[3];
+  for (int i = 0; i < 9; ++i) mv[i] = hn::Set(df, m[i]);
+  for (int i = 0; i < 3; ++i) ov[i] = hn::Set(df, o[i]);
+  for (int x = 0;; x += n) {
+    const int x0 = x + n <= w ? x : w - n;
+    const T* sp = s + static_cast<std::size_t>(x0) * 3;
+    T* dp = d + static_cast<std::size_t>(x0) * 3;
+    hn::Vec<decltype(df)> a, b, c;
+    load3(df, sp, a, b, c);
+    hn::Vec<decltype(df)> y[3];
+    for (int i = 0; i < 3; ++i)
+      y[i] = hn::Add(hn::Add(hn::Add(hn::Mul(mv[3 * i], a), hn::Mul(mv[3 * i + 1], b)),
+                             hn::Mul(mv[3 * i + 2], c)),
+                     ov[i]);
+    if constexpr (sizeof(T) == 4) {
+      if (!hn::AllFalse(df, non_finite(df, a, b, c)))
+        plain->run(plain->ctx, sp, dp, n);
+      else
+        hn::StoreInterleaved3(y[0], y[1], y[2], df, dp);
+    } else {
+      store3(di, saturate_int<T>(df, y[0]), saturate_int<T>(df, y[1]), saturate_int<T>(df, y[2]),
+             dp);
+    }
+    if (x0 + n >= w) break;
+  }
+  return true;
+}
+
+// px_to_hsv. u8: one division for the hue (the numerator and the sector offset selected first;
+// the red sector adds no offset) and one for the saturation; lanes with diff = 0 (hue 0) or
+// v = 0 (saturation 0) divide by zero and are replaced. f32 vectors holding a non-finite value or
+// a negative zero go to the plain loop (fmaxf/fminf's choice between -0 and +0 is the C
+// library's; vector max/min follow other rules for zeros and NaN).
+template <typename T, bool Bgr>
+bool to_hsv_impl(const T* s, T* d, int w, const PlainPixels* plain) {
+  const hn::ScalableTag<float> df;
+  const hn::RebindToSigned<decltype(df)> di;
+  const hn::RebindToUnsigned<decltype(df)> du;
+  const int n = static_cast<int>(hn::Lanes(df));
+  if (w < n) return false;
+  const auto zero = hn::Zero(df);
+  for (int x = 0;; x += n) {
+    const int x0 = x + n <= w ? x : w - n;
+    const T* sp = s + static_cast<std::size_t>(x0) * 3;
+    T* dp = d + static_cast<std::size_t>(x0) * 3;
+    hn::Vec<decltype(df)> c0, c1, c2;
+    load3(df, sp, c0, c1, c2);
+    const auto r = Bgr ? c2 : c0, g = c1, b = Bgr ? c0 : c2;
+    bool vectors = true;
+    if constexpr (sizeof(T) == 4) {
+      const auto nz = hn::Set(du, 0x80000000u);
+      const auto neg0 =
+          hn::Or(hn::Eq(hn::BitCast(du, r), nz),
+                 hn::Or(hn::Eq(hn::BitCast(du, g), nz), hn::Eq(hn::BitCast(du, b), nz)));
+      if (!hn::AllFalse(df, hn::Or(non_finite(df, r, g, b), hn::RebindMask(df, neg0)))) {
+        plain->run(plain->ctx, sp, dp, n);
+        vectors = false;
+      }
+    }
+    if (vectors) {
+      const auto v = hn::Max(r, hn::Max(g, b));
+      const auto mn = hn::Min(r, hn::Min(g, b));
+      const auto diff = hn::Sub(v, mn);
+      const auto is_r = hn::Eq(v, r), is_g = hn::Eq(v, g);
+      if constexpr (sizeof(T) == 4) {
+        const auto eps = hn::Set(df, FLT_EPSILON);
+        const auto sat = hn::Div(diff, hn::Add(hn::Abs(v), eps));
+        const auto k = hn::Div(hn::Set(df, 60.0f), hn::Add(diff, eps));
+        auto h = hn::IfThenElse(
+            is_r, hn::Mul(hn::Sub(g, b), k),
+            hn::IfThenElse(is_g, hn::Add(hn::Mul(hn::Sub(b, r), k), hn::Set(df, 120.0f)),
+                           hn::Add(hn::Mul(hn::Sub(r, g), k), hn::Set(df, 240.0f))));
+        h = hn::IfThenElse(hn::Lt(h, zero), hn::Add(h, hn::Set(df, 360.0f)), h);
+        hn::StoreInterleaved3(h, sat, v, df, dp);
+      } else {
+        const auto num =
+            hn::IfThenElse(is_r, hn::Sub(g, b), hn::IfThenElse(is_g, hn::Sub(b, r), hn::Sub(r, g)));
+        const auto q = hn::Div(num, diff);
+        auto h = hn::IfThenElse(
+            is_r, q, hn::Add(q, hn::IfThenElse(is_g, hn::Set(df, 2.0f), hn::Set(df, 4.0f))));
+        h = hn::IfThenElse(hn::Lt(h, zero), hn::Add(h, hn::Set(df, 6.0f)), h);
+        h = hn::IfThenElse(hn::Gt(diff, zero), h, zero);
+        auto hq = hn::Round(hn::Mul(h, hn::Set(df, 30.0f)));
+        const auto k180 = hn::Set(df, 180.0f);
+        hq = hn::IfThenElse(hn::Ge(hq, k180), hn::Sub(hq, k180), hq);
+        const auto sat =
+            hn::IfThenElseZero(hn::RebindMask(di, hn::Gt(v, zero)),
+                               saturate_int<T>(df, hn::Div(hn::Mul(hn::Set(df, 255.0f), diff), v)));
+        // hq and v hold integers of [0, 180) and [0, 255]: converted exactly.
+        store3(di, hn::ConvertTo(di, hq), sat, hn::ConvertTo(di, v), dp);
+      }
+    }
+    if (x0 + n >= w) break;
+  }
+  return true;
+}
+
+// px_from_hsv: the sector as a float (floorf's value; the plain code's int round trip turns -0
+// into +0, as adding +0 does here), out of [0, 6) (also NaN) reset to sector 0 and fraction 0;
+// the switch as selects on the sector. f32 vectors holding a non-finite value go to the plain
+// loop (it converts NaN and huge sectors to int: INT_MIN on x86, something else elsewhere).
+template <typename T, bool Bgr>
+bool from_hsv_impl(const T* s, T* d, int w, const PlainPixels* plain) {
+  constexpr bool kU8 = sizeof(T) == 1;
+  const hn::ScalableTag<float> df;
+  const hn::RebindToSigned<decltype(df)> di;
+  const int n = static_cast<int>(hn::Lanes(df));
+  if (w < n) return false;
+  const auto zero = hn::Zero(df), one = hn::Set(df, 1.0f), six = hn::Set(df, 6.0f);
+  const auto hscale = hn::Set(df, kU8 ? 6.0f / 180.0f : 6.0f / 360.0f);
+  for (int x = 0;; x += n) {
+    const int x0 = x + n <= w ? x : w - n;
+    const T* sp = s + static_cast<std::size_t>(x0) * 3;
+    T* dp = d + static_cast<std::size_t>(x0) * 3;
+    hn::Vec<decltype(df)> h, sat, v;
+    load3(df, sp, h, sat, v);
+    bool vectors = true;
+    if constexpr (!kU8) {
+      if (!hn::AllFalse(df, non_finite(df, h, sat, v))) {
+        plain->run(plain->ctx, sp, dp, n);
+        vectors = false;
+      }
+    }
+    if (vectors) {
+      if constexpr (kU8) {
+        sat = hn::Mul(sat, hn::Set(df, 1.0f / 255.0f));
+        v = hn::Mul(v, hn::Set(df, 1.0f / 255.0f));
+      }
+      h = hn::Mul(h, hscale);
+      h = hn::Sub(h, hn::Mul(six, hn::Floor(hn::Div(h, six))));
+      auto sector = hn::Add(hn::Floor(h), zero);
+      h = hn::Sub(h, sector);
+      const auto bad = hn::Not(hn::And(hn::Ge(sector, zero), hn::Lt(sector, six)));
+      sector = hn::IfThenZeroElse(bad, sector);
+      h = hn::IfThenZeroElse(bad, h);
+      const auto p = hn::Mul(v, hn::Sub(one, sat));
+      const auto q = hn::Mul(v, hn::Sub(one, hn::Mul(sat, h)));
+      const auto t = hn::Mul(v, hn::Sub(one, hn::Mul(sat, hn::Sub(one, h))));
+      const auto s0 = hn::Eq(sector, zero), s1 = hn::Eq(sector, one),
+                 s2 = hn::Eq(sector, hn::Set(df, 2.0f)), s3 = hn::Eq(sector, hn::Set(df, 3.0f)),
+                 s4 = hn::Eq(sector, hn::Set(df, 4.0f));
+      // Sectors 0 .. 5 (5: the switch's default): r = v q p p t v, g = t v v q p p,
+      // b = p p t v v q.
+      auto r = hn::IfThenElse(s1, q, hn::IfThenElse(hn::Or(s2, s3), p, hn::IfThenElse(s4, t, v)));
+      auto g = hn::IfThenElse(s0, t, hn::IfThenElse(hn::Or(s1, s2), v, hn::IfThenElse(s3, q, p)));
+      auto b = hn::IfThenElse(hn::Or(s0, s1), p,
+                              hn::IfThenElse(s2, t, hn::IfThenElse(hn::Or(s3, s4), v, q)));
+      const auto chroma = hn::Ne(sat, zero);
+      r = hn::IfThenElse(chroma, r, v);
+      g = hn::IfThenElse(chroma, g, v);
+      b = hn::IfThenElse(chroma, b, v);
+      const auto& o0 = Bgr ? b : r;
+      const auto& o2 = Bgr ? r : b;
+      if constexpr (kU8) {
+        const auto k = hn::Set(df, 255.0f);
+        store3(di, saturate_int<T>(df, hn::Mul(o0, k)), saturate_int<T>(df, hn::Mul(g, k)),
+               saturate_int<T>(df, hn::Mul(o2, k)), dp);
+      } else {
+        hn::StoreInterleaved3(o0, g, o2, df, dp);  // saturate<float> and * 1.0f: the value
+      }
+    }
+    if (x0 + n >= w) break;
+  }
+  return true;
+}
+
 #if HWY_TARGET == HWY_SCALAR
 // One lane: nothing to gain over the plain loops.
 #define TEXCV_COLOR_ROW(name, impl, T)               \
@@ -228,6 +450,56 @@ TEXCV_COLOR_ROW(from_gray_u8, from_gray_impl, std::uint8_t)
 TEXCV_COLOR_ROW(from_gray_u16, from_gray_impl, std::uint16_t)
 TEXCV_COLOR_ROW(from_gray_f32, from_gray_impl, float)
 #undef TEXCV_COLOR_ROW
+
+#if HWY_TARGET == HWY_SCALAR
+bool matrix_u8(const std::uint8_t*, std::uint8_t*, int, const float*, const float*) {
+  return false;
+}
+bool matrix_u16(const std::uint16_t*, std::uint16_t*, int, const float*, const float*) {
+  return false;
+}
+bool matrix_f32(const float*, float*, int, const float*, const float*, const PlainPixels*) {
+  return false;
+}
+bool to_hsv_u8(const std::uint8_t*, std::uint8_t*, int, bool) {
+  return false;
+}
+bool to_hsv_f32(const float*, float*, int, bool, const PlainPixels*) {
+  return false;
+}
+bool from_hsv_u8(const std::uint8_t*, std::uint8_t*, int, bool) {
+  return false;
+}
+bool from_hsv_f32(const float*, float*, int, bool, const PlainPixels*) {
+  return false;
+}
+#else
+bool matrix_u8(const std::uint8_t* s, std::uint8_t* d, int w, const float* m, const float* o) {
+  return matrix_impl(s, d, w, m, o, nullptr);
+}
+bool matrix_u16(const std::uint16_t* s, std::uint16_t* d, int w, const float* m, const float* o) {
+  return matrix_impl(s, d, w, m, o, nullptr);
+}
+bool matrix_f32(const float* s, float* d, int w, const float* m, const float* o,
+                const PlainPixels* plain) {
+  return matrix_impl(s, d, w, m, o, plain);
+}
+bool to_hsv_u8(const std::uint8_t* s, std::uint8_t* d, int w, bool bgr) {
+  return bgr ? to_hsv_impl<std::uint8_t, true>(s, d, w, nullptr)
+             : to_hsv_impl<std::uint8_t, false>(s, d, w, nullptr);
+}
+bool to_hsv_f32(const float* s, float* d, int w, bool bgr, const PlainPixels* plain) {
+  return bgr ? to_hsv_impl<float, true>(s, d, w, plain) : to_hsv_impl<float, false>(s, d, w, plain);
+}
+bool from_hsv_u8(const std::uint8_t* s, std::uint8_t* d, int w, bool bgr) {
+  return bgr ? from_hsv_impl<std::uint8_t, true>(s, d, w, nullptr)
+             : from_hsv_impl<std::uint8_t, false>(s, d, w, nullptr);
+}
+bool from_hsv_f32(const float* s, float* d, int w, bool bgr, const PlainPixels* plain) {
+  return bgr ? from_hsv_impl<float, true>(s, d, w, plain)
+             : from_hsv_impl<float, false>(s, d, w, plain);
+}
+#endif
 
 }  // namespace texcv::cpu::simd::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
@@ -270,6 +542,35 @@ bool from_gray_row(const std::uint16_t* s, std::uint16_t* d, int w, int channels
 bool from_gray_row(const float* s, float* d, int w, int channels) {
   return HWY_DYNAMIC_DISPATCH(from_gray_f32)(s, d, w, channels);
 }
+HWY_EXPORT(matrix_u8);
+HWY_EXPORT(matrix_u16);
+HWY_EXPORT(matrix_f32);
+bool matrix_row(const std::uint8_t* s, std::uint8_t* d, int w, const float* m, const float* o) {
+  return HWY_DYNAMIC_DISPATCH(matrix_u8)(s, d, w, m, o);
+}
+bool matrix_row(const std::uint16_t* s, std::uint16_t* d, int w, const float* m, const float* o) {
+  return HWY_DYNAMIC_DISPATCH(matrix_u16)(s, d, w, m, o);
+}
+bool matrix_row(const float* s, float* d, int w, const float* m, const float* o,
+                const PlainPixels& plain) {
+  return HWY_DYNAMIC_DISPATCH(matrix_f32)(s, d, w, m, o, &plain);
+}
+HWY_EXPORT(to_hsv_u8);
+HWY_EXPORT(to_hsv_f32);
+HWY_EXPORT(from_hsv_u8);
+HWY_EXPORT(from_hsv_f32);
+bool to_hsv_row(const std::uint8_t* s, std::uint8_t* d, int w, bool bgr) {
+  return HWY_DYNAMIC_DISPATCH(to_hsv_u8)(s, d, w, bgr);
+}
+bool to_hsv_row(const float* s, float* d, int w, bool bgr, const PlainPixels& plain) {
+  return HWY_DYNAMIC_DISPATCH(to_hsv_f32)(s, d, w, bgr, &plain);
+}
+bool from_hsv_row(const std::uint8_t* s, std::uint8_t* d, int w, bool bgr) {
+  return HWY_DYNAMIC_DISPATCH(from_hsv_u8)(s, d, w, bgr);
+}
+bool from_hsv_row(const float* s, float* d, int w, bool bgr, const PlainPixels& plain) {
+  return HWY_DYNAMIC_DISPATCH(from_hsv_f32)(s, d, w, bgr, &plain);
+}
 }  // namespace texcv::cpu::simd
 #endif  // HWY_ONCE
 
@@ -301,6 +602,27 @@ bool from_gray_row(const std::uint16_t*, std::uint16_t*, int, int) {
   return false;
 }
 bool from_gray_row(const float*, float*, int, int) {
+  return false;
+}
+bool matrix_row(const std::uint8_t*, std::uint8_t*, int, const float*, const float*) {
+  return false;
+}
+bool matrix_row(const std::uint16_t*, std::uint16_t*, int, const float*, const float*) {
+  return false;
+}
+bool matrix_row(const float*, float*, int, const float*, const float*, const PlainPixels&) {
+  return false;
+}
+bool to_hsv_row(const std::uint8_t*, std::uint8_t*, int, bool) {
+  return false;
+}
+bool to_hsv_row(const float*, float*, int, bool, const PlainPixels&) {
+  return false;
+}
+bool from_hsv_row(const std::uint8_t*, std::uint8_t*, int, bool) {
+  return false;
+}
+bool from_hsv_row(const float*, float*, int, bool, const PlainPixels&) {
   return false;
 }
 }  // namespace texcv::cpu::simd

@@ -211,16 +211,48 @@ bool from_gray_impl(const T* s, T* d, int w, int channels) {
   return true;
 }
 
+#if HWY_TARGET != HWY_SCALAR  // (its wrappers below return false; it lacks Combine, UpperHalf)
+
 // ---- The float arithmetic of three-channel pixels (px_matrix, px_to_hsv, px_from_hsv).
 
-// Pixels [0, Lanes(df)) of a three-channel row as float lanes (u8/u16 widened: exact).
+// Pixels [0, Lanes(df)) of a three-channel row as float lanes (u8/u16 widened: exact). u8 with
+// 8 or 16 lanes (AVX2, AVX-512): each 128-bit block takes 4 pixels by one 16-byte load (block 0
+// from byte 0, block k > 0 from byte 12k - 4, so that no load passes the 3 * Lanes bytes), and
+// one byte shuffle per channel puts them in the 32-bit lanes: fewer shuffles than
+// LoadInterleaved3 of 16-lane u8 vectors and the widening after it.
 template <class DF, typename T>
 HWY_INLINE void load3(DF df, const T* p, hn::Vec<DF>& a, hn::Vec<DF>& b, hn::Vec<DF>& c) {
-  if constexpr (sizeof(T) == 4) {
+  const hn::RebindToSigned<DF> di;
+  if constexpr (sizeof(T) == 1 && hn::MaxLanes(DF()) >= 8) {
+    const hn::Repartition<std::uint8_t, DF> d8;
+    const hn::Half<decltype(d8)> d8h;
+    hn::Vec<decltype(d8)> bytes;
+    if constexpr (hn::MaxLanes(DF()) == 8) {
+      bytes = hn::Combine(d8, hn::LoadU(d8h, p + 8), hn::LoadU(d8h, p));
+    } else {
+      const hn::Half<decltype(d8h)> d8q;
+      bytes = hn::Combine(d8, hn::Combine(d8h, hn::LoadU(d8q, p + 32), hn::LoadU(d8q, p + 20)),
+                          hn::Combine(d8h, hn::LoadU(d8q, p + 8), hn::LoadU(d8q, p)));
+    }
+    constexpr std::uint8_t Z = 0x80;  // a zero byte
+    // Channel k of the block's pixel i: byte 3i + k of block 0, 4 + 3i + k of the others.
+    alignas(64) static constexpr std::uint8_t kIdx[3][64] = {
+        {0,  Z, Z,  Z, 3, Z, Z,  Z, 6, Z, Z, Z, 9,  Z, Z, Z, 4,  Z, Z,  Z, 7, Z,
+         Z,  Z, 10, Z, Z, Z, 13, Z, Z, Z, 4, Z, Z,  Z, 7, Z, Z,  Z, 10, Z, Z, Z,
+         13, Z, Z,  Z, 4, Z, Z,  Z, 7, Z, Z, Z, 10, Z, Z, Z, 13, Z, Z,  Z},
+        {1,  Z, Z,  Z, 4, Z, Z,  Z, 7, Z, Z, Z, 10, Z, Z, Z, 5,  Z, Z,  Z, 8, Z,
+         Z,  Z, 11, Z, Z, Z, 14, Z, Z, Z, 5, Z, Z,  Z, 8, Z, Z,  Z, 11, Z, Z, Z,
+         14, Z, Z,  Z, 5, Z, Z,  Z, 8, Z, Z, Z, 11, Z, Z, Z, 14, Z, Z,  Z},
+        {2,  Z, Z,  Z, 5, Z, Z,  Z, 8, Z, Z, Z, 11, Z, Z, Z, 6,  Z, Z,  Z, 9, Z,
+         Z,  Z, 12, Z, Z, Z, 15, Z, Z, Z, 6, Z, Z,  Z, 9, Z, Z,  Z, 12, Z, Z, Z,
+         15, Z, Z,  Z, 6, Z, Z,  Z, 9, Z, Z, Z, 12, Z, Z, Z, 15, Z, Z,  Z}};
+    a = hn::ConvertTo(df, hn::BitCast(di, hn::TableLookupBytesOr0(bytes, hn::Load(d8, kIdx[0]))));
+    b = hn::ConvertTo(df, hn::BitCast(di, hn::TableLookupBytesOr0(bytes, hn::Load(d8, kIdx[1]))));
+    c = hn::ConvertTo(df, hn::BitCast(di, hn::TableLookupBytesOr0(bytes, hn::Load(d8, kIdx[2]))));
+  } else if constexpr (sizeof(T) == 4) {
     hn::LoadInterleaved3(df, p, a, b, c);
   } else {
     const hn::Rebind<T, DF> dt;
-    const hn::RebindToSigned<DF> di;
     hn::Vec<decltype(dt)> x, y, z;
     hn::LoadInterleaved3(dt, p, x, y, z);
     a = hn::ConvertTo(df, hn::PromoteTo(di, x));
@@ -229,23 +261,61 @@ HWY_INLINE void load3(DF df, const T* p, hn::Vec<DF>& a, hn::Vec<DF>& b, hn::Vec
   }
 }
 
-// Three int32 lanes holding values of T's range stored as pixels of T.
+// Three int32 lanes whose low 16 bits hold values of T's range (the bits above are ignored:
+// int_bits' lanes) stored as pixels of T. u8 with 8 or 16 lanes: the channels shifted into one
+// 32-bit lane per pixel (only the first channel's upper bits need clearing: the others' move
+// into the fourth byte or out), one byte shuffle packs each block's 4
+// pixels into its first 12 bytes, one 32-bit lane permutation the blocks' 12 bytes together,
+// and the first 3 * Lanes bytes stored (half a vector, then a quarter).
 template <typename T, class DI>
 HWY_INLINE void store3(DI di, hn::Vec<DI> a, hn::Vec<DI> b, hn::Vec<DI> c, T* p) {
-  const hn::Rebind<T, DI> dt;
-  hn::StoreInterleaved3(hn::DemoteTo(dt, a), hn::DemoteTo(dt, b), hn::DemoteTo(dt, c), dt, p);
+  if constexpr (sizeof(T) == 1 && hn::MaxLanes(DI()) >= 8) {
+    const hn::RebindToUnsigned<DI> du;
+    const hn::Repartition<std::uint8_t, DI> d8;
+    const hn::Half<decltype(d8)> d8h;
+    const hn::Half<decltype(d8h)> d8q;
+    const auto px =
+        hn::Or3(hn::And(a, hn::Set(di, 0xFF)), hn::ShiftLeft<8>(b), hn::ShiftLeft<16>(c));
+    alignas(16) static constexpr std::uint8_t kPack[16] = {0,  1,  2,  4,  5,    6,    8,    9,
+                                                           10, 12, 13, 14, 0x80, 0x80, 0x80, 0x80};
+    const auto packed = hn::TableLookupBytes(hn::BitCast(d8, px), hn::LoadDup128(d8, kPack));
+    alignas(64) static constexpr std::uint32_t kWords16[16] = {0,  1,  2,  4,  5, 6, 8,  9,
+                                                               10, 12, 13, 14, 3, 7, 11, 15};
+    alignas(32) static constexpr std::uint32_t kWords8[8] = {0, 1, 2, 4, 5, 6, 3, 7};
+    const auto words =
+        hn::TableLookupLanes(hn::BitCast(du, packed),
+                             hn::SetTableIndices(du, hn::MaxLanes(DI()) == 8 ? kWords8 : kWords16));
+    const auto out = hn::BitCast(d8, words);
+    hn::StoreU(hn::LowerHalf(d8h, out), d8h, p);
+    hn::StoreU(hn::LowerHalf(d8q, hn::UpperHalf(d8h, out)), d8q, p + hn::Lanes(d8h));
+  } else {
+    const hn::Rebind<T, DI> dt;
+    const auto low = hn::Set(di, 0xFFFF);
+    hn::StoreInterleaved3(hn::DemoteTo(dt, hn::And(a, low)), hn::DemoteTo(dt, hn::And(b, low)),
+                          hn::DemoteTo(dt, hn::And(c, low)), dt, p);
+  }
 }
 
-// detail::saturate<T> (u8, u16) as the CPU compiles it (sampling.hpp): v > 0 ? v : 0 (NaN gives
-// 0), then below the maximum, then one addition of 1.5 * 2^23 rounds half to even and leaves the
-// integer in the low 16 bits.
+// 1.5 * 2^23: for 0 <= v < 2^22, v + kRound rounds v to an integer, half to even (the ulp there
+// is 1 and kRound is even), and that integer is the low 16 bits of the sum's bits (the rounding
+// of detail::saturate and round_half_even in the default rounding mode).
+constexpr float kRound = 12582912.0f;
+
+// Float lanes of [0, 65535] (-0.5 < v < 65535.5), rounded half to even: the integer in the low
+// 16 bits of each int32 lane, the bits above not cleared (store3 ignores them).
+template <class DF>
+HWY_INLINE hn::Vec<hn::RebindToSigned<DF>> int_bits(DF df, hn::Vec<DF> v) {
+  return hn::BitCast(hn::RebindToSigned<DF>(), hn::Add(v, hn::Set(df, kRound)));
+}
+
+// detail::saturate<T> (u8, u16) of finite lanes as the CPU compiles it (sampling.hpp): clamped
+// to [0, maximum] (for finite values v > 0 ? v : 0 and c < max ? c : max are Max and Min; NaN
+// never reaches here: u8/u16 sources give finite values), then int_bits' addition rounds half to
+// even.
 template <typename T, class DF>
 HWY_INLINE hn::Vec<hn::RebindToSigned<DF>> saturate_int(DF df, hn::Vec<DF> v) {
-  const hn::RebindToSigned<DF> di;
-  const auto zero = hn::Zero(df), mx = hn::Set(df, sizeof(T) == 1 ? 255.0f : 65535.0f);
-  auto c = hn::IfThenElse(hn::Gt(v, zero), v, zero);
-  c = hn::IfThenElse(hn::Lt(c, mx), c, mx);
-  return hn::And(hn::BitCast(di, hn::Add(c, hn::Set(df, 12582912.0f))), hn::Set(di, 0xFFFF));
+  const auto c = hn::Min(hn::Max(v, hn::Zero(df)), hn::Set(df, sizeof(T) == 1 ? 255.0f : 65535.0f));
+  return int_bits(df, c);
 }
 
 // Lanes holding a value that is not finite.
@@ -339,21 +409,23 @@ bool to_hsv_impl(const T* s, T* d, int w, const PlainPixels* plain) {
         h = hn::IfThenElse(hn::Lt(h, zero), hn::Add(h, hn::Set(df, 360.0f)), h);
         hn::StoreInterleaved3(h, sat, v, df, dp);
       } else {
+        // The divisions by max(diff, 1) and max(v, 1): the same quotients where diff, v > 0;
+        // where diff = 0 all channels are equal, so the numerator is 0 and the red branch gives
+        // h = 0 (the plain code's value), and where v = 0 so is diff: saturation 0.
+        const auto one = hn::Set(df, 1.0f);
         const auto num =
             hn::IfThenElse(is_r, hn::Sub(g, b), hn::IfThenElse(is_g, hn::Sub(b, r), hn::Sub(r, g)));
-        const auto q = hn::Div(num, diff);
+        const auto q = hn::Div(num, hn::Max(diff, one));
         auto h = hn::IfThenElse(
             is_r, q, hn::Add(q, hn::IfThenElse(is_g, hn::Set(df, 2.0f), hn::Set(df, 4.0f))));
         h = hn::IfThenElse(hn::Lt(h, zero), hn::Add(h, hn::Set(df, 6.0f)), h);
-        h = hn::IfThenElse(hn::Gt(diff, zero), h, zero);
-        auto hq = hn::Round(hn::Mul(h, hn::Set(df, 30.0f)));
+        // round_half_even(h * 30) (in [0, 180]) as kRound + the integer, exactly; 180 -> 0.
+        auto hq = hn::Add(hn::Mul(h, hn::Set(df, 30.0f)), hn::Set(df, kRound));
         const auto k180 = hn::Set(df, 180.0f);
-        hq = hn::IfThenElse(hn::Ge(hq, k180), hn::Sub(hq, k180), hq);
-        const auto sat =
-            hn::IfThenElseZero(hn::RebindMask(di, hn::Gt(v, zero)),
-                               saturate_int<T>(df, hn::Div(hn::Mul(hn::Set(df, 255.0f), diff), v)));
-        // hq and v hold integers of [0, 180) and [0, 255]: converted exactly.
-        store3(di, hn::ConvertTo(di, hq), sat, hn::ConvertTo(di, v), dp);
+        hq = hn::IfThenElse(hn::Ge(hq, hn::Set(df, kRound + 180.0f)), hn::Sub(hq, k180), hq);
+        // 255 diff / v lies in [0, 255] (diff <= v; both products exact): saturate only rounds.
+        const auto sat = hn::Div(hn::Mul(hn::Set(df, 255.0f), diff), hn::Max(v, one));
+        store3(di, hn::BitCast(di, hq), int_bits(df, sat), int_bits(df, v), dp);
       }
     }
     if (x0 + n >= w) break;
@@ -388,17 +460,26 @@ bool from_hsv_impl(const T* s, T* d, int w, const PlainPixels* plain) {
       }
     }
     if (vectors) {
+      h = hn::Mul(h, hscale);
+      hn::Vec<decltype(df)> sector;
       if constexpr (kU8) {
         sat = hn::Mul(sat, hn::Set(df, 1.0f / 255.0f));
         v = hn::Mul(v, hn::Set(df, 1.0f / 255.0f));
+        // h = H * (6 / 180) < 8.6: floorf(h / 6) is 1 where h >= 6 (fl(h / 6) >= 1 exactly then:
+        // the float below 6 divided by 6 rounds below 1), else 0, so h - 6 floorf(h / 6) is
+        // h - 6 or h (h - 0 = h for h >= +0); the result lies in [0, 6) (h - 6 exact), so the
+        // sector is never reset.
+        h = hn::IfThenElse(hn::Ge(h, six), hn::Sub(h, six), h);
+        sector = hn::Floor(h);
+        h = hn::Sub(h, sector);
+      } else {
+        h = hn::Sub(h, hn::Mul(six, hn::Floor(hn::Div(h, six))));
+        sector = hn::Add(hn::Floor(h), zero);
+        h = hn::Sub(h, sector);
+        const auto bad = hn::Not(hn::And(hn::Ge(sector, zero), hn::Lt(sector, six)));
+        sector = hn::IfThenZeroElse(bad, sector);
+        h = hn::IfThenZeroElse(bad, h);
       }
-      h = hn::Mul(h, hscale);
-      h = hn::Sub(h, hn::Mul(six, hn::Floor(hn::Div(h, six))));
-      auto sector = hn::Add(hn::Floor(h), zero);
-      h = hn::Sub(h, sector);
-      const auto bad = hn::Not(hn::And(hn::Ge(sector, zero), hn::Lt(sector, six)));
-      sector = hn::IfThenZeroElse(bad, sector);
-      h = hn::IfThenZeroElse(bad, h);
       const auto p = hn::Mul(v, hn::Sub(one, sat));
       const auto q = hn::Mul(v, hn::Sub(one, hn::Mul(sat, h)));
       const auto t = hn::Mul(v, hn::Sub(one, hn::Mul(sat, hn::Sub(one, h))));
@@ -418,9 +499,11 @@ bool from_hsv_impl(const T* s, T* d, int w, const PlainPixels* plain) {
       const auto& o0 = Bgr ? b : r;
       const auto& o2 = Bgr ? r : b;
       if constexpr (kU8) {
+        // v, p, q, t are products of factors in [0, 1] (S / 255 and V / 255 are at most
+        // fl(255 fl(1 / 255)) = 1), so x * 255 lies in [0, 255]: saturate only rounds.
         const auto k = hn::Set(df, 255.0f);
-        store3(di, saturate_int<T>(df, hn::Mul(o0, k)), saturate_int<T>(df, hn::Mul(g, k)),
-               saturate_int<T>(df, hn::Mul(o2, k)), dp);
+        store3(di, int_bits(df, hn::Mul(o0, k)), int_bits(df, hn::Mul(g, k)),
+               int_bits(df, hn::Mul(o2, k)), dp);
       } else {
         hn::StoreInterleaved3(o0, g, o2, df, dp);  // saturate<float> and * 1.0f: the value
       }
@@ -429,6 +512,8 @@ bool from_hsv_impl(const T* s, T* d, int w, const PlainPixels* plain) {
   }
   return true;
 }
+
+#endif  // HWY_TARGET != HWY_SCALAR
 
 #if HWY_TARGET == HWY_SCALAR
 // One lane: nothing to gain over the plain loops.

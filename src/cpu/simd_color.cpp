@@ -21,6 +21,81 @@ HWY_BEFORE_NAMESPACE();
 namespace texcv::cpu::simd::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
+#if HWY_TARGET != HWY_SCALAR  // (its row functions return false; it lacks Combine, UpperHalf)
+
+// u8 pixels of three channels on vectors of 8 or 16 32-bit lanes (AVX2, AVX-512), one pixel per
+// 32-bit lane: each 128-bit block takes its 4 pixels by one 16-byte load (block 0 from byte 0,
+// block k > 0 from byte 12k - 4, so that no load passes the 3 * Lanes bytes: the pixels sit at
+// byte 0 of block 0 and byte 4 of the others), and then one byte shuffle (px4_index) per value
+// wanted puts them in the lanes: fewer shuffles than LoadInterleaved3 of u8 vectors and
+// widening.
+template <class D8>
+HWY_INLINE hn::Vec<D8> load_px4(D8 d8, const std::uint8_t* p) {
+  const hn::Half<D8> d8h;
+  if constexpr (hn::MaxLanes(D8()) == 32) {
+    return hn::Combine(d8, hn::LoadU(d8h, p + 8), hn::LoadU(d8h, p));
+  } else {
+    static_assert(hn::MaxLanes(D8()) == 64, "8 or 16 pixels");
+    const hn::Half<decltype(d8h)> d8q;
+    return hn::Combine(d8, hn::Combine(d8h, hn::LoadU(d8q, p + 32), hn::LoadU(d8q, p + 20)),
+                       hn::Combine(d8h, hn::LoadU(d8q, p + 8), hn::LoadU(d8q, p)));
+  }
+}
+
+// The byte shuffle of load_px4's blocks giving 32-bit lane i channel k0 of pixel i in its byte 0
+// and channel k1 (-1: none) in its byte 2 (so the lane holds the 16-bit pair k0, k1); other
+// bytes zero. Channels >= 3 (4-channel pixels loaded whole) read the pixel's 4 bytes.
+struct Px4Index {
+  alignas(64) std::uint8_t i[64];
+};
+constexpr Px4Index px4_index(int k0, int k1, int channels = 3) {
+  Px4Index t{};
+  for (int blk = 0; blk < 4; ++blk)
+    for (int px = 0; px < 4; ++px) {
+      const int base = channels == 4 ? 4 * px : (blk == 0 ? 0 : 4) + 3 * px;
+      std::uint8_t* l = t.i + 16 * blk + 4 * px;
+      l[0] = static_cast<std::uint8_t>(base + k0);
+      l[1] = l[3] = 0x80;  // TableLookupBytesOr0: zero
+      l[2] = static_cast<std::uint8_t>(k1 < 0 ? 0x80 : base + k1);
+    }
+  return t;
+}
+
+// u8 gray of 8 or 16 pixels (3 or 4 channels) per vector: px_to_gray's integer sum as two
+// 16-bit multiply-adds of pairs (c0 k0 + c1 k1, then c2 k2 added to the rounding half), exact in
+// 32 bits like the plain code's; the byte of each lane stored.
+template <int C>
+bool gray_u8_pairs(const std::uint8_t* s, std::uint8_t* d, int w, const std::uint32_t* ki) {
+  const hn::ScalableTag<std::int32_t> di;
+  const hn::RebindToUnsigned<decltype(di)> du;
+  const hn::Repartition<std::uint8_t, decltype(di)> d8;
+  const hn::Repartition<std::int16_t, decltype(di)> d16;
+  const hn::Rebind<std::uint8_t, decltype(di)> dout;  // one byte per 32-bit lane
+  const int n = static_cast<int>(hn::Lanes(di));
+  if (w < n) return false;
+  static constexpr Px4Index kA = px4_index(0, 1, C), kB = px4_index(2, -1, C);
+  const auto ia = hn::LoadU(d8, kA.i), ib = hn::LoadU(d8, kB.i);
+  const auto wa = hn::BitCast(d16, hn::Set(du, ki[0] | ki[1] << 16));
+  const auto wb = hn::BitCast(d16, hn::Set(du, ki[2]));
+  const auto half = hn::Set(di, 1 << 14);
+  for (int x = 0;; x += n) {
+    const int x0 = x + n <= w ? x : w - n;
+    const std::uint8_t* p = s + static_cast<std::size_t>(x0) * C;
+    const auto bytes = C == 3 ? load_px4(d8, p) : hn::LoadU(d8, p);
+    auto sum1 = hn::Zero(di);  // (x86 adds all pairs into the first sum)
+    auto sum = hn::ReorderWidenMulAccumulate(
+        di, hn::BitCast(d16, hn::TableLookupBytesOr0(bytes, ia)), wa, half, sum1);
+    sum = hn::ReorderWidenMulAccumulate(di, hn::BitCast(d16, hn::TableLookupBytesOr0(bytes, ib)),
+                                        wb, sum, sum1);
+    sum = hn::RearrangeToOddPlusEven(sum, sum1);
+    hn::StoreU(hn::U8FromU32(hn::BitCast(du, hn::ShiftRight<15>(sum))), dout, d + x0);
+    if (x0 + n >= w) break;
+  }
+  return true;
+}
+
+#endif  // HWY_TARGET != HWY_SCALAR
+
 // Pixels [0, w) of one row; C = 3 or 4 channels (the 4th ignored); weights k[] in channel order.
 template <typename T, int C>
 bool gray_impl(const T* s, T* d, int w, const float* kf, const std::uint32_t* ki) {
@@ -81,6 +156,13 @@ bool gray(const T* s, T* d, int w, int channels, bool bgr) {
   ki[r] = kU8 ? 9798 : 4899;
   ki[1] = kU8 ? 19235 : 9617;
   ki[b] = kU8 ? 3735 : 1868;
+#if HWY_TARGET != HWY_SCALAR
+  if constexpr (sizeof(T) == 1 && hn::MaxLanes(hn::ScalableTag<std::int32_t>()) >= 8) {
+    if (channels == 3) return gray_u8_pairs<3>(s, d, w, ki);
+    if (channels == 4) return gray_u8_pairs<4>(s, d, w, ki);
+    return false;
+  }
+#endif
   if (channels == 3) return gray_impl<T, 3>(s, d, w, kf, ki);
   if (channels == 4) return gray_impl<T, 4>(s, d, w, kf, ki);
   return false;
@@ -215,40 +297,21 @@ bool from_gray_impl(const T* s, T* d, int w, int channels) {
 
 // ---- The float arithmetic of three-channel pixels (px_matrix, px_to_hsv, px_from_hsv).
 
-// Pixels [0, Lanes(df)) of a three-channel row as float lanes (u8/u16 widened: exact). u8 with
-// 8 or 16 lanes (AVX2, AVX-512): each 128-bit block takes 4 pixels by one 16-byte load (block 0
-// from byte 0, block k > 0 from byte 12k - 4, so that no load passes the 3 * Lanes bytes), and
-// one byte shuffle per channel puts them in the 32-bit lanes: fewer shuffles than
-// LoadInterleaved3 of 16-lane u8 vectors and the widening after it.
+// Pixels [0, Lanes(df)) of a three-channel row as float lanes (u8/u16 widened: exact; u8 with 8
+// or 16 lanes by load_px4).
 template <class DF, typename T>
 HWY_INLINE void load3(DF df, const T* p, hn::Vec<DF>& a, hn::Vec<DF>& b, hn::Vec<DF>& c) {
   const hn::RebindToSigned<DF> di;
   if constexpr (sizeof(T) == 1 && hn::MaxLanes(DF()) >= 8) {
     const hn::Repartition<std::uint8_t, DF> d8;
-    const hn::Half<decltype(d8)> d8h;
-    hn::Vec<decltype(d8)> bytes;
-    if constexpr (hn::MaxLanes(DF()) == 8) {
-      bytes = hn::Combine(d8, hn::LoadU(d8h, p + 8), hn::LoadU(d8h, p));
-    } else {
-      const hn::Half<decltype(d8h)> d8q;
-      bytes = hn::Combine(d8, hn::Combine(d8h, hn::LoadU(d8q, p + 32), hn::LoadU(d8q, p + 20)),
-                          hn::Combine(d8h, hn::LoadU(d8q, p + 8), hn::LoadU(d8q, p)));
-    }
-    constexpr std::uint8_t Z = 0x80;  // a zero byte
-    // Channel k of the block's pixel i: byte 3i + k of block 0, 4 + 3i + k of the others.
-    alignas(64) static constexpr std::uint8_t kIdx[3][64] = {
-        {0,  Z, Z,  Z, 3, Z, Z,  Z, 6, Z, Z, Z, 9,  Z, Z, Z, 4,  Z, Z,  Z, 7, Z,
-         Z,  Z, 10, Z, Z, Z, 13, Z, Z, Z, 4, Z, Z,  Z, 7, Z, Z,  Z, 10, Z, Z, Z,
-         13, Z, Z,  Z, 4, Z, Z,  Z, 7, Z, Z, Z, 10, Z, Z, Z, 13, Z, Z,  Z},
-        {1,  Z, Z,  Z, 4, Z, Z,  Z, 7, Z, Z, Z, 10, Z, Z, Z, 5,  Z, Z,  Z, 8, Z,
-         Z,  Z, 11, Z, Z, Z, 14, Z, Z, Z, 5, Z, Z,  Z, 8, Z, Z,  Z, 11, Z, Z, Z,
-         14, Z, Z,  Z, 5, Z, Z,  Z, 8, Z, Z, Z, 11, Z, Z, Z, 14, Z, Z,  Z},
-        {2,  Z, Z,  Z, 5, Z, Z,  Z, 8, Z, Z, Z, 11, Z, Z, Z, 6,  Z, Z,  Z, 9, Z,
-         Z,  Z, 12, Z, Z, Z, 15, Z, Z, Z, 6, Z, Z,  Z, 9, Z, Z,  Z, 12, Z, Z, Z,
-         15, Z, Z,  Z, 6, Z, Z,  Z, 9, Z, Z, Z, 12, Z, Z, Z, 15, Z, Z,  Z}};
-    a = hn::ConvertTo(df, hn::BitCast(di, hn::TableLookupBytesOr0(bytes, hn::Load(d8, kIdx[0]))));
-    b = hn::ConvertTo(df, hn::BitCast(di, hn::TableLookupBytesOr0(bytes, hn::Load(d8, kIdx[1]))));
-    c = hn::ConvertTo(df, hn::BitCast(di, hn::TableLookupBytesOr0(bytes, hn::Load(d8, kIdx[2]))));
+    const auto bytes = load_px4(d8, p);
+    static constexpr Px4Index kIdx[3] = {px4_index(0, -1), px4_index(1, -1), px4_index(2, -1)};
+    a = hn::ConvertTo(df,
+                      hn::BitCast(di, hn::TableLookupBytesOr0(bytes, hn::LoadU(d8, kIdx[0].i))));
+    b = hn::ConvertTo(df,
+                      hn::BitCast(di, hn::TableLookupBytesOr0(bytes, hn::LoadU(d8, kIdx[1].i))));
+    c = hn::ConvertTo(df,
+                      hn::BitCast(di, hn::TableLookupBytesOr0(bytes, hn::LoadU(d8, kIdx[2].i))));
   } else if constexpr (sizeof(T) == 4) {
     hn::LoadInterleaved3(df, p, a, b, c);
   } else {

@@ -404,6 +404,43 @@ TEST(SimdTargets, ColorF32RowsArePxArithmeticOnEdgeValuesOnEveryTarget) {
   }
 }
 
+// u8 gray: every one of the 2^24 colours, RGB and BGR order, 3 channels and 4 (alpha varying),
+// in one row: bit for bit px_to_gray on every target.
+TEST(SimdTargets, GrayU8RowsArePxToGrayForAllColoursOnEveryTarget) {
+  const int w = 1 << 24;
+  for (int ch : {3, 4}) {
+    std::vector<std::uint8_t> src(static_cast<std::size_t>(w) * ch);
+    for (int i = 0; i < w; ++i) {
+      std::uint8_t* p = &src[static_cast<std::size_t>(i) * ch];
+      p[0] = static_cast<std::uint8_t>(i);
+      p[1] = static_cast<std::uint8_t>(i >> 8);
+      p[2] = static_cast<std::uint8_t>(i >> 16);
+      if (ch == 4) p[3] = static_cast<std::uint8_t>(i * 7 + 3);
+    }
+    for (bool bgr : {false, true}) {
+      std::vector<std::uint8_t> want(static_cast<std::size_t>(w)), got(want.size());
+      for (int i = 0; i < w; ++i) {
+        if (bgr)
+          detail::px_to_gray<std::uint8_t, true>(&src[static_cast<std::size_t>(i) * ch], &want[i]);
+        else
+          detail::px_to_gray<std::uint8_t, false>(&src[static_cast<std::size_t>(i) * ch], &want[i]);
+      }
+      const std::string what =
+          std::string("all u8 colours, gray x") + std::to_string(ch) + (bgr ? " bgr" : " rgb");
+      test::on_every_simd_target(what.c_str(), [&](const std::string& name) {
+        std::fill(got.begin(), got.end(), std::uint8_t{77});
+        if (!cpu::simd::to_gray_row(src.data(), got.data(), w, ch, bgr)) {
+          ASSERT_EQ(name, "SCALAR") << what << ": no vector path";
+          return;
+        }
+        for (int i = 0; i < w; ++i)
+          ASSERT_EQ(got[i], want[i]) << name << ": " << what << " at " << i;
+      });
+      if (HasFatalFailure()) return;
+    }
+  }
+}
+
 // resize's half-size mean rows: (a + b + c + d) / 4 rounded half to even, per channel, on every
 // target, u8/u16, 1/3/4 channels, output widths around the vector sizes (random data: many ties).
 template <typename T>

@@ -193,20 +193,54 @@ bool gray_f32(const float* s, float* d, int w, int c, bool bgr) {
 #endif
 }
 
-// Channels 0 and 2 swapped (px_swap_rb). Three channels: deinterleaved and stored back in the
-// other order. Four: pixels of 4, 8 or 16 bytes tile a 16-byte block, so one byte shuffle per
-// block does it (alpha stays in place).
+// The byte shuffles of a three-channel swap of 48 bytes (16, 8 or 4 pixels of E-byte elements)
+// held in three 16-byte blocks: output block o takes from source block b the bytes kSwap3[o][b]
+// (0x80: none); an element moves at most 2E <= 8 bytes, so block 0 draws on blocks 0 and 1,
+// block 1 on all three, block 2 on blocks 1 and 2.
+struct Swap3Index {
+  alignas(16) std::uint8_t i[3][3][16];
+};
+constexpr Swap3Index swap3_index(int e) {
+  Swap3Index t{};
+  for (int o = 0; o < 3; ++o)
+    for (int b = 0; b < 3; ++b)
+      for (int j = 0; j < 16; ++j) {
+        const int out = 16 * o + j, el = out / e, px = el / 3, ch = el % 3;
+        const int src = (3 * px + 2 - ch) * e + out % e;
+        t.i[o][b][j] = static_cast<std::uint8_t>(src / 16 == b ? src % 16 : 0x80);
+      }
+  return t;
+}
+
+// Channels 0 and 2 swapped (px_swap_rb). Three channels: 48 bytes at a time in 16-byte blocks,
+// each output block or'ed from byte shuffles of its source blocks (swap3_index: 7 shuffles, fewer
+// than LoadInterleaved3 and StoreInterleaved3 take). Four: pixels of 4, 8 or 16 bytes tile a
+// 16-byte block, so one byte shuffle per block does it (alpha stays in place).
 template <typename T>
 bool swap_rb_impl(const T* s, T* d, int w, int channels) {
   if (channels == 3) {
-    const hn::ScalableTag<T> dt;
-    const int n = static_cast<int>(hn::Lanes(dt));
-    if (w < n) return false;
+    const hn::CappedTag<std::uint8_t, 16> d8;
+    constexpr int n = 16 / static_cast<int>(sizeof(T));  // pixels per 48 bytes
+    if (hn::Lanes(d8) != 16 || w < n) return false;
+    static constexpr Swap3Index k = swap3_index(sizeof(T));
+    const auto* sb = reinterpret_cast<const std::uint8_t*>(s);
+    auto* db = reinterpret_cast<std::uint8_t*>(d);
+    const auto idx = [&](int o, int b) { return hn::Load(d8, k.i[o][b]); };
     for (int x = 0;; x += n) {
-      const int x0 = x + n <= w ? x : w - n;  // the last vector ends at w (overlapping)
-      hn::Vec<decltype(dt)> c0, c1, c2;
-      hn::LoadInterleaved3(dt, s + static_cast<std::size_t>(x0) * 3, c0, c1, c2);
-      hn::StoreInterleaved3(c2, c1, c0, dt, d + static_cast<std::size_t>(x0) * 3);
+      const int x0 = x + n <= w ? x : w - n;  // the last 48 bytes end at w (overlapping)
+      const std::size_t at = static_cast<std::size_t>(x0) * 3 * sizeof(T);
+      const auto a = hn::LoadU(d8, sb + at), b = hn::LoadU(d8, sb + at + 16),
+                 c = hn::LoadU(d8, sb + at + 32);
+      hn::StoreU(
+          hn::Or(hn::TableLookupBytesOr0(a, idx(0, 0)), hn::TableLookupBytesOr0(b, idx(0, 1))), d8,
+          db + at);
+      hn::StoreU(
+          hn::Or3(hn::TableLookupBytesOr0(a, idx(1, 0)), hn::TableLookupBytesOr0(b, idx(1, 1)),
+                  hn::TableLookupBytesOr0(c, idx(1, 2))),
+          d8, db + at + 16);
+      hn::StoreU(
+          hn::Or(hn::TableLookupBytesOr0(b, idx(2, 1)), hn::TableLookupBytesOr0(c, idx(2, 2))), d8,
+          db + at + 32);
       if (x0 + n >= w) break;
     }
     return true;

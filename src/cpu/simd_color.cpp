@@ -415,6 +415,26 @@ HWY_INLINE hn::Vec<hn::RebindToSigned<DF>> saturate_int(DF df, hn::Vec<DF> v) {
   return int_bits(df, c);
 }
 
+// m ? x + k : x and m ? x : x + k, for x that is never -0 (so that x + 0 = x): AVX-512 adds under
+// a mask register in one instruction; elsewhere a variable blend costs more than adding k and'ed
+// with the mask.
+template <class M, class V>
+HWY_INLINE V add_if(M m, V x, V k) {
+#if HWY_TARGET <= HWY_AVX3
+  return hn::IfThenElse(m, hn::Add(x, k), x);
+#else
+  return hn::Add(x, hn::IfThenElseZero(m, k));
+#endif
+}
+template <class M, class V>
+HWY_INLINE V add_unless(M m, V x, V k) {
+#if HWY_TARGET <= HWY_AVX3
+  return hn::IfThenElse(m, x, hn::Add(x, k));
+#else
+  return hn::Add(x, hn::IfThenZeroElse(m, k));
+#endif
+}
+
 // Lanes holding a value that is not finite.
 template <class DF>
 HWY_INLINE hn::Mask<DF> non_finite(DF, hn::Vec<DF> a, hn::Vec<DF> b, hn::Vec<DF> c) {
@@ -513,13 +533,12 @@ bool to_hsv_impl(const T* s, T* d, int w, const PlainPixels* plain) {
         const auto num =
             hn::IfThenElse(is_r, hn::Sub(g, b), hn::IfThenElse(is_g, hn::Sub(b, r), hn::Sub(r, g)));
         const auto q = hn::Div(num, hn::Max(diff, one));
-        auto h = hn::IfThenElse(
-            is_r, q, hn::Add(q, hn::IfThenElse(is_g, hn::Set(df, 2.0f), hn::Set(df, 4.0f))));
-        h = hn::IfThenElse(hn::Lt(h, zero), hn::Add(h, hn::Set(df, 6.0f)), h);
+        // (q and h are never -0: x - x is +0.)
+        auto h = add_unless(is_r, q, hn::IfThenElse(is_g, hn::Set(df, 2.0f), hn::Set(df, 4.0f)));
+        h = add_if(hn::Lt(h, zero), h, hn::Set(df, 6.0f));
         // round_half_even(h * 30) (in [0, 180]) as kRound + the integer, exactly; 180 -> 0.
         auto hq = hn::Add(hn::Mul(h, hn::Set(df, 30.0f)), hn::Set(df, kRound));
-        const auto k180 = hn::Set(df, 180.0f);
-        hq = hn::IfThenElse(hn::Ge(hq, hn::Set(df, kRound + 180.0f)), hn::Sub(hq, k180), hq);
+        hq = add_if(hn::Ge(hq, hn::Set(df, kRound + 180.0f)), hq, hn::Set(df, -180.0f));
         // 255 diff / v lies in [0, 255] (diff <= v; both products exact): saturate only rounds.
         const auto sat = hn::Div(hn::Mul(hn::Set(df, 255.0f), diff), hn::Max(v, one));
         store3(di, hn::BitCast(di, hq), int_bits(df, sat), int_bits(df, v), dp);
@@ -532,8 +551,10 @@ bool to_hsv_impl(const T* s, T* d, int w, const PlainPixels* plain) {
 
 // px_from_hsv: the sector as a float (floorf's value; the plain code's int round trip turns -0
 // into +0, as adding +0 does here), out of [0, 6) (also NaN) reset to sector 0 and fraction 0;
-// the switch as selects on the sector. f32 vectors holding a non-finite value go to the plain
-// loop (it converts NaN and huge sectors to int: INT_MIN on x86, something else elsewhere).
+// the switch as selects on the sector. The plain code's sat == 0 branch (r = g = b = v) needs no
+// select: with sat = +-0 and finite h in [0, 1), sat h and sat (1 - h) are +-0, so p, q and t are
+// v * 1 = v, bit for bit. f32 vectors holding a non-finite value go to the plain loop (it
+// converts NaN and huge sectors to int: INT_MIN on x86, something else elsewhere).
 template <typename T, bool Bgr>
 bool from_hsv_impl(const T* s, T* d, int w, const PlainPixels* plain) {
   constexpr bool kU8 = sizeof(T) == 1;
@@ -566,7 +587,7 @@ bool from_hsv_impl(const T* s, T* d, int w, const PlainPixels* plain) {
         // the float below 6 divided by 6 rounds below 1), else 0, so h - 6 floorf(h / 6) is
         // h - 6 or h (h - 0 = h for h >= +0); the result lies in [0, 6) (h - 6 exact), so the
         // sector is never reset.
-        h = hn::IfThenElse(hn::Ge(h, six), hn::Sub(h, six), h);
+        h = add_if(hn::Ge(h, six), h, hn::Set(df, -6.0f));  // (h >= +0)
         sector = hn::Floor(h);
         h = hn::Sub(h, sector);
       } else {
@@ -585,14 +606,12 @@ bool from_hsv_impl(const T* s, T* d, int w, const PlainPixels* plain) {
                  s4 = hn::Eq(sector, hn::Set(df, 4.0f));
       // Sectors 0 .. 5 (5: the switch's default): r = v q p p t v, g = t v v q p p,
       // b = p p t v v q.
-      auto r = hn::IfThenElse(s1, q, hn::IfThenElse(hn::Or(s2, s3), p, hn::IfThenElse(s4, t, v)));
-      auto g = hn::IfThenElse(s0, t, hn::IfThenElse(hn::Or(s1, s2), v, hn::IfThenElse(s3, q, p)));
-      auto b = hn::IfThenElse(hn::Or(s0, s1), p,
-                              hn::IfThenElse(s2, t, hn::IfThenElse(hn::Or(s3, s4), v, q)));
-      const auto chroma = hn::Ne(sat, zero);
-      r = hn::IfThenElse(chroma, r, v);
-      g = hn::IfThenElse(chroma, g, v);
-      b = hn::IfThenElse(chroma, b, v);
+      const auto r =
+          hn::IfThenElse(s1, q, hn::IfThenElse(hn::Or(s2, s3), p, hn::IfThenElse(s4, t, v)));
+      const auto g =
+          hn::IfThenElse(s0, t, hn::IfThenElse(hn::Or(s1, s2), v, hn::IfThenElse(s3, q, p)));
+      const auto b = hn::IfThenElse(hn::Or(s0, s1), p,
+                                    hn::IfThenElse(s2, t, hn::IfThenElse(hn::Or(s3, s4), v, q)));
       const auto& o0 = Bgr ? b : r;
       const auto& o2 = Bgr ? r : b;
       if constexpr (kU8) {

@@ -1,9 +1,10 @@
-// cvt_color's rows in Highway vectors (see simd.hpp). To gray: the channels deinterleaved by
-// LoadInterleaved3/4, widened to 32 bits, and color_pixel.hpp's arithmetic (u8/u16: the same
-// integer weights, rounding and shift; f32: the same products and sums in the same order),
-// narrowed again. Channel swaps and gray to RGB(A) move elements only. The YUV matrices and HSV:
-// color_pixel.hpp's float operations in the same order in float lanes, its branches as selects
-// (lanes compute every branch; the selected values are the plain code's).
+// cvt_color's rows in Highway vectors (see simd.hpp). To gray: the channels deinterleaved and
+// widened to 32 bits, and color_pixel.hpp's arithmetic (u8/u16: the same integer weights,
+// rounding and shift, u8 on AVX2/AVX-512 by 16-bit pairwise multiply-adds; f32: the same products
+// and sums in the same order), narrowed again. Channel swaps and gray to RGB(A) move elements
+// only. The YUV matrices and HSV: color_pixel.hpp's float operations in the same order in float
+// lanes, its branches as selects (lanes compute every branch; the selected values are the plain
+// code's), and where a shortcut replaces an operation, a comment says why it gives the same value.
 #include <cfloat>
 #include <cstddef>
 #include <cstdint>
@@ -194,7 +195,7 @@ bool gray_f32(const float* s, float* d, int w, int c, bool bgr) {
 }
 
 // The byte shuffles of a three-channel swap of 48 bytes (16, 8 or 4 pixels of E-byte elements)
-// held in three 16-byte blocks: output block o takes from source block b the bytes kSwap3[o][b]
+// held in three 16-byte blocks: output block o takes from source block b the bytes i[o][b]
 // (0x80: none); an element moves at most 2E <= 8 bytes, so block 0 draws on blocks 0 and 1,
 // block 1 on all three, block 2 on blocks 1 and 2.
 struct Swap3Index {
@@ -361,9 +362,10 @@ HWY_INLINE void load3(DF df, const T* p, hn::Vec<DF>& a, hn::Vec<DF>& b, hn::Vec
 // Three int32 lanes whose low 16 bits hold values of T's range (the bits above are ignored:
 // int_bits' lanes) stored as pixels of T. u8 with 8 or 16 lanes: the channels shifted into one
 // 32-bit lane per pixel (only the first channel's upper bits need clearing: the others' move
-// into the fourth byte or out), one byte shuffle packs each block's 4
-// pixels into its first 12 bytes, one 32-bit lane permutation the blocks' 12 bytes together,
-// and the first 3 * Lanes bytes stored (half a vector, then a quarter).
+// into the fourth byte or out), one byte shuffle packs each block's 4 pixels into its first 12
+// bytes, one 32-bit lane permutation the blocks' 12 bytes together, and the first 3 * Lanes
+// bytes are stored (half a vector, then a quarter). (Masked loads and stores of exactly 3 * Lanes
+// bytes measured slower.)
 template <typename T, class DI>
 HWY_INLINE void store3(DI di, hn::Vec<DI> a, hn::Vec<DI> b, hn::Vec<DI> c, T* p) {
   if constexpr (sizeof(T) == 1 && hn::MaxLanes(DI()) >= 8) {
@@ -480,8 +482,8 @@ bool matrix_impl(const T* s, T* d, int w, const float* m, const float* o,
 }
 
 // px_to_hsv. u8: one division for the hue (the numerator and the sector offset selected first;
-// the red sector adds no offset) and one for the saturation; lanes with diff = 0 (hue 0) or
-// v = 0 (saturation 0) divide by zero and are replaced. f32 vectors holding a non-finite value or
+// the red sector adds no offset) and one for the saturation, by max(diff, 1) and max(v, 1) (see
+// below). f32: the plain code's two divisions; its vectors holding a non-finite value or
 // a negative zero go to the plain loop (fmaxf/fminf's choice between -0 and +0 is the C
 // library's; vector max/min follow other rules for zeros and NaN).
 template <typename T, bool Bgr>

@@ -67,6 +67,35 @@ bool unsharp_row(const float* s, const float* b, float* o, int n, float amount, 
 bool to_gray_row(const std::uint8_t* s, std::uint8_t* d, int w, int channels, bool bgr);
 bool to_gray_row(const std::uint16_t* s, std::uint16_t* d, int w, int channels, bool bgr);
 bool to_gray_row(const float* s, float* d, int w, int channels, bool bgr);
+// rgb2bgr / rgba2bgra (px_swap_rb; channels 3 or 4) and gray2rgb / gray2rgba (px_from_gray; the
+// destination's channels 3 or 4) for one row of w pixels: elements moved, none computed.
+bool swap_rb_row(const std::uint8_t* s, std::uint8_t* d, int w, int channels);
+bool swap_rb_row(const std::uint16_t* s, std::uint16_t* d, int w, int channels);
+bool swap_rb_row(const float* s, float* d, int w, int channels);
+bool from_gray_row(const std::uint8_t* s, std::uint8_t* d, int w, int channels);
+bool from_gray_row(const std::uint16_t* s, std::uint16_t* d, int w, int channels);
+bool from_gray_row(const float* s, float* d, int w, int channels);
+
+// The caller's plain per-pixel loop over n three-channel f32 pixels, to which the f32 rows below
+// hand the vectors holding a value whose handling they do not reproduce lane by lane (non-finite
+// values; negative zeros where fminf/fmaxf's choice between -0 and +0 would decide): run(ctx, s,
+// d, n).
+struct PlainPixels {
+  void (*run)(const void* ctx, const float* s, float* d, int n);
+  const void* ctx;
+};
+// The YUV codes (px_matrix; 3 channels): m[9], o[3] as ColorMatrix's, in float as px_matrix sums
+// them (saturated as detail::saturate).
+bool matrix_row(const std::uint8_t* s, std::uint8_t* d, int w, const float* m, const float* o);
+bool matrix_row(const std::uint16_t* s, std::uint16_t* d, int w, const float* m, const float* o);
+bool matrix_row(const float* s, float* d, int w, const float* m, const float* o,
+                const PlainPixels& plain);
+// rgb2hsv / bgr2hsv (px_to_hsv) and hsv2rgb / hsv2bgr (px_from_hsv), u8 and f32: the same float
+// operations in the same order per lane (the branches as selects).
+bool to_hsv_row(const std::uint8_t* s, std::uint8_t* d, int w, bool bgr);
+bool to_hsv_row(const float* s, float* d, int w, bool bgr, const PlainPixels& plain);
+bool from_hsv_row(const std::uint8_t* s, std::uint8_t* d, int w, bool bgr);
+bool from_hsv_row(const float* s, float* d, int w, bool bgr, const PlainPixels& plain);
 
 // resize's half-size 2x2 mean of u8/u16 rows (simd_resize.cpp): output pixel x of w (channels
 // 1, 3 or 4) from pixels 2x and 2x + 1 of source rows a and b, rounded half to even.

@@ -3,9 +3,11 @@
 #include <cmath>
 #include <cstring>
 #include <functional>
+#include <limits>
 #include <vector>
 
 #include "common/test_support.hpp"
+#include "src/core/color_pixel.hpp"
 #include "texcv/color.hpp"
 
 namespace texcv {
@@ -41,6 +43,105 @@ std::vector<double> cvt1(ColorCode code, ElemType t, int sch, int dch, std::vect
 }
 
 using V = std::vector<double>;
+
+// Every cvt_color code on the CPU backend (Highway vectors where they apply, the plain loops
+// elsewhere) bit for bit the per-pixel arithmetic of src/core/color_pixel.hpp, which the CUDA
+// backend shares: u8, u16, f32, rows long enough for vectors and a last one overlapping, with
+// f32 rows holding NaN, infinities, -0 and huge values among ordinary ones (the pixels the
+// vectors hand back to the plain loop).
+template <typename T>
+void expect_px(ColorCode code, const ImageView& s, const ImageView& d) {
+  namespace sd = detail;
+  const sd::ColorMatrix m =
+      code >= ColorCode::rgb2yuv_bt601 && code <= ColorCode::yuv2rgb_bt709_limited
+          ? sd::yuv_matrix(code, s.type)
+          : sd::ColorMatrix{};
+  for (int y = 0; y < s.height; ++y)
+    for (int x = 0; x < s.width; ++x) {
+      const T* sp = s.row<const T>(y) + static_cast<std::size_t>(x) * s.channels;
+      std::vector<T> want(static_cast<std::size_t>(d.channels));
+      T* w = want.data();
+      switch (code) {
+        case ColorCode::rgb2bgr:
+          sd::px_swap_rb<T, 3>(sp, w);
+          break;
+        case ColorCode::rgba2bgra:
+          sd::px_swap_rb<T, 4>(sp, w);
+          break;
+        case ColorCode::rgb2gray:
+        case ColorCode::rgba2gray:
+          sd::px_to_gray<T, false>(sp, w);
+          break;
+        case ColorCode::bgr2gray:
+        case ColorCode::bgra2gray:
+          sd::px_to_gray<T, true>(sp, w);
+          break;
+        case ColorCode::gray2rgb:
+          sd::px_from_gray<T, 3>(sp, w);
+          break;
+        case ColorCode::gray2rgba:
+          sd::px_from_gray<T, 4>(sp, w);
+          break;
+        case ColorCode::rgb2hsv:
+          if constexpr (sizeof(T) != 2) sd::px_to_hsv<T, false>(sp, w);
+          break;
+        case ColorCode::bgr2hsv:
+          if constexpr (sizeof(T) != 2) sd::px_to_hsv<T, true>(sp, w);
+          break;
+        case ColorCode::hsv2rgb:
+          if constexpr (sizeof(T) != 2) sd::px_from_hsv<T, false>(sp, w);
+          break;
+        case ColorCode::hsv2bgr:
+          if constexpr (sizeof(T) != 2) sd::px_from_hsv<T, true>(sp, w);
+          break;
+        default:
+          sd::px_matrix<T>(sp, w, m);
+          break;
+      }
+      ASSERT_EQ(std::memcmp(d.row<const T>(y) + static_cast<std::size_t>(x) * d.channels, w,
+                            sizeof(T) * d.channels),
+                0)
+          << to_string(code) << " " << to_string(s.type) << " at " << x << "," << y;
+    }
+}
+
+TEST(ColorCpu, CvtColorIsTheSharedPerPixelArithmeticBitForBit) {
+  const float nan = std::numeric_limits<float>::quiet_NaN(),
+              inf = std::numeric_limits<float>::infinity();
+  for (ElemType t : {ElemType::u8, ElemType::u16, ElemType::f32})
+    for (int c = 0; c <= static_cast<int>(ColorCode::hsv2bgr); ++c) {
+      const auto code = static_cast<ColorCode>(c);
+      const bool hsv = code >= ColorCode::rgb2hsv;
+      if (hsv && t == ElemType::u16) continue;
+      const int sch = code == ColorCode::rgba2bgra || code == ColorCode::rgba2gray ||
+                              code == ColorCode::bgra2gray
+                          ? 4
+                      : code == ColorCode::gray2rgb || code == ColorCode::gray2rgba ? 1
+                                                                                    : 3;
+      const int dch = code == ColorCode::rgba2bgra || code == ColorCode::gray2rgba  ? 4
+                      : code >= ColorCode::rgb2gray && code <= ColorCode::bgra2gray ? 1
+                                                                                    : 3;
+      const int w = 203, h = 7;
+      Image src = test::random_image(w, h, sch, t, 40u + c);
+      if (t == ElemType::f32) {
+        const ImageView& v = src.view();
+        const float special[] = {nan, inf, -inf, -0.0f, 3e38f, -3e38f, 1e-40f, 359.5f, -720.0f};
+        // rows 1..: a special value every few pixels in a rotating channel; row 6: hues
+        for (int y = 1; y < h; ++y)
+          for (int x = y; x < w; x += 7 * y)
+            v.row<float>(y)[x * sch + (x + y) % sch] = special[(x + y) % 9];
+        for (int x = 0; x < w && sch == 3; ++x) v.row<float>(h - 1)[x * 3] *= 1000.0f;
+      }
+      Image dst(w, h, dch, t);
+      test::poison(dst.view());
+      cvt_color(src, dst, code);
+      SCOPED_TRACE(to_string(code));
+      if (t == ElemType::u8) expect_px<std::uint8_t>(code, src.view(), dst.view());
+      if (t == ElemType::u16) expect_px<std::uint16_t>(code, src.view(), dst.view());
+      if (t == ElemType::f32) expect_px<float>(code, src.view(), dst.view());
+      if (HasFatalFailure()) return;
+    }
+}
 
 TEST(ColorCpu, GrayHandValues) {
   // u8: 15-bit weights 9798, 19235, 3735: red (255 * 9798 + 16384) >> 15 = 76; green 150;

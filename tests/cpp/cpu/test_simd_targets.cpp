@@ -4,6 +4,7 @@
 // bilinear rows.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -158,6 +159,316 @@ TEST(SimdTargets, GrayRowsArePxToGrayOnEveryTarget) {
     expect_gray_rows_match<std::uint16_t>(name);
     expect_gray_rows_match<float>(name);
   });
+}
+
+// Random row data: u8/u16 over their whole range, f32 in [-1, 2) (any bits move the same).
+template <typename T>
+std::vector<T> random_row(std::size_t n, std::uint32_t seed) {
+  std::vector<T> v(n);
+  for (T& e : v) {
+    seed = seed * 1664525u + 1013904223u;
+    if constexpr (sizeof(T) == 4)
+      e = static_cast<float>(seed >> 8) / 16777216.0f * 3.0f - 1.0f;
+    else
+      e = static_cast<T>(seed >> (sizeof(T) == 1 ? 24 : 16));
+  }
+  return v;
+}
+
+// cvt_color's element moves: rgb2bgr / rgba2bgra (px_swap_rb) and gray2rgb / gray2rgba
+// (px_from_gray), byte for byte, on every target, widths around the vector sizes (the 4-channel
+// swap works on bytes: f32 pixels of 16 bytes fill a 16-byte block alone).
+template <typename T>
+void expect_moves_match(const std::string& name) {
+  for (int ch : {3, 4})
+    for (int w : {1, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 33, 64, 65, 203}) {
+      const std::size_t n = static_cast<std::size_t>(w) * ch;
+      const std::vector<T> src = random_row<T>(n, static_cast<std::uint32_t>(w * 7 + ch));
+      std::vector<T> got(n, T(77)), want(n);
+      for (int x = 0; x < w; ++x) {
+        if (ch == 3)
+          detail::px_swap_rb<T, 3>(&src[x * 3u], &want[x * 3u]);
+        else
+          detail::px_swap_rb<T, 4>(&src[x * 4u], &want[x * 4u]);
+      }
+      if (cpu::simd::swap_rb_row(src.data(), got.data(), w, ch)) {
+        ASSERT_EQ(std::memcmp(got.data(), want.data(), n * sizeof(T)), 0)
+            << name << ": swap_rb " << sizeof(T) << "-byte x" << ch << " width " << w;
+      } else {
+        // Rows shorter than a vector take the plain loop; 203 pixels fill one on every target.
+        ASSERT_TRUE(w < 203 || name == "SCALAR") << name << ": no swap_rb vectors at width " << w;
+      }
+      std::fill(got.begin(), got.end(), T(77));
+      for (int x = 0; x < w; ++x) {
+        if (ch == 3)
+          detail::px_from_gray<T, 3>(&src[x], &want[x * 3u]);
+        else
+          detail::px_from_gray<T, 4>(&src[x], &want[x * 4u]);
+      }
+      if (cpu::simd::from_gray_row(src.data(), got.data(), w, ch)) {
+        ASSERT_EQ(std::memcmp(got.data(), want.data(), n * sizeof(T)), 0)
+            << name << ": from_gray " << sizeof(T) << "-byte x" << ch << " width " << w;
+      } else {
+        ASSERT_TRUE(w < 203 || name == "SCALAR") << name << ": no from_gray vectors at width " << w;
+      }
+    }
+}
+
+TEST(SimdTargets, ColorMovesArePxSwapRbAndPxFromGrayOnEveryTarget) {
+  test::on_every_simd_target("color moves", [](const std::string& name) {
+    expect_moves_match<std::uint8_t>(name);
+    expect_moves_match<std::uint16_t>(name);
+    expect_moves_match<float>(name);
+  });
+}
+
+// cvt_color's float conversions of three-channel rows: the YUV matrices (px_matrix; u8, u16,
+// f32), RGB/BGR to HSV (px_to_hsv) and back (px_from_hsv; u8, f32). want: the plain per-pixel
+// code; got: the SIMD row (false: not taken). f32 rows hand pixels back through PlainPixels,
+// which runs `want` as color_cvt.cpp runs its plain loop.
+struct RowConv {
+  enum Kind { matrix, to_hsv, from_hsv } kind;
+  ColorCode code;  // matrix: the YUV code
+  bool bgr;
+  std::string what() const {
+    return kind == matrix
+               ? to_string(code)
+               : std::string(kind == to_hsv ? "to_hsv" : "from_hsv") + (bgr ? " bgr" : " rgb");
+  }
+};
+
+template <typename T>
+ElemType elem_type() {
+  return sizeof(T) == 1 ? ElemType::u8 : sizeof(T) == 2 ? ElemType::u16 : ElemType::f32;
+}
+
+template <typename T>
+[[gnu::noinline]] void want_row(const RowConv& c, const T* s, T* d, int n) {
+  const detail::ColorMatrix m = detail::yuv_matrix(c.code, elem_type<T>());
+  for (int x = 0; x < n; ++x) {
+    const T* sp = s + static_cast<std::size_t>(x) * 3;
+    T* dp = d + static_cast<std::size_t>(x) * 3;
+    if (c.kind == RowConv::matrix) {
+      detail::px_matrix<T>(sp, dp, m);
+    } else if constexpr (sizeof(T) != 2) {
+      if (c.kind == RowConv::to_hsv)
+        c.bgr ? detail::px_to_hsv<T, true>(sp, dp) : detail::px_to_hsv<T, false>(sp, dp);
+      else
+        c.bgr ? detail::px_from_hsv<T, true>(sp, dp) : detail::px_from_hsv<T, false>(sp, dp);
+    }
+  }
+}
+
+// pixels handed back: counted, so that a test can see the hand-back happen (and not everywhere)
+int g_handed_back = 0;
+
+template <typename T>
+bool got_row(const RowConv& c, const T* s, T* d, int n) {
+  const detail::ColorMatrix m = detail::yuv_matrix(c.code, elem_type<T>());
+  if constexpr (sizeof(T) == 4) {
+    const cpu::simd::PlainPixels plain{[](const void* ctx, const float* ps, float* pd, int k) {
+                                         g_handed_back += k;
+                                         want_row(*static_cast<const RowConv*>(ctx), ps, pd, k);
+                                       },
+                                       &c};
+    if (c.kind == RowConv::matrix) return cpu::simd::matrix_row(s, d, n, m.m, m.o, plain);
+    if (c.kind == RowConv::to_hsv) return cpu::simd::to_hsv_row(s, d, n, c.bgr, plain);
+    return cpu::simd::from_hsv_row(s, d, n, c.bgr, plain);
+  } else {
+    if (c.kind == RowConv::matrix) return cpu::simd::matrix_row(s, d, n, m.m, m.o);
+    if constexpr (sizeof(T) == 1) {
+      if (c.kind == RowConv::to_hsv) return cpu::simd::to_hsv_row(s, d, n, c.bgr);
+      return cpu::simd::from_hsv_row(s, d, n, c.bgr);
+    }
+    return false;
+  }
+}
+
+template <typename T>
+std::vector<RowConv> row_convs() {
+  std::vector<RowConv> v;
+  for (ColorCode code : {ColorCode::rgb2yuv_bt601, ColorCode::rgb2yuv_bt601_limited,
+                         ColorCode::rgb2yuv_bt709, ColorCode::rgb2yuv_bt709_limited,
+                         ColorCode::yuv2rgb_bt601, ColorCode::yuv2rgb_bt601_limited,
+                         ColorCode::yuv2rgb_bt709, ColorCode::yuv2rgb_bt709_limited})
+    v.push_back({RowConv::matrix, code, false});
+  if (sizeof(T) != 2)
+    for (bool bgr : {false, true}) {
+      v.push_back({RowConv::to_hsv, ColorCode::rgb2hsv, bgr});
+      v.push_back({RowConv::from_hsv, ColorCode::hsv2rgb, bgr});
+    }
+  return v;
+}
+
+// got against want, bit for bit (memcmp: f32 NaN payloads and signed zeros count).
+template <typename T>
+void expect_row_conv(const std::string& name, const RowConv& c, const std::vector<T>& src,
+                     const std::vector<T>& want, int w, bool must_take) {
+  std::vector<T> got(src.size(), T(77));
+  if (!got_row(c, src.data(), got.data(), w)) {
+    ASSERT_FALSE(must_take && name != "SCALAR")
+        << name << ": " << c.what() << " " << sizeof(T) << "-byte: no vector path at width " << w;
+    return;
+  }
+  for (int x = 0; x < w; ++x)
+    ASSERT_EQ(std::memcmp(&got[x * 3u], &want[x * 3u], 3 * sizeof(T)), 0)
+        << name << ": " << c.what() << " " << sizeof(T) << "-byte width " << w << " pixel " << x
+        << ": source " << +src[x * 3u] << " " << +src[x * 3u + 1] << " " << +src[x * 3u + 2]
+        << " gives " << +got[x * 3u] << " " << +got[x * 3u + 1] << " " << +got[x * 3u + 2]
+        << " against " << +want[x * 3u] << " " << +want[x * 3u + 1] << " " << +want[x * 3u + 2];
+}
+
+// Random rows of widths around the vector sizes (the last vector overlapping the one before).
+template <typename T>
+void expect_row_convs_random(const std::string& name) {
+  for (const RowConv& c : row_convs<T>())
+    for (int w : {1, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 33, 64, 65, 203}) {
+      std::vector<T> src = random_row<T>(static_cast<std::size_t>(w) * 3, w * 131u + c.kind);
+      if constexpr (sizeof(T) == 4)
+        if (c.kind == RowConv::from_hsv)  // hues over several turns, either sign
+          for (int x = 0; x < w; ++x) src[x * 3u] = (src[x * 3u] - 0.5f) * 1000.0f;
+      std::vector<T> want(src.size());
+      want_row(c, src.data(), want.data(), w);
+      expect_row_conv(name, c, src, want, w, w >= 203);
+      if (::testing::Test::HasFatalFailure()) return;
+    }
+}
+
+TEST(SimdTargets, ColorFloatRowsArePxArithmeticOnRandomRowsOnEveryTarget) {
+  test::on_every_simd_target("color float rows", [](const std::string& name) {
+    expect_row_convs_random<std::uint8_t>(name);
+    expect_row_convs_random<std::uint16_t>(name);
+    expect_row_convs_random<float>(name);
+  });
+}
+
+// u8: every one of the 2^24 sources (RGB colours; for HSV to RGB every H, S, V byte, hues past
+// 179 included) in one row, bit for bit px_matrix / px_to_hsv / px_from_hsv on every target.
+TEST(SimdTargets, ColorU8RowsArePxArithmeticForAllColoursOnEveryTarget) {
+  const int w = 1 << 24;
+  std::vector<std::uint8_t> src(static_cast<std::size_t>(w) * 3), want(src.size());
+  for (int i = 0; i < w; ++i) {
+    src[i * 3u] = static_cast<std::uint8_t>(i);
+    src[i * 3u + 1] = static_cast<std::uint8_t>(i >> 8);
+    src[i * 3u + 2] = static_cast<std::uint8_t>(i >> 16);
+  }
+  for (const RowConv& c : row_convs<std::uint8_t>()) {
+    want_row(c, src.data(), want.data(), w);
+    test::on_every_simd_target(
+        ("all u8 colours, " + c.what()).c_str(),
+        [&](const std::string& name) { expect_row_conv(name, c, src, want, w, true); });
+    if (HasFatalFailure()) return;
+  }
+}
+
+// f32: every triple of edge values (zeros of both signs, grays, ties of the largest and smallest
+// channel, the hue sectors' boundaries, values past 1 and below 0, tiny, denormal and huge ones
+// whose differences overflow, infinities, NaN), and random rows: bit for bit on every target;
+// the vectors holding NaN, infinities (or, to HSV, -0) are handed back to the plain loop, and
+// only those.
+TEST(SimdTargets, ColorF32RowsArePxArithmeticOnEdgeValuesOnEveryTarget) {
+  const float inf = std::numeric_limits<float>::infinity();
+  const float edge[] = {0.0f,
+                        -0.0f,
+                        1.0f,
+                        0.5f,
+                        -0.5f,
+                        1.0f / 3,
+                        2.0f / 3,
+                        0.25f,
+                        1.0000001f,
+                        0.9999999f,
+                        255.0f,
+                        2.0f,
+                        60.0f,
+                        120.0f,
+                        180.0f,
+                        240.0f,
+                        300.0f,
+                        359.99997f,
+                        360.0f,
+                        720.5f,
+                        -60.0f,
+                        1e-6f,
+                        1e-40f,
+                        -1e-40f,
+                        1e30f,
+                        -1e30f,
+                        3.4e38f,
+                        -3.4e38f,
+                        inf,
+                        -inf,
+                        std::numeric_limits<float>::quiet_NaN()};
+  const int ne = static_cast<int>(sizeof(edge) / sizeof(edge[0]));
+  const int w = ne * ne * ne;
+  std::vector<float> src(static_cast<std::size_t>(w) * 3), want(src.size());
+  for (int i = 0; i < w; ++i) {
+    src[i * 3u] = edge[i % ne];
+    src[i * 3u + 1] = edge[i / ne % ne];
+    src[i * 3u + 2] = edge[i / (ne * ne)];
+  }
+  // The finite triples in a row of their own: all in vectors (to HSV: but those with a -0).
+  std::vector<float> finite;
+  for (std::size_t i = 0; i < src.size(); i += 3)
+    if (std::isfinite(src[i]) && std::isfinite(src[i + 1]) && std::isfinite(src[i + 2]))
+      finite.insert(finite.end(), {src[i], src[i + 1], src[i + 2]});
+  const int wf = static_cast<int>(finite.size() / 3);
+  std::vector<float> want_f(finite.size());
+  for (const RowConv& c : row_convs<float>()) {
+    want_row(c, src.data(), want.data(), w);
+    want_row(c, finite.data(), want_f.data(), wf);
+    test::on_every_simd_target(("f32 edge values, " + c.what()).c_str(),
+                               [&](const std::string& name) {
+                                 g_handed_back = 0;
+                                 expect_row_conv(name, c, src, want, w, true);
+                                 if (name == "SCALAR") return;
+                                 EXPECT_GT(g_handed_back, 0) << name << ": " << c.what();
+                                 EXPECT_LT(g_handed_back, w) << name << ": " << c.what();
+                                 g_handed_back = 0;
+                                 expect_row_conv(name, c, finite, want_f, wf, true);
+                                 if (c.kind != RowConv::to_hsv) {
+                                   EXPECT_EQ(g_handed_back, 0) << name << ": " << c.what();
+                                 }
+                               });
+    if (HasFatalFailure()) return;
+  }
+}
+
+// u8 gray: every one of the 2^24 colours, RGB and BGR order, 3 channels and 4 (alpha varying),
+// in one row: bit for bit px_to_gray on every target.
+TEST(SimdTargets, GrayU8RowsArePxToGrayForAllColoursOnEveryTarget) {
+  const int w = 1 << 24;
+  for (int ch : {3, 4}) {
+    std::vector<std::uint8_t> src(static_cast<std::size_t>(w) * ch);
+    for (int i = 0; i < w; ++i) {
+      std::uint8_t* p = &src[static_cast<std::size_t>(i) * ch];
+      p[0] = static_cast<std::uint8_t>(i);
+      p[1] = static_cast<std::uint8_t>(i >> 8);
+      p[2] = static_cast<std::uint8_t>(i >> 16);
+      if (ch == 4) p[3] = static_cast<std::uint8_t>(i * 7 + 3);
+    }
+    for (bool bgr : {false, true}) {
+      std::vector<std::uint8_t> want(static_cast<std::size_t>(w)), got(want.size());
+      for (int i = 0; i < w; ++i) {
+        if (bgr)
+          detail::px_to_gray<std::uint8_t, true>(&src[static_cast<std::size_t>(i) * ch], &want[i]);
+        else
+          detail::px_to_gray<std::uint8_t, false>(&src[static_cast<std::size_t>(i) * ch], &want[i]);
+      }
+      const std::string what =
+          std::string("all u8 colours, gray x") + std::to_string(ch) + (bgr ? " bgr" : " rgb");
+      test::on_every_simd_target(what.c_str(), [&](const std::string& name) {
+        std::fill(got.begin(), got.end(), std::uint8_t{77});
+        if (!cpu::simd::to_gray_row(src.data(), got.data(), w, ch, bgr)) {
+          ASSERT_EQ(name, "SCALAR") << what << ": no vector path";
+          return;
+        }
+        for (int i = 0; i < w; ++i)
+          ASSERT_EQ(got[i], want[i]) << name << ": " << what << " at " << i;
+      });
+      if (HasFatalFailure()) return;
+    }
+  }
 }
 
 // resize's half-size mean rows: (a + b + c + d) / 4 rounded half to even, per channel, on every

@@ -12,6 +12,7 @@
 #include "src/core/sampling.hpp"
 #include "src/cpu/dispatch.hpp"
 #include "src/cpu/lut_row.hpp"
+#include "src/cpu/simd.hpp"
 
 namespace texcv::cpu {
 
@@ -147,6 +148,9 @@ void convert(const ImageView& src, const ImageView& dst, const texcv::detail::Sc
       } else {
         const float a = d.scale, b = d.offset;
         for_rows<S, D>(src, dst, [&](const S* s, D* o, int n) {
+          if constexpr (std::is_same_v<S, float> || std::is_same_v<S, D>) {
+            if (simd::convert_row(s, n, a, b, o)) return;  // Highway's vectors (simd.hpp)
+          }
           for (int i = 0; i < n; ++i) o[i] = sd::px_convert<D>(s[i], a, b);
         });
       }
@@ -160,6 +164,8 @@ void affine_channels(const ImageView& src, const ImageView& dst,
   by_type(src.type, "normalize", [&](auto tag) {
     using T = typename decltype(tag)::type;
     for_rows<T, T>(src, dst, [&](const T* s, T* o, int n) {
+      // One channel: px_convert's formula (simd.hpp's convert_row).
+      if (C == 1 && simd::convert_row(s, n, d.scale[0], d.offset[0], o)) return;
       for (int i = 0; i < n; i += C)
         for (int c = 0; c < C; ++c)
           o[i + c] = sd::saturate<T>(static_cast<float>(s[i + c]) * d.scale[c] + d.offset[c]);

@@ -54,6 +54,14 @@ bool scaled_store_row(const float* acc, int n, float scale, float delta, std::ui
 bool scaled_store_row(const float* acc, int n, float scale, float delta, std::uint16_t* d);
 bool scaled_store_row(const float* acc, int n, float scale, float delta, float* d);
 
+// convert and normalize (simd_filter.cpp): o[i] = detail::saturate(float(s[i]) * a + b) (f32: as
+// is), i < n, as color_pixel.hpp's px_convert; for the pairs of types below.
+bool convert_row(const std::uint8_t* s, int n, float a, float b, std::uint8_t* o);
+bool convert_row(const std::uint16_t* s, int n, float a, float b, std::uint16_t* o);
+bool convert_row(const float* s, int n, float a, float b, std::uint8_t* o);
+bool convert_row(const float* s, int n, float a, float b, std::uint16_t* o);
+bool convert_row(const float* s, int n, float a, float b, float* o);
+
 // unsharp_mask's combination of a row (simd_filter.cpp): o[i] = saturate(s[i] + amount * diff)
 // where |diff| >= threshold (diff = s[i] - b[i], in float), else s[i]; i < n.
 bool unsharp_row(const std::uint8_t* s, const std::uint8_t* b, std::uint8_t* o, int n, float amount,

@@ -164,6 +164,56 @@ bool store_f32(const float* a, int n, float s, float de, float* d) {
   return store_impl(a, n, s, de, d);
 }
 
+// convert and normalize: o[i] = saturate(float(s[i]) * a + b) (color_pixel.hpp's px_convert).
+template <typename S, typename D>
+bool convert_impl(const S* s, int n, float a, float b, D* o) {
+#if HWY_TARGET == HWY_SCALAR
+  (void)s, (void)n, (void)a, (void)b, (void)o;
+  return false;  // one lane: the plain loop
+#else
+  const hn::ScalableTag<float> df;
+  const hn::RebindToSigned<decltype(df)> di;
+  const hn::Rebind<S, decltype(df)> ds;
+  const hn::Rebind<D, decltype(df)> dd;
+  const int lanes = static_cast<int>(hn::Lanes(df));
+  if (n < lanes) return false;
+  const auto va = hn::Set(df, a), vb = hn::Set(df, b);
+  for (int x = 0;; x += lanes) {
+    const int xs = x + lanes <= n ? x : n - lanes;  // the last vector ends at n (overlapping)
+    hn::Vec<decltype(df)> v;
+    if constexpr (sizeof(S) == 4)
+      v = hn::LoadU(df, s + xs);
+    else
+      v = hn::ConvertTo(df, hn::PromoteTo(di, hn::LoadU(ds, s + xs)));
+    v = hn::Add(hn::Mul(v, va), vb);
+    if constexpr (sizeof(D) == 4) {
+      hn::StoreU(v, df, o + xs);
+    } else {
+      constexpr float kMax = sizeof(D) == 1 ? 255.0f : 65535.0f;
+      const auto c = hn::Min(hn::IfThenElseZero(hn::Gt(v, hn::Zero(df)), v), hn::Set(df, kMax));
+      hn::StoreU(hn::DemoteTo(dd, hn::NearestInt(c)), dd, o + xs);
+    }
+    if (xs + lanes >= n) break;
+  }
+  return true;
+#endif
+}
+bool convert_u8_u8(const std::uint8_t* s, int n, float a, float b, std::uint8_t* o) {
+  return convert_impl(s, n, a, b, o);
+}
+bool convert_u16_u16(const std::uint16_t* s, int n, float a, float b, std::uint16_t* o) {
+  return convert_impl(s, n, a, b, o);
+}
+bool convert_f32_u8(const float* s, int n, float a, float b, std::uint8_t* o) {
+  return convert_impl(s, n, a, b, o);
+}
+bool convert_f32_u16(const float* s, int n, float a, float b, std::uint16_t* o) {
+  return convert_impl(s, n, a, b, o);
+}
+bool convert_f32_f32(const float* s, int n, float a, float b, float* o) {
+  return convert_impl(s, n, a, b, o);
+}
+
 // unsharp_mask's combination: filter_unsharp.cpp's floats (v + amount * diff where |diff| >=
 // threshold, else the source element), selected in float lanes: a u8/u16 source element converts
 // to float and back exactly.
@@ -224,6 +274,26 @@ HWY_AFTER_NAMESPACE();
 namespace texcv::cpu::simd {
 HWY_EXPORT(taps_add);
 HWY_EXPORT(unsharp_u8);
+HWY_EXPORT(convert_u8_u8);
+HWY_EXPORT(convert_u16_u16);
+HWY_EXPORT(convert_f32_u8);
+HWY_EXPORT(convert_f32_u16);
+HWY_EXPORT(convert_f32_f32);
+bool convert_row(const std::uint8_t* s, int n, float a, float b, std::uint8_t* o) {
+  return HWY_DYNAMIC_DISPATCH(convert_u8_u8)(s, n, a, b, o);
+}
+bool convert_row(const std::uint16_t* s, int n, float a, float b, std::uint16_t* o) {
+  return HWY_DYNAMIC_DISPATCH(convert_u16_u16)(s, n, a, b, o);
+}
+bool convert_row(const float* s, int n, float a, float b, std::uint8_t* o) {
+  return HWY_DYNAMIC_DISPATCH(convert_f32_u8)(s, n, a, b, o);
+}
+bool convert_row(const float* s, int n, float a, float b, std::uint16_t* o) {
+  return HWY_DYNAMIC_DISPATCH(convert_f32_u16)(s, n, a, b, o);
+}
+bool convert_row(const float* s, int n, float a, float b, float* o) {
+  return HWY_DYNAMIC_DISPATCH(convert_f32_f32)(s, n, a, b, o);
+}
 HWY_EXPORT(store_u8);
 HWY_EXPORT(taps_store_u8);
 HWY_EXPORT(taps_store_u16);

@@ -1029,5 +1029,54 @@ TEST(SimdTargets, WarpCubicRowsAreThePlainLoopOnEveryTarget) {
   });
 }
 
+// convert and normalize rows: px_convert (saturate(float(s) * a + b)) bit for bit on every
+// target, for the pairs of types simd::convert_row takes; f32 sources with NaN, infinities,
+// signed zeros and ties.
+template <typename S, typename D>
+void expect_convert_rows_match(const std::string& name) {
+  const int n = 203;
+  std::vector<S> s(n);
+  std::uint32_t seed = 77;
+  for (int i = 0; i < n; ++i) {
+    seed = seed * 1664525u + 1013904223u;
+    if constexpr (sizeof(S) == 4) {
+      const float sp[] = {std::numeric_limits<float>::quiet_NaN(),
+                          std::numeric_limits<float>::infinity(),
+                          -0.0f,
+                          0.5f,
+                          254.5f,
+                          1e9f};
+      s[i] = i % 4 == 0 ? sp[(seed >> 7) % 6] : static_cast<float>(seed >> 12) / 4096.0f - 100.0f;
+    } else {
+      s[i] = static_cast<S>(seed >> (sizeof(S) == 1 ? 24 : 16));
+    }
+  }
+  for (auto [a, b] : {std::pair{1.0f, 0.0f}, std::pair{255.0f, 0.5f}, std::pair{-0.75f, 300.0f}}) {
+    std::vector<D> o(n + 1, D(7));
+    if (!cpu::simd::convert_row(s.data(), n, a, b, o.data())) {
+      ASSERT_EQ(name, "SCALAR") << "no vector path";
+      return;
+    }
+    ASSERT_EQ(static_cast<double>(o[n]), 7.0) << name << ": wrote past n";
+    for (int i = 0; i < n; ++i) {
+      const D want = texcv::detail::px_convert<D>(s[i], a, b);
+      ASSERT_EQ(std::memcmp(&o[i], &want, sizeof(D)), 0)
+          << name << ": " << sizeof(S) << " -> " << sizeof(D) << " bytes, a " << a << ", at " << i
+          << " (" << static_cast<double>(s[i]) << "): " << static_cast<double>(o[i]) << " against "
+          << static_cast<double>(want);
+    }
+  }
+}
+
+TEST(SimdTargets, ConvertRowsArePxConvertOnEveryTarget) {
+  test::on_every_simd_target("convert rows", [](const std::string& name) {
+    expect_convert_rows_match<std::uint8_t, std::uint8_t>(name);
+    expect_convert_rows_match<std::uint16_t, std::uint16_t>(name);
+    expect_convert_rows_match<float, std::uint8_t>(name);
+    expect_convert_rows_match<float, std::uint16_t>(name);
+    expect_convert_rows_match<float, float>(name);
+  });
+}
+
 }  // namespace
 }  // namespace texcv

@@ -37,4 +37,16 @@ void on_every_simd_target(const char* what, Check&& check) {
   std::printf("[ simd     ] %s checked on:%s\n", what, checked.c_str());
 }
 
+// The target whose output the "same on every target" tests take as the reference: SCALAR (whose
+// Highway functions decline, so that the plain loops run) where it is compiled in, else the
+// lowest target there is (a Highway built with EMU128 as its fallback, as on the GPU machine,
+// has no SCALAR: its emulated vectors are then the reference, and the tests against independent
+// references, OpenCV's and the CUDA backend's, hold the best target). -1 without Highway.
+inline int reference_simd_target() {
+  const int n = cpu::simd::simd_target_count();
+  for (int t = 0; t < n; ++t)
+    if (std::string(cpu::simd::simd_target_name(t)) == "SCALAR") return t;
+  return n - 1;
+}
+
 }  // namespace texcv::test

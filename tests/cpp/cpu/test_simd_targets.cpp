@@ -678,20 +678,19 @@ TEST(SimdTargets, WarpLinearRowsAreThePlainLoopOnEveryTarget) {
 }
 
 // resize's two passes (simd::taps_row, simd::combine_rows): every target's output bit for bit the
-// SCALAR target's (the plain loops, which GeometryCpu.TwoPassResizeIsThePerPixelSamplerBitForBit
-// holds to the per-pixel sampler): linear, cubic, area enlarging; u8, u16, f32 x 1, 3, 4
+// reference target's (reference_simd_target: SCALAR's plain loops where compiled in;
+// GeometryCpu.TwoPassResizeIsThePerPixelSamplerBitForBit holds the best target to the per-pixel
+// sampler): linear, cubic, area enlarging; u8, u16, f32 x 1, 3, 4
 // channels; constant and reflect borders; enlarging and shrinking.
 TEST(SimdTargets, ResizeTwoPassSameOnEveryTarget) {
-  int scalar = -1;
-  for (int t = 0; t < cpu::simd::simd_target_count(); ++t)
-    if (std::string(cpu::simd::simd_target_name(t)) == "SCALAR") scalar = t;
+  const int scalar = test::reference_simd_target();
   struct Case {
     int sw, sh, dw, dh;
   };
   const Case cases[] = {{101, 19, 173, 33}, {101, 19, 31, 7}, {40, 12, 97, 5}};
   std::vector<std::vector<unsigned char>> want;
   test::on_every_simd_target("resize two passes", [&](const std::string& name) {
-    ASSERT_GE(scalar, 0) << "no SCALAR target to compare with";
+    ASSERT_GE(scalar, 0) << "no target to compare with";
     int current = -1;
     for (int k = 0; k < cpu::simd::simd_target_count(); ++k)
       if (name == cpu::simd::simd_target_name(k)) current = k;
@@ -727,7 +726,8 @@ TEST(SimdTargets, ResizeTwoPassSameOnEveryTarget) {
               ASSERT_TRUE(run(current) == want[i])
                   << name << ": " << to_string(ip) << " " << to_string(t) << " x" << ch << " "
                   << cs.sw << "x" << cs.sh << " -> " << cs.dw << "x" << cs.dh << " border "
-                  << static_cast<int>(b) << " differs from SCALAR's";
+                  << static_cast<int>(b) << " differs from " << cpu::simd::simd_target_name(scalar)
+                  << "'s";
               ++i;
             }
   });
@@ -877,17 +877,16 @@ TEST(SimdTargets, FilterStoreRowsSaturateOnEveryTarget) {
   });
 }
 
-// bilateral_filter of u8 (simd::bilateral_row): every target's output bit for bit the SCALAR
-// target's (the plain per-pixel loop, which the OpenCV and CUDA tests hold): 1 and 3 channels,
+// bilateral_filter of u8 (simd::bilateral_row): every target's output bit for bit the reference
+// target's (reference_simd_target: SCALAR's plain per-pixel loop where compiled in; the OpenCV and
+// CUDA tests hold the best target): 1 and 3 channels,
 // widths around the vector sizes, two diameters and colour sigmas, constant and reflect101
 // borders.
 TEST(SimdTargets, BilateralU8SameOnEveryTarget) {
-  int scalar = -1;
-  for (int t = 0; t < cpu::simd::simd_target_count(); ++t)
-    if (std::string(cpu::simd::simd_target_name(t)) == "SCALAR") scalar = t;
+  const int scalar = test::reference_simd_target();
   std::vector<std::vector<unsigned char>> want;
   test::on_every_simd_target("bilateral u8", [&](const std::string& name) {
-    ASSERT_GE(scalar, 0) << "no SCALAR target to compare with";
+    ASSERT_GE(scalar, 0) << "no target to compare with";
     int current = -1;
     for (int k = 0; k < cpu::simd::simd_target_count(); ++k)
       if (name == cpu::simd::simd_target_name(k)) current = k;
@@ -921,7 +920,8 @@ TEST(SimdTargets, BilateralU8SameOnEveryTarget) {
             }
             ASSERT_TRUE(run(current) == want[i])
                 << name << ": x" << ch << " width " << w << " d " << d << " border "
-                << static_cast<int>(b) << " differs from SCALAR's";
+                << static_cast<int>(b) << " differs from " << cpu::simd::simd_target_name(scalar)
+                << "'s";
             ++i;
           }
   });

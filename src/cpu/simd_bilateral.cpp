@@ -16,6 +16,8 @@
 #include <hwy/foreach_target.h>  // must come before highway.h
 #include <hwy/highway.h>
 
+#include "src/cpu/simd_saturate-inl.hpp"
+
 HWY_BEFORE_NAMESPACE();
 namespace texcv::cpu::simd::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
@@ -57,11 +59,7 @@ void bilateral_impl(const std::uint8_t* center, const long* ofs, const float* sp
     }
     // detail::saturate(sum / wsum): > 0 or 0 (also NaN), at most 255, rounded half to even.
     hn::Vec<decltype(d8)> o[C];
-    for (int c = 0; c < C; ++c) {
-      const auto v = hn::Div(sum[c], wsum);
-      const auto s = hn::Min(hn::IfThenElseZero(hn::Gt(v, hn::Zero(df)), v), hn::Set(df, 255.0f));
-      o[c] = hn::DemoteTo(d8, hn::NearestInt(s));
-    }
+    for (int c = 0; c < C; ++c) o[c] = saturated<std::uint8_t>(df, hn::Div(sum[c], wsum));
     std::uint8_t* dst = out + static_cast<std::size_t>(xs) * C;
     if constexpr (C == 1) {
       hn::StoreU(o[0], d8, dst);

@@ -13,6 +13,8 @@
 #include <hwy/foreach_target.h>  // must come before highway.h
 #include <hwy/highway.h>
 
+#include "src/cpu/simd_saturate-inl.hpp"
+
 HWY_BEFORE_NAMESPACE();
 namespace texcv::cpu::simd::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
@@ -74,16 +76,8 @@ bool taps_store_impl(const float* const* src, const float* kv, int taps, int n, 
   const int lanes = static_cast<int>(hn::Lanes(df));
   if (n < lanes) return false;
   const auto sc = hn::Set(df, scale), de = hn::Set(df, delta);
-  const auto store = [&](hn::Vec<decltype(df)> a, int i) HWY_ATTR {
-    const auto v = hn::Add(hn::Mul(a, sc), de);
-    if constexpr (sizeof(T) == 4) {
-      hn::StoreU(v, df, d + i);
-    } else {
-      constexpr float kMax = sizeof(T) == 1 ? 255.0f : 65535.0f;
-      const auto c = hn::Min(hn::IfThenElseZero(hn::Gt(v, hn::Zero(df)), v), hn::Set(df, kMax));
-      hn::StoreU(hn::DemoteTo(dt, hn::NearestInt(c)), dt, d + i);
-    }
-  };
+  const auto store = [&](hn::Vec<decltype(df)> a, int i)
+                         HWY_ATTR { store_saturated(df, hn::Add(hn::Mul(a, sc), de), d + i); };
   int i = 0;
   for (; i + 4 * lanes <= n; i += 4 * lanes) {  // four sums: see taps_add
     auto a0 = hn::Zero(df), a1 = hn::Zero(df), a2 = hn::Zero(df), a3 = hn::Zero(df);
@@ -140,15 +134,7 @@ bool store_impl(const float* acc, int n, float scale, float delta, T* d) {
   const auto sc = hn::Set(df, scale), de = hn::Set(df, delta);
   for (int x = 0;; x += lanes) {
     const int xs = x + lanes <= n ? x : n - lanes;  // the last vector ends at n (overlapping)
-    const auto v = hn::Add(hn::Mul(hn::LoadU(df, acc + xs), sc), de);
-    if constexpr (sizeof(T) == 4) {
-      hn::StoreU(v, df, d + xs);
-    } else {
-      // detail::saturate: > 0 or 0 (also NaN), at most the maximum, rounded half to even.
-      constexpr float kMax = sizeof(T) == 1 ? 255.0f : 65535.0f;
-      const auto c = hn::Min(hn::IfThenElseZero(hn::Gt(v, hn::Zero(df)), v), hn::Set(df, kMax));
-      hn::StoreU(hn::DemoteTo(dt, hn::NearestInt(c)), dt, d + xs);
-    }
+    store_saturated(df, hn::Add(hn::Mul(hn::LoadU(df, acc + xs), sc), de), d + xs);
     if (xs + lanes >= n) break;
   }
   return true;
@@ -185,14 +171,7 @@ bool convert_impl(const S* s, int n, float a, float b, D* o) {
       v = hn::LoadU(df, s + xs);
     else
       v = hn::ConvertTo(df, hn::PromoteTo(di, hn::LoadU(ds, s + xs)));
-    v = hn::Add(hn::Mul(v, va), vb);
-    if constexpr (sizeof(D) == 4) {
-      hn::StoreU(v, df, o + xs);
-    } else {
-      constexpr float kMax = sizeof(D) == 1 ? 255.0f : 65535.0f;
-      const auto c = hn::Min(hn::IfThenElseZero(hn::Gt(v, hn::Zero(df)), v), hn::Set(df, kMax));
-      hn::StoreU(hn::DemoteTo(dd, hn::NearestInt(c)), dd, o + xs);
-    }
+    store_saturated(df, hn::Add(hn::Mul(v, va), vb), o + xs);
     if (xs + lanes >= n) break;
   }
   return true;
@@ -242,14 +221,9 @@ bool unsharp_impl(const T* s, const T* b, T* o, int n, float amount, float thres
     const auto diff = hn::Sub(v, load(b + xs));
     const auto sharp = hn::Ge(hn::Abs(diff), thr);  // NaN: false, as in the plain loop
     const auto r = hn::Add(v, hn::Mul(a, diff));
-    if constexpr (sizeof(T) == 4) {
-      hn::StoreU(hn::IfThenElse(sharp, r, v), df, o + xs);
-    } else {
-      // detail::saturate on the sharpened lanes: > 0 or 0, at most the maximum, half to even.
-      constexpr float kMax = sizeof(T) == 1 ? 255.0f : 65535.0f;
-      const auto c = hn::Min(hn::IfThenElseZero(hn::Gt(r, hn::Zero(df)), r), hn::Set(df, kMax));
-      hn::StoreU(hn::DemoteTo(dt, hn::NearestInt(hn::IfThenElse(sharp, c, v))), dt, o + xs);
-    }
+    // The sharpened lanes saturated; the others the source element, which saturate leaves as is
+    // (an integer in the type's range, or f32).
+    store_saturated(df, hn::IfThenElse(sharp, r, v), o + xs);
     if (xs + lanes >= n) break;
   }
   return true;

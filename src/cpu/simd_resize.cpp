@@ -15,6 +15,8 @@
 #include <hwy/foreach_target.h>  // must come before highway.h
 #include <hwy/highway.h>
 
+#include "src/cpu/simd_saturate-inl.hpp"
+
 HWY_BEFORE_NAMESPACE();
 namespace texcv::cpu::simd::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
@@ -104,14 +106,7 @@ bool combine_impl(const float* const* h, const float* w, int k, int n, T* out) {
       v = hn::Add(v, hn::Mul(hn::LoadU(df, h[2] + xs), w2));
       v = hn::Add(v, hn::Mul(hn::LoadU(df, h[3] + xs), w3));
     }
-    if constexpr (sizeof(T) == 4) {
-      hn::StoreU(v, df, out + xs);
-    } else {
-      constexpr float kMax = sizeof(T) == 1 ? 255.0f : 65535.0f;
-      const auto c = hn::Min(hn::IfThenElseZero(hn::Gt(v, hn::Zero(df)), v), hn::Set(df, kMax));
-      const hn::Rebind<T, decltype(df)> dt;
-      hn::StoreU(hn::DemoteTo(dt, hn::NearestInt(c)), dt, out + xs);
-    }
+    store_saturated(df, v, out + xs);
     if (xs + lanes >= n) break;
   }
   return true;

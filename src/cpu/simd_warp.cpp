@@ -22,6 +22,8 @@
 #include <hwy/foreach_target.h>  // must come before highway.h
 #include <hwy/highway.h>
 
+#include "src/cpu/simd_saturate-inl.hpp"
+
 HWY_BEFORE_NAMESPACE();
 namespace texcv::cpu::simd::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
@@ -76,15 +78,7 @@ HWY_INLINE bool bilinear_vec(DF df, const Src1& s, VI ix, VI iy, VF fxf, VF fyf,
     const auto r0 = hn::Add(hn::Mul(p00, gx), hn::Mul(p01, fxf));
     const auto r1 = hn::Add(hn::Mul(p10, gx), hn::Mul(p11, fxf));
     const auto v = hn::Add(hn::Mul(r0, gy), hn::Mul(r1, fyf));
-    if constexpr (sizeof(T) == 4) {
-      hn::StoreU(v, df, out);
-    } else {
-      // v > 0 or 0 (also NaN), at most the maximum, rounded half to even.
-      constexpr float kMax = sizeof(T) == 1 ? 255.0f : 65535.0f;
-      const auto c = hn::Min(hn::IfThenElseZero(hn::Gt(v, hn::Zero(df)), v), hn::Set(df, kMax));
-      const hn::Rebind<T, DF> dt;
-      hn::StoreU(hn::DemoteTo(dt, hn::NearestInt(c)), dt, out);
-    }
+    store_saturated(df, v, out);
   };
   // Every tap inside, and the gather offsets (int32 bytes from lane 0's source row) in range.
   const std::int32_t y0 = hn::GetLane(iy);
@@ -168,9 +162,7 @@ HWY_INLINE bool cubic_vec_u8(DF df, const Src1& s, const float* bvals, VI ix, VI
         for (int i = 0; i < 4; ++i) row = hn::Add(row, hn::Mul(tap(j, i, c), wx[i]));
         acc = hn::Add(acc, hn::Mul(row, wy[j]));
       }
-      const auto sat =
-          hn::Min(hn::IfThenElseZero(hn::Gt(acc, hn::Zero(df)), acc), hn::Set(df, 255.0f));
-      o[c] = hn::DemoteTo(d8, hn::NearestInt(sat));
+      o[c] = saturated<std::uint8_t>(df, acc);
     }
     if constexpr (C == 1) hn::StoreU(o[0], d8, out);
     if constexpr (C == 3) hn::StoreInterleaved3(o[0], o[1], o[2], d8, out);
@@ -342,66 +334,43 @@ bool remap_impl(const RemapRow& r, T* out) {
 }
 #endif
 
-bool warp_u8(const WarpRow& r, std::uint8_t* out) {
 #if HWY_TARGET == HWY_SCALAR
-  (void)r, (void)out;
-  return false;  // one lane: nothing to gain over the plain loop
+#define TEXCV_WARP_SIMD(expr) return false  // one lane: nothing to gain over the plain loop
 #else
-  return warp_impl(r, out);
+#define TEXCV_WARP_SIMD(expr) return expr
 #endif
+bool warp_u8(const WarpRow& r, std::uint8_t* out) {
+  (void)r, (void)out;
+  TEXCV_WARP_SIMD(warp_impl(r, out));
 }
 bool warp_u16(const WarpRow& r, std::uint16_t* out) {
-#if HWY_TARGET == HWY_SCALAR
   (void)r, (void)out;
-  return false;
-#else
-  return warp_impl(r, out);
-#endif
+  TEXCV_WARP_SIMD(warp_impl(r, out));
 }
 bool warp_f32(const WarpRow& r, float* out) {
-#if HWY_TARGET == HWY_SCALAR
   (void)r, (void)out;
-  return false;
-#else
-  return warp_impl(r, out);
-#endif
+  TEXCV_WARP_SIMD(warp_impl(r, out));
 }
-
 bool warp_cubic_u8(const WarpRow& r, int channels, std::uint8_t* out) {
-#if HWY_TARGET == HWY_SCALAR
   (void)r, (void)channels, (void)out;
-  return false;
-#else
-  if (channels == 1) return warp_impl<std::uint8_t, 1, true>(r, out);
-  if (channels == 3) return warp_impl<std::uint8_t, 3, true>(r, out);
-  if (channels == 4) return warp_impl<std::uint8_t, 4, true>(r, out);
-  return false;
-#endif
+  TEXCV_WARP_SIMD((channels == 1   ? warp_impl<std::uint8_t, 1, true>(r, out)
+                   : channels == 3 ? warp_impl<std::uint8_t, 3, true>(r, out)
+                   : channels == 4 ? warp_impl<std::uint8_t, 4, true>(r, out)
+                                   : false));
 }
 bool remap_u8(const RemapRow& r, std::uint8_t* out) {
-#if HWY_TARGET == HWY_SCALAR
   (void)r, (void)out;
-  return false;
-#else
-  return remap_impl(r, out);
-#endif
+  TEXCV_WARP_SIMD(remap_impl(r, out));
 }
 bool remap_u16(const RemapRow& r, std::uint16_t* out) {
-#if HWY_TARGET == HWY_SCALAR
   (void)r, (void)out;
-  return false;
-#else
-  return remap_impl(r, out);
-#endif
+  TEXCV_WARP_SIMD(remap_impl(r, out));
 }
 bool remap_f32(const RemapRow& r, float* out) {
-#if HWY_TARGET == HWY_SCALAR
   (void)r, (void)out;
-  return false;
-#else
-  return remap_impl(r, out);
-#endif
+  TEXCV_WARP_SIMD(remap_impl(r, out));
 }
+#undef TEXCV_WARP_SIMD
 
 }  // namespace texcv::cpu::simd::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();

@@ -32,35 +32,23 @@ void warp_tiles(const ImageView& src, const ImageView& dst, const Map& map,
     const int y1 = std::min(y0 + kTileH, dst.height), x1 = std::min(x0 + kTileW, dst.width);
     for (int y = y0; y < y1; ++y) {
       T* drow = dst.row<T>(y);
+      // Highway's vectors (simd.hpp) where they cover the case; the loop below otherwise.
+      const simd::WarpRow r{static_cast<const unsigned char*>(src.data),
+                            src.pitch,
+                            src.width,
+                            src.height,
+                            map.m,
+                            std::is_same_v<Map, sd::PerspectiveMap>,
+                            y,
+                            x0,
+                            x1,
+                            sp.border,
+                            sp.border_value[0],
+                            sp.border_value};
       if constexpr (C == 1 && IP == Interp::linear) {
-        constexpr bool kPersp = std::is_same_v<Map, sd::PerspectiveMap>;
-        const simd::WarpRow r{static_cast<const unsigned char*>(src.data),
-                              src.pitch,
-                              src.width,
-                              src.height,
-                              map.m,
-                              kPersp,
-                              y,
-                              x0,
-                              x1,
-                              sp.border,
-                              sp.border_value[0]};
         if (simd::warp_linear_row(r, drow)) continue;
       }
-      if constexpr (std::is_same_v<T, std::uint8_t> && C != 2 && IP == Interp::cubic) {
-        constexpr bool kPersp = std::is_same_v<Map, sd::PerspectiveMap>;
-        simd::WarpRow r{static_cast<const unsigned char*>(src.data),
-                        src.pitch,
-                        src.width,
-                        src.height,
-                        map.m,
-                        kPersp,
-                        y,
-                        x0,
-                        x1,
-                        sp.border,
-                        sp.border_value[0]};
-        r.border_values = sp.border_value;
+      if constexpr (std::is_same_v<T, std::uint8_t> && IP == Interp::cubic) {
         if (simd::warp_cubic_row(r, C, drow)) continue;
       }
       for (int x = x0; x < x1; ++x) {

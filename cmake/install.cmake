@@ -33,6 +33,12 @@ install(EXPORT texcvTargets NAMESPACE texcv:: DESTINATION ${TEXCV_INSTALL_CMAKED
 # What the config needs to find the same dependencies again (texcvConfig.cmake.in).
 set(TEXCV_CONFIG_HAS_OPENMP ${OpenMP_CXX_FOUND})
 set(TEXCV_CONFIG_HAS_HWY ${TEXCV_HAS_HWY})
+# The Highway package texcv was built with, found again by consumers that name none (a Highway
+# outside the system prefixes, as the GPU machine's carried one, is otherwise not found).
+set(TEXCV_CONFIG_HWY_DIR "")
+if(TEXCV_HAS_HWY AND hwy_DIR)
+  set(TEXCV_CONFIG_HWY_DIR "${hwy_DIR}")
+endif()
 set(TEXCV_CONFIG_HAS_TIFF ${TEXCV_HAS_TIFF})
 set(TEXCV_CONFIG_HAS_CUDA ${TEXCV_HAS_CUDA})
 set(TEXCV_CONFIG_CUDA_ROOT "")

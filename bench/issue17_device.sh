@@ -9,6 +9,10 @@
 #   ISSUE17_PHASE=2 (about 3 min): bench/cpu_vs_opencv.py --set issue on 2 threads; item 5:
 #     bench/batch/run.sh with texcv-cpu and OpenCV's pool on the 1,000-JPEG and the TIFF sets.
 #     Rebuilds (build python, no tests) if the machine went back.
+#   ISSUE17_PHASE=3 (about 8 min, sixth session): phase 1's build and every ctest label, then the
+#     rows that were above OpenCV in phase 1's 16-thread table, again with 21 repetitions, twice
+#     (cpu_rows16_a/b.txt), and the issue's rows on 2 threads (cpu_issue_2.txt); `perf` on
+#     bilateral d=9 u8 at 16 threads where the machine has perf.
 # At most 8 files come back: summary.txt, info.txt, cpu_*.txt, batch_table.md, logs<phase>.tgz.
 set -u
 cd "$(dirname "$0")/.." || exit 1
@@ -18,13 +22,14 @@ mkdir -p "$OUT" "$FINAL"
 phase=${ISSUE17_PHASE:-1}
 pkg=/tmp/texcv-pypkg  # what run_device.sh's python stage assembles
 texcv_bin=build-device/bin/texcv
-cpu_bench() {  # THREADS SET TIMEOUT
+cpu_bench() {  # THREADS SET TIMEOUT [REPS FILTER TAG]
+  local tag=${6:-${2}_$1}
   if [ -d "$pkg/texcv" ]; then
     PYTHONPATH=$pkg timeout "$3" python3 bench/cpu_vs_opencv.py --threads "$1" --set "$2" \
-      --reps 5 --out "$OUT/cpu_${2}_$1.json" >"$OUT/cpu_${2}_$1.txt" 2>&1
+      --reps "${4:-5}" --filter "${5:-}" --out "$OUT/cpu_$tag.json" >"$OUT/cpu_$tag.txt" 2>&1
     echo "cpu_vs_opencv --threads $1 --set $2: rc $?"
   else
-    echo "no Python package at $pkg: the python stage failed (see logs)" | tee "$OUT/cpu_${2}_$1.txt"
+    echo "no Python package at $pkg: the python stage failed (see logs)" | tee "$OUT/cpu_$tag.txt"
   fi
 }
 if [ "$phase" = 1 ]; then
@@ -32,6 +37,30 @@ if [ "$phase" = 1 ]; then
     bash bench/run_device.sh build test python
   [ -x "$texcv_bin" ] && "$texcv_bin" info 2>&1 | sed -n 1,12p >"$OUT/info.txt"
   cpu_bench 16 all 110
+elif [ "$phase" = 3 ]; then
+  TEXCV_DEADLINE=${TEXCV_DEADLINE:-300} TEXCV_HARD_LIMIT=${TEXCV_HARD_LIMIT:-385} \
+    bash bench/run_device.sh build test python
+  [ -x "$texcv_bin" ] && "$texcv_bin" info 2>&1 | sed -n 1,12p >"$OUT/info.txt"
+  # phase 1's rows above 1.0 at 16 threads (bb2af78), and four controls at or under it
+  rows="3x3 convolution u8,resize 0.5 area RGB u8,rotate 30 linear f32,RGB to gray"
+  rows+=",erode 3x3 u8,separable 5x3 u8,sobel dx 3x3 u8,sobel dy 5x5 f32,scharr dx u8"
+  rows+=",sharpen u8,bilateral d=9 u8,erode 15x15 u8,resize 1.7 nearest u16"
+  rows+=",resize 1.7 nearest f32,resize 0.3 linear u16,resize 0.3 cubic RGB u8"
+  rows+=",resize 0.3 area f32,resize 1.7 area u8,crop 3/4 RGB u8,threshold binary f32"
+  rows+=",dilate 3x3 u8,median 5x5 u8,resize 0.5 linear u8,gray to RGB u8"
+  cpu_bench 16 all 50 21 "$rows" rows16_a
+  cpu_bench 16 all 50 21 "$rows" rows16_b
+  cpu_bench 2 issue 45 5 "" issue_2
+  if command -v perf >/dev/null && [ -d "$pkg/texcv" ]; then
+    PYTHONPATH=$pkg timeout 30 perf record -q -g -o "$OUT/perf.data" python3 \
+      bench/cpu_vs_opencv.py --threads 16 --set all --reps 21 --filter "bilateral d=9 u8" \
+      >/dev/null 2>&1
+    perf report -i "$OUT/perf.data" --no-children --percent-limit 2 --stdio 2>/dev/null |
+      head -60 >"$OUT/perf_bilateral.txt"
+    rm -f "$OUT/perf.data"
+  else
+    echo "perf: not on this machine" >"$OUT/perf_bilateral.txt"
+  fi
 else
   if [ ! -d "$pkg/texcv" ] || [ ! -x "$texcv_bin" ]; then
     echo "phase 2 on a fresh machine: building again"
@@ -44,5 +73,6 @@ else
   grep -E "^\| (dataset|---|jpeg|tiff) " "$OUT/batch_run.log" | head -8 >"$OUT/batch_table.md"
 fi
 (cd "$OUT" && tar czf "$FINAL/logs$phase.tgz" ./*.log ./*.json ./*.txt 2>/dev/null)
-cp "$OUT"/summary.txt "$OUT"/info.txt "$OUT"/cpu_*.txt "$OUT"/batch_table.md "$FINAL"/ 2>/dev/null
+cp "$OUT"/summary.txt "$OUT"/info.txt "$OUT"/batch_table.md "$FINAL"/ 2>/dev/null
+(cd "$OUT" && cat cpu_*.txt perf_*.txt 2>/dev/null) >"$FINAL/cpu_all.txt"
 cat "$OUT"/cpu_*.txt "$OUT"/batch_table.md 2>/dev/null | tail -40

@@ -58,14 +58,23 @@ void bilateral(const ImageView& src, const ImageView& dst, const texcv::detail::
   std::vector<T> pad(static_cast<std::size_t>(pw) * ph * C);
   std::vector<int> xi(static_cast<std::size_t>(pw));
   for (int j = 0; j < pw; ++j) xi[j] = texcv::detail::border_index(j - r, w, d.border.border);
+  // The padded copy in parallel, each row's inside in one copy (xi[j] == j - r there): made on
+  // one thread element by element, it did not shrink with the filter's threads.
+  TEXCV_OMP_PARALLEL_FOR_IF(static_cast<long>(pw) * ph)
   for (int py = 0; py < ph; ++py) {
     const int iy = texcv::detail::border_index(py - r, h, d.border.border);
     T* o = pad.data() + static_cast<std::size_t>(py) * pw * C;
     const T* row = iy < 0 ? nullptr : src.row<const T>(iy);
-    for (int j = 0; j < pw; ++j)
+    for (int j = 0; j < pw; ++j) {
+      if (row != nullptr && j == r) {
+        std::copy_n(row, static_cast<std::size_t>(w) * C, o + static_cast<std::size_t>(r) * C);
+        j += w - 1;
+        continue;
+      }
       for (int c = 0; c < C; ++c)
         o[j * C + c] =
             (row == nullptr || xi[j] < 0) ? static_cast<T>(d.border.value[c]) : row[xi[j] * C + c];
+    }
   }
   // Offsets of the disc in the padded buffer.
   const std::vector<float>& space = d.space;

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <memory>
 #include <vector>
 
 #include "src/core/nonlinear_desc.hpp"
@@ -55,7 +56,9 @@ void bilateral(const ImageView& src, const ImageView& dst, const texcv::detail::
   }
   const int r = d.radius, w = src.width, h = src.height;
   const int pw = w + 2 * r, ph = h + 2 * r;
-  std::vector<T> pad(static_cast<std::size_t>(pw) * ph * C);
+  // Not value-initialised: every element is written below (zeroing it was another pass on one
+  // thread).
+  const auto pad = std::make_unique_for_overwrite<T[]>(static_cast<std::size_t>(pw) * ph * C);
   std::vector<int> xi(static_cast<std::size_t>(pw));
   for (int j = 0; j < pw; ++j) xi[j] = texcv::detail::border_index(j - r, w, d.border.border);
   // The padded copy in parallel, each row's inside in one copy (xi[j] == j - r there): made on
@@ -63,7 +66,7 @@ void bilateral(const ImageView& src, const ImageView& dst, const texcv::detail::
   TEXCV_OMP_PARALLEL_FOR_IF(static_cast<long>(pw) * ph)
   for (int py = 0; py < ph; ++py) {
     const int iy = texcv::detail::border_index(py - r, h, d.border.border);
-    T* o = pad.data() + static_cast<std::size_t>(py) * pw * C;
+    T* o = pad.get() + static_cast<std::size_t>(py) * pw * C;
     const T* row = iy < 0 ? nullptr : src.row<const T>(iy);
     for (int j = 0; j < pw; ++j) {
       if (row != nullptr && j == r) {
@@ -86,13 +89,13 @@ void bilateral(const ImageView& src, const ImageView& dst, const texcv::detail::
   for (int y = 0; y < h; ++y) {
     T* out = dst.row<T>(y);
     if constexpr (std::is_same_v<T, std::uint8_t>) {
-      const T* centre = pad.data() + (static_cast<std::size_t>(y + r) * pw + r) * C;
+      const T* centre = pad.get() + (static_cast<std::size_t>(y + r) * pw + r) * C;
       if (simd::bilateral_row(centre, C, ofs.data(), space.data(), taps, color_table.data(), w,
                               out))
         continue;  // Highway's vectors (simd.hpp)
     }
     for (int x = 0; x < w; ++x) {
-      const T* p = pad.data() + (static_cast<std::size_t>(y + r) * pw + (x + r)) * C;
+      const T* p = pad.get() + (static_cast<std::size_t>(y + r) * pw + (x + r)) * C;
       float sum[C] = {}, wsum = 0.0f;
       for (int k = 0; k < taps; ++k) {
         const T* q = p + ofs[k];

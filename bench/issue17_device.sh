@@ -13,6 +13,9 @@
 #     rows that were above OpenCV in phase 1's 16-thread table, again with 21 repetitions, twice
 #     (cpu_rows16_a/b.txt), and the issue's rows on 2 threads (cpu_issue_2.txt); `perf` on
 #     bilateral d=9 u8 at 16 threads where the machine has perf.
+#   ISSUE17_PHASE=4 (about 5 min): builds the Python module (run_device.sh build python), then
+#     the rows still above OpenCV on 16 threads after phase 3 on 1, 2, 4, 8 and 16 threads each
+#     (cpu_scale_<threads>.txt, 11 repetitions): where each library stops gaining from threads.
 # At most 8 files come back: summary.txt, info.txt, cpu_*.txt, batch_table.md, logs<phase>.tgz.
 set -u
 cd "$(dirname "$0")/.." || exit 1
@@ -61,6 +64,12 @@ elif [ "$phase" = 3 ]; then
   else
     echo "perf: not on this machine" >"$OUT/perf_bilateral.txt"
   fi
+elif [ "$phase" = 4 ]; then
+  TEXCV_DEADLINE=${TEXCV_DEADLINE:-250} TEXCV_HARD_LIMIT=${TEXCV_HARD_LIMIT:-330} \
+    bash bench/run_device.sh build python
+  rows="bilateral d=9 u8,resize 0.3 cubic RGB u8,resize 1.7 nearest u16,RGB to gray"
+  rows+=",resize 1.7 nearest f32,sobel dy 5x5 f32,dilate 3x3 u8"
+  for t in 1 2 4 8 16; do cpu_bench "$t" all 45 11 "$rows" "scale_$t"; done
 else
   if [ ! -d "$pkg/texcv" ] || [ ! -x "$texcv_bin" ]; then
     echo "phase 2 on a fresh machine: building again"

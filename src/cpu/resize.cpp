@@ -40,7 +40,11 @@ void resize_nearest(const ImageView& src, const ImageView& dst, const ResizeDesc
   for (int y = 0; y < dst.height; ++y) {
     const T* srow = src.row<const T>(d.ay.nearest(y, src.height));
     T* drow = dst.row<T>(y);
-    for (int x = 0; x < dst.width; ++x) {
+    int x0 = 0;
+    if constexpr (sizeof(T) * C <= 4 && C != 3)  // pixels of 1, 2 or 4 bytes: Highway's gathers
+      x0 = simd::gather_row(reinterpret_cast<const unsigned char*>(srow), src.width, xi,
+                            reinterpret_cast<unsigned char*>(drow), dst.width, sizeof(T) * C);
+    for (int x = x0; x < dst.width; ++x) {
       const T* p = srow + static_cast<std::size_t>(xi[x]) * C;
       for (int c = 0; c < C; ++c) drow[static_cast<std::size_t>(x) * C + c] = p[c];
     }

@@ -33,6 +33,13 @@ bool median_row(int ksize, const float* const* rows, int channels, int lo, int h
 // pixel_bytes bytes (1, 2, 4 or 8: one vector lane per pixel).
 bool mirror_row(const unsigned char* s, unsigned char* d, int w, std::size_t pixel_bytes);
 
+// resize's nearest rows (simd_flip.cpp): d[x] = s[xi[x]] for w pixels of pixel_bytes bytes (1, 2
+// or 4), s holding src_width pixels, with 32-bit gathers on the x86 targets that have them (AVX2,
+// AVX-512). Pixels of 1 and 2 bytes are read 4 bytes at a time: a vector whose reads would pass
+// the row's end is left to the plain loop. Returns how many leading pixels it wrote (0: none).
+int gather_row(const unsigned char* s, int src_width, const int* xi, unsigned char* d, int w,
+               std::size_t pixel_bytes);
+
 // The separable filters' passes (simd_filter.cpp): acc[i] += kern[k] * src[k * step + i] for
 // the taps k = 0 .. taps - 1 in order, zero taps skipped, i < n: the plain loop's floats (no
 // fused multiply-add), each element's sum held in a register across the taps.

@@ -1,5 +1,6 @@
 // flip's row mirror in Highway vectors (see simd.hpp): one lane per pixel of 1, 2, 4 or 8
-// bytes, lanes reversed within the vector, vectors taken from the row's other end.
+// bytes, lanes reversed within the vector, vectors taken from the row's other end. And resize's
+// nearest rows: the same copies of whole pixels, gathered by a table of source columns.
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
@@ -59,12 +60,70 @@ bool mirror(const unsigned char* s, unsigned char* d, int w, std::size_t px) {
 #endif
 }
 
+// One 32-bit gather per vector of pixels at byte offsets xi * B, then the low B bytes of each lane
+// kept (B = 1, 2: DemoteTo after masking, exact). Vectors whose last read (xi * B + 4 bytes)
+// would pass the row's end are left to the caller's loop, as is the tail.
+template <std::size_t B>
+int gather_impl(const unsigned char* s, int src_width, const int* xi, unsigned char* d, int w) {
+  const hn::ScalableTag<std::int32_t> di;
+  const hn::RebindToUnsigned<decltype(di)> du;
+  const int n = static_cast<int>(hn::Lanes(di));
+  // The largest source column whose 4-byte read stays inside the row.
+  const int last = src_width - static_cast<int>((4 + B - 1) / B);
+  if (last < 0) return 0;
+  const auto vlast = hn::Set(di, last);
+  const auto scale = hn::Set(di, static_cast<std::int32_t>(B));
+  const auto* base = reinterpret_cast<const std::uint32_t*>(s);
+  int x = 0;
+  for (; x + n <= w; x += n) {
+    const auto idx = hn::LoadU(di, xi + x);
+    if (!hn::AllFalse(di, hn::Gt(idx, vlast))) break;
+    const auto v = hn::GatherOffset(du, base, hn::Mul(idx, scale));
+    if constexpr (B == 4) {
+      hn::StoreU(v, du, reinterpret_cast<std::uint32_t*>(d + 4 * static_cast<std::size_t>(x)));
+    } else {
+      using L = std::conditional_t<B == 1, std::uint8_t, std::uint16_t>;
+      const hn::Rebind<L, decltype(di)> dl;
+      const auto low = hn::BitCast(di, hn::And(v, hn::Set(du, (1u << (8 * B)) - 1u)));
+      hn::StoreU(hn::DemoteTo(dl, low), dl,
+                 reinterpret_cast<L*>(d + B * static_cast<std::size_t>(x)));
+    }
+  }
+  return x;
+}
+
+int gather(const unsigned char* s, int src_width, const int* xi, unsigned char* d, int w,
+           std::size_t px) {
+#if HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
+  switch (px) {
+    case 1:
+      return gather_impl<1>(s, src_width, xi, d, w);
+    case 2:
+      return gather_impl<2>(s, src_width, xi, d, w);
+    case 4:
+      return gather_impl<4>(s, src_width, xi, d, w);
+    default:
+      return 0;
+  }
+#else
+  // No gather instruction (SSE4, NEON, the scalar target): Highway would emulate it lane by lane,
+  // no faster than the plain loop.
+  (void)s, (void)src_width, (void)xi, (void)d, (void)w, (void)px;
+  return 0;
+#endif
+}
+
 }  // namespace texcv::cpu::simd::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
 namespace texcv::cpu::simd {
 HWY_EXPORT(mirror);
+HWY_EXPORT(gather);
+int gather_row(const unsigned char* s, int src_width, const int* xi, unsigned char* d, int w,
+               std::size_t pixel_bytes) {
+  return HWY_DYNAMIC_DISPATCH(gather)(s, src_width, xi, d, w, pixel_bytes);
+}
 bool mirror_row(const unsigned char* s, unsigned char* d, int w, std::size_t pixel_bytes) {
   return HWY_DYNAMIC_DISPATCH(mirror)(s, d, w, pixel_bytes);
 }
@@ -76,6 +135,9 @@ bool mirror_row(const unsigned char* s, unsigned char* d, int w, std::size_t pix
 namespace texcv::cpu::simd {
 bool mirror_row(const unsigned char*, unsigned char*, int, std::size_t) {
   return false;
+}
+int gather_row(const unsigned char*, int, const int*, unsigned char*, int, std::size_t) {
+  return 0;
 }
 }  // namespace texcv::cpu::simd
 

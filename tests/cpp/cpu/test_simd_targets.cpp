@@ -80,6 +80,46 @@ TEST(SimdTargets, FlipMirrorsEveryPixelSizeOnEveryTarget) {
   });
 }
 
+// resize's nearest rows: d[x] = s[xi[x]] for pixels of 1, 2 and 4 bytes on every target, with
+// columns in any order, repeated, and at the row's last pixels; the row ends where a page without
+// access begins (the 1- and 2-byte pixels' 32-bit gathers must stay inside it). The tail the
+// vectors leave is written here by the plain loop, as resize.cpp does.
+TEST(SimdTargets, NearestGatherRowsCopyTheIndexedPixelsOnEveryTarget) {
+  test::on_every_simd_target("nearest gather", [](const std::string& name) {
+    for (std::size_t px : {1u, 2u, 4u})
+      for (int sw : {1, 2, 3, 4, 5, 17, 64, 203})
+        for (int w : {1, 7, 8, 9, 16, 17, 33, 64, 100}) {
+          GuardedBytes mem(sw * px);
+          std::uint32_t seed = static_cast<std::uint32_t>(sw * 131 + w * 7 + px);
+          const auto next = [&] {
+            seed = seed * 1664525u + 1013904223u;
+            return seed >> 8;
+          };
+          for (std::size_t i = 0; i < sw * px; ++i)
+            mem.data()[i] = static_cast<unsigned char>(next());
+          for (int order = 0; order < 3; ++order) {
+            std::vector<int> xi(static_cast<std::size_t>(w));
+            for (int x = 0; x < w; ++x)
+              xi[x] = order == 0   ? static_cast<int>(static_cast<long>(x) * sw / w)  // upscale
+                      : order == 1 ? sw - 1 - x % sw                                  // the end
+                                   : static_cast<int>(next() % static_cast<unsigned>(sw));
+            std::vector<unsigned char> got(w * px, 0xA5);
+            const int done = cpu::simd::gather_row(mem.data(), sw, xi.data(), got.data(), w, px);
+            ASSERT_GE(done, 0);
+            ASSERT_LE(done, w);
+            for (int x = done; x < w; ++x)
+              std::memcpy(&got[x * px], mem.data() + static_cast<std::size_t>(xi[x]) * px, px);
+            for (int x = 0; x < w; ++x)
+              ASSERT_EQ(
+                  std::memcmp(&got[x * px], mem.data() + static_cast<std::size_t>(xi[x]) * px, px),
+                  0)
+                  << name << ": " << px << "-byte pixels, source width " << sw << ", width " << w
+                  << ", order " << order << ", at " << x << " (vectors wrote " << done << ")";
+          }
+        }
+  });
+}
+
 // The separable filters' multiply-add over taps: bit for bit the plain loop's floats (separate
 // multiply and add, in tap order, zero taps skipped so that 0 * inf adds no NaN) on every
 // target, for lengths around the vector sizes, with infinities, NaN and signed zeros in the data.

@@ -171,6 +171,24 @@ void taps_impl(const T* srow, int row_px, const int* const* ix, const float* con
           for (int k = 0; k < K; ++k) v[c] = hn::Add(v[c], hn::Mul(p(k), wv[k]));
         }
       }
+    } else if constexpr (sizeof(T) == 1 && C >= 3) {
+      // u8 pixels of 3 or 4 channels: one 32-bit gather a tap brings every channel of the pixel
+      // (bytes 0..C-1 of the lane), instead of one gather per channel; the same products.
+      hn::Vec<decltype(di)> g[K];
+      for (int k = 0; k < K; ++k)
+        g[k] = hn::GatherOffset(di, reinterpret_cast<const std::int32_t*>(srow),
+                                hn::Mul(idx[k], hn::Set(di, C)));
+      for (int c = 0; c < C; ++c) {
+        const auto p = [&](int k) HWY_ATTR {
+          return hn::ConvertTo(df, hn::And(hn::ShiftRightSame(g[k], 8 * c), hn::Set(di, 0xFF)));
+        };
+        if constexpr (K == 2) {
+          v[c] = hn::Add(hn::Mul(p(0), wv[0]), hn::Mul(p(1), wv[1]));
+        } else {
+          v[c] = hn::Zero(df);
+          for (int k = 0; k < K; ++k) v[c] = hn::Add(v[c], hn::Mul(p(k), wv[k]));
+        }
+      }
     } else {
       for (int c = 0; c < C; ++c) {
         if constexpr (K == 2) {

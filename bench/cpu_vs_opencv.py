@@ -15,8 +15,14 @@ of each difference that is OpenCV's definition rather than a mismatch of the row
 list the variants with no OpenCV peer and the registered operations the run did not time, with
 the reason (computed from texcv.operations(), so the coverage is checkable).
 
+--order blocks times all of one library's calls, then (after a 0.2 s pause) all of the other's,
+instead of alternating: with as many threads as cores, each library's idle pool threads spin for
+a while after a call (libgomp's and OpenCV's both) and take cores from the other's next call, so
+alternation measures that contention as much as the operations (seen on the 16-core device
+machine: rows at 1-8 ms moved between 0.1x and 2x from run to run at 16 threads, not at 8).
+
 Usage: python3 bench/cpu_vs_opencv.py [--threads N] [--reps N] [--size N] [--filter S[,S]]
-                                      [--set issue|all] [--out F.json]
+                                      [--set issue|all] [--order alternate|blocks] [--out F.json]
 """
 
 import argparse
@@ -300,6 +306,7 @@ def main():
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--size", type=int, default=4096)
     ap.add_argument("--filter", default="")
+    ap.add_argument("--order", choices=("alternate", "blocks"), default="alternate")
     ap.add_argument("--out", default="")
     ap.add_argument("--set", choices=("issue", "all"), default="issue",
                     help="issue: issue 17's rows (default); all: those and the rest of the "
@@ -373,7 +380,7 @@ def main():
     want = [w.strip() for w in a.filter.split(",") if w.strip()]
     print(f"texcv {getattr(tx, '__version__', '?')} CPU vs OpenCV {cv2.__version__}; "
           f"{cpu_model()}, {os.cpu_count()} logical CPUs; {a.threads} threads each; "
-          f"{n}x{n}; median of {a.reps}")
+          f"{n}x{n}; median of {a.reps}; order {a.order}")
     print(f"texcv CPU SIMD: {tx._texcv.build_info().get('cpu_simd', 'unknown')}")
     print("| op | OpenCV ms | texcv ms | texcv / OpenCV | max abs diff |")
     print("| --- | ---: | ---: | ---: | ---: |")
@@ -389,13 +396,24 @@ def main():
             f_tx(src, d_tx)
             f_cv(src, d_cv)
             t_tx, t_cv = [], []
-            for _ in range(a.reps):
+            def once(f, d, times):
                 t0 = time.perf_counter()
+                f(src, d)
+                times.append((time.perf_counter() - t0) * 1e3)
+
+            if a.order == "alternate":
+                for _ in range(a.reps):
+                    once(f_cv, d_cv, t_cv)
+                    once(f_tx, d_tx, t_tx)
+            else:  # blocks: each library's pool alone on the cores (a warm-up call after the pause)
+                time.sleep(0.2)
                 f_cv(src, d_cv)
-                t_cv.append((time.perf_counter() - t0) * 1e3)
-                t0 = time.perf_counter()
+                for _ in range(a.reps):
+                    once(f_cv, d_cv, t_cv)
+                time.sleep(0.2)
                 f_tx(src, d_tx)
-                t_tx.append((time.perf_counter() - t0) * 1e3)
+                for _ in range(a.reps):
+                    once(f_tx, d_tx, t_tx)
             diff = (cmp or max_abs_diff)(d_tx, d_cv)
             mt, mc = statistics.median(t_tx), statistics.median(t_cv)
             print(f"| {name} | {mc:.1f} | {mt:.1f} | {mt / mc:.2f} | {diff:.3g} |", flush=True)
@@ -417,6 +435,7 @@ def main():
     if a.out:
         with open(a.out, "w") as f:
             json.dump({"cpu": cpu_model(), "threads": a.threads, "size": n, "reps": a.reps,
+                       "order": a.order,
                        "opencv": cv2.__version__, "set": a.set, "rows": results,
                        "not_timed": not_timed,
                        "no_opencv_peer": [{"op": o, "variant": v, "why": w}

@@ -329,12 +329,18 @@ bool resource_failure(const std::exception& e) {
 }  // namespace
 
 Summary run(const std::vector<Job>& jobs, const Options& opt, std::stop_token stop) {
-  check_options(opt);
   // Every job gets its result, also when the run cannot be set up for want of memory or threads
   // (a failed allocation before the first file, or while summing up after the last): the jobs
-  // without one fail with the reason. Only this vector's own allocation failing makes run()
-  // throw (std::bad_alloc, before any file).
-  std::vector<char> seen(jobs.size(), 0);
+  // without one fail with the reason. Only a failure before this vector exists makes run() throw
+  // (Error(OutOfMemory), before any file).
+  std::vector<char> seen;
+  try {
+    check_options(opt);
+    seen.assign(jobs.size(), 0);
+  } catch (const std::bad_alloc&) {
+    fail(ErrorCode::OutOfMemory, "batch",
+         "out of memory before any file was started (an allocation failed: std::bad_alloc)");
+  }
   Summary sum;
   try {
     run_checked(jobs, opt, stop, seen, sum);

@@ -1177,9 +1177,14 @@ EngineReport run_engine(const std::vector<Job>& jobs, const std::vector<std::siz
             out.image = std::move(w.image);
         }
         if (cfg.deliver == Deliver::files) {
-          std::error_code ec;
-          const auto size = fs::file_size(w.output, ec);
-          if (!ec) r.bytes_out = size;
+          // The output is in place: nothing after this may fail the file (its size is only
+          // reported).
+          try {
+            std::error_code ec;
+            const auto size = fs::file_size(w.output, ec);
+            if (!ec) r.bytes_out = size;
+          } catch (const std::exception&) {
+          }
         } else {
           r.bytes_out = out.encoded.size();
           if (cfg.on_output) cfg.on_output(r, std::move(out));

@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -109,5 +110,16 @@ std::string describe_step(const PipelineStep& step);
 // split_pipeline + parse_step for every step; a failure throws Error(InvalidArgument)
 // "pipeline step N \"text\": <reason>". An empty pipeline is an error.
 std::vector<PipelineStep> parse_pipeline(std::string_view text);
+
+// Pipeline bounds: the size of every step's output when the pipeline runs on a width x height
+// image, computed from the parameters alone (output_size, step by step) before any pixel is
+// allocated. Throws Error(InvalidArgument) at the first step whose output would have more than
+// max_pixels pixels (0: no limit): "step N (name): its output would be WxH pixels (from a wxh
+// input), more than the pixel cap (--max-pixels); got P pixels, expected at most M". A step whose
+// size cannot be computed on that image (a crop outside it) throws output_size's error with the
+// same "step N (name): " prefix, as running it would. texcv run and the batch engine check every
+// file with it once its header is read (texcv::batch::Options::max_pixels).
+void check_pipeline_size(const std::vector<PipelineStep>& steps, int width, int height,
+                         std::uint64_t max_pixels);
 
 }  // namespace texcv

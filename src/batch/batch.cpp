@@ -9,7 +9,9 @@
 #include <cstdlib>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <string>
+#include <system_error>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -143,8 +145,11 @@ void check_options(const Options& opt) {
   }
 }
 
-Summary run(const std::vector<Job>& jobs, const Options& opt, std::stop_token stop) {
-  check_options(opt);
+namespace {
+
+// run() after check_options: fills sum and marks seen[i] for each job given to on_result.
+void run_checked(const std::vector<Job>& jobs, const Options& opt, std::stop_token stop,
+                 std::vector<char>& seen, Summary& sum) {
   const auto t0 = std::chrono::steady_clock::now();
   const int hw = hardware_threads();
   const bool want_gpu =
@@ -264,12 +269,12 @@ Summary run(const std::vector<Job>& jobs, const Options& opt, std::stop_token st
 
   std::atomic<bool> stop_flag{false};
   std::stop_callback on_stop(stop, [&] { stop_flag.store(true); });
-  Summary sum;
   std::vector<std::size_t> todo(jobs.size());
   for (std::size_t i = 0; i < todo.size(); ++i) todo[i] = i;
   EngineReport rep = run_engine(
       jobs, todo, cfg, workers,
       [&](const Result& r) {
+        if (r.index < seen.size()) seen[r.index] = 1;
         switch (r.status) {
           case Status::ok:
             ++sum.ok;
@@ -309,6 +314,60 @@ Summary run(const std::vector<Job>& jobs, const Options& opt, std::stop_token st
     // on the H200, for nothing: the caller ends the process, and the driver frees the GPU.
     if (opt.device != Device::cpu) park(workers);
     park(rep.late_workers);
+  }
+}
+
+// Whether a failure of the run's set-up is the machine's (memory, threads) rather than the
+// options' (those stay errors of run(), as check_options').
+bool resource_failure(const std::exception& e) {
+  if (dynamic_cast<const std::bad_alloc*>(&e) || dynamic_cast<const std::system_error*>(&e))
+    return true;
+  const auto* err = dynamic_cast<const Error*>(&e);
+  return err && err->code() == ErrorCode::OutOfMemory;
+}
+
+}  // namespace
+
+Summary run(const std::vector<Job>& jobs, const Options& opt, std::stop_token stop) {
+  // Every job gets its result, also when the run cannot be set up for want of memory or threads
+  // (a failed allocation before the first file, or while summing up after the last): the jobs
+  // without one fail with the reason. Only a failure before this vector exists makes run() throw
+  // (Error(OutOfMemory), before any file).
+  std::vector<char> seen;
+  try {
+    check_options(opt);
+    seen.assign(jobs.size(), 0);
+  } catch (const std::bad_alloc&) {
+    fail(ErrorCode::OutOfMemory, "batch",
+         "out of memory before any file was started (an allocation failed: std::bad_alloc)");
+  }
+  Summary sum;
+  try {
+    run_checked(jobs, opt, stop, seen, sum);
+  } catch (const std::exception& e) {
+    if (!resource_failure(e)) throw;
+    const bool oom = !dynamic_cast<const std::system_error*>(&e);
+    for (std::size_t i = 0; i < jobs.size(); ++i) {
+      if (seen[i]) continue;
+      Result r;
+      r.index = i;
+      r.status = Status::failed;
+      r.stage = "read";
+      try {
+        r.error = "batch: " + jobs[i].input + ": the run could not be set up (" +
+                  (oom && !dynamic_cast<const Error*>(&e)
+                       ? std::string("out of memory: an allocation failed: std::bad_alloc")
+                       : std::string(e.what())) +
+                  "); the file was not read";
+      } catch (const std::exception&) {
+        r.error = "out of memory";  // fits the string's own buffer: no allocation
+      }
+      ++sum.failed;
+      try {
+        if (opt.on_result) opt.on_result(r);
+      } catch (const std::exception&) {
+      }
+    }
   }
   return sum;
 }

@@ -116,9 +116,10 @@ class WorkQueue {
   // Who waited for the queue's lock (TEXCV_BATCH_TIMING's engine line).
   enum Role { kPush, kTake, kGated, kRoles };
 
-  // Decoders: waits for room (and, for a decoded image, for room among the decoded), then adds
-  // the item. Those waiting on the host capacity wait on host_room_, the others on not_full_.
-  void push(Item item) {
+  // Decoders: waits for room (and, for a decoded image, for room among the decoded), then moves
+  // the item in. Those waiting on the host capacity wait on host_room_, the others on not_full_.
+  // A failed allocation throws with the item left as it was (the caller reports its file).
+  void push(Item& item) {
     const bool host = is_host(item);
     std::unique_lock<std::mutex> lock = acquire(kPush);
     auto full = [&] { return items_.size() >= capacity_; };
@@ -137,8 +138,8 @@ class WorkQueue {
       advance_locked();
       --pushers_waiting_;
     }
+    items_.push_back(std::move(item));  // strong guarantee: nothing moved when it throws
     if (host) peak_host_ = std::max(peak_host_, ++host_items_);
-    items_.push_back(std::move(item));
     lock.unlock();
     changed_.notify_all();
     gated_.notify_one();
@@ -228,11 +229,12 @@ class WorkQueue {
     if (end) gated_.notify_all();
   }
   // The item the caller took goes back, first in line (beyond the capacity: at most one item
-  // per worker).
-  void put_back(Item item) {
+  // per worker). A failed allocation throws with the item left as it was and the caller still
+  // busy with it (it then reports the file and calls done()).
+  void put_back(Item& item) {
     std::unique_lock<std::mutex> lock(mutex_);
-    if (is_host(item)) ++host_items_;
-    items_.push_front(std::move(item));
+    items_.push_front(std::move(item));  // strong guarantee: nothing moved when it throws
+    if (is_host(items_.front())) ++host_items_;
     --busy_;
     lock.unlock();
     changed_.notify_all();
@@ -453,6 +455,20 @@ void mark_corrupt(Result& r, const std::string& path, const std::string& warning
   r.error = path + ": " + warning;
 }
 
+// A file's failure as its report shows it. texcv::Error's message says what and where already;
+// anything else (std::bad_alloc from an allocation, std::system_error...) is named with the file
+// and the stage, never shown bare ("std::bad_alloc").
+std::string failure_text(const std::exception& e, const std::string& input, const char* stage) {
+  if (dynamic_cast<const Error*>(&e)) return e.what();
+  const std::string doing = std::string(stage) == "read"      ? "reading"
+                            : std::string(stage) == "process" ? "processing"
+                                                              : "writing";
+  if (dynamic_cast<const std::bad_alloc*>(&e))
+    return "batch: " + input + ": out of memory while " + doing +
+           " the file (an allocation failed: std::bad_alloc)";
+  return "batch: " + input + ": " + doing + " the file failed: " + e.what();
+}
+
 // Decodes an input on the CPU after check_input, with `ro` (cfg.read plus the engine's choice of
 // threads and allocator).
 Image decode_checked(const WorkItem& w, const ReadOptions& ro, Result& r) {
@@ -511,6 +527,14 @@ Image run_steps_on_host(const ImageView& src, const std::vector<PipelineStep>& s
       view = cur.view();
     } catch (const Error& e) {
       throw Error(e.code(), "step " + std::to_string(s.index) + " (" + s.name + "): " + e.what());
+    } catch (const std::bad_alloc&) {
+      throw Error(ErrorCode::OutOfMemory,
+                  "step " + std::to_string(s.index) + " (" + s.name + "): out of memory on a " +
+                      std::to_string(view.width) + "x" + std::to_string(view.height) +
+                      " input (an allocation failed: std::bad_alloc)");
+    } catch (const std::exception& e) {
+      throw Error(ErrorCode::Internal,
+                  "step " + std::to_string(s.index) + " (" + s.name + "): " + e.what());
     }
   }
   return cur;
@@ -639,18 +663,51 @@ EngineReport run_engine(const std::vector<Job>& jobs, const std::vector<std::siz
     return 3;
   };
 
+  // Which jobs have had their on_done (by job index): at the end every job of `todo` without one
+  // gets it (a file lost by a failure outside its own handling fails with first_error rather
+  // than going unreported). Allocated before any thread starts.
+  std::vector<char> reported(jobs.size(), 0);
+  std::string first_error;  // under done_mutex
+  // The CPU workers' gate as the std::function take_gated takes, made once (a conversion at each
+  // take would allocate between files, where a failure would belong to no file).
+  const std::function<int(std::size_t, double)> cpu_gate_fn = cpu_gate;
+
   auto finish = [&](Result& r, Clock::time_point start) {
     r.total_ms = ms_since(start);
     if (r.status == Status::failed && cfg.fail_fast) stop.store(true);
     std::lock_guard<std::mutex> lock(done_mutex);
     if (report.first_done_s < 0 && r.status != Status::cancelled)
       report.first_done_s = static_cast<double>(us_since_run()) / 1e6;
-    on_done(r);
+    if (r.index < reported.size()) {
+      if (reported[r.index]) return;
+      reported[r.index] = 1;
+    }
+    // The caller's callback throwing must not end an engine thread (std::terminate): its file is
+    // reported as far as the callback got.
+    try {
+      on_done(r);
+    } catch (const std::exception&) {
+    }
   };
-  auto failed = [&](Result& r, const char* stage, const std::exception& e) {
+  auto failed = [&](Result& r, const char* stage, const std::exception& e,
+                    const std::string& input) {
     r.status = Status::failed;
     r.stage = stage;
-    r.error = e.what();
+    try {
+      r.error = failure_text(e, input, stage);
+    } catch (const std::exception&) {
+      r.error.clear();
+      r.error = "out of memory";  // fits the string's own buffer: no allocation
+    }
+  };
+  // A failure outside any one file's handling (an engine thread that cannot start, or that
+  // failed between files): kept for the files it leaves unreported.
+  auto engine_failure = [&](const std::exception& e) {
+    std::string what = dynamic_cast<const std::bad_alloc*>(&e)
+                           ? std::string("out of memory (an allocation failed: std::bad_alloc)")
+                           : std::string(e.what());
+    std::lock_guard<std::mutex> lock(done_mutex);
+    if (first_error.empty()) first_error = std::move(what);
   };
   std::mutex timing_mutex;
   std::vector<std::string> engine_timing;
@@ -665,7 +722,7 @@ EngineReport run_engine(const std::vector<Job>& jobs, const std::vector<std::siz
     cfg.on_event(line);
   };
 
-  auto decoder = [&] {
+  auto decode_files = [&] {
     for (;;) {
       if (stop.load()) return;
       const std::size_t k = next.fetch_add(1);
@@ -675,16 +732,22 @@ EngineReport run_engine(const std::vector<Job>& jobs, const std::vector<std::siz
       WorkItem& w = item.work;
       w.result.index = todo[k];
       const Job& job = jobs[todo[k]];
-      w.input = job.input;
-      w.output = job.output;
-      if (!job.data.empty()) w.data = &job.data;
+      const char* stage = "read";
       try {
+        w.input = job.input;
+        w.output = job.output;
+        if (!job.data.empty()) w.data = &job.data;
         // A JPEG for a GPU worker's nvJPEG while the GPU keeps up: its bytes, checked here.
         const bool jpeg_in = is_jpeg_input(w);
         const bool for_gpu = cfg.gpu_jpeg_decode && gpu_jpeg.load() > 0 && jpeg_in;
         // Caps and header, no decode.
         const ImageInfo info =
             check_input(w, cfg, w.result, for_gpu && !w.data ? &w.encoded : nullptr);
+        // Pipeline bounds: every step's output size from the header, before any pixel buffer
+        // (a resize to 40000x40000 fails here, not in an allocation of 4.8 GB).
+        stage = "process";
+        check_pipeline_size(cfg.steps, info.width, info.height, cfg.max_pixels);
+        stage = "read";
         if (for_gpu) {
           if (w.data) w.encoded = *w.data;
             // The verdict the CPU path gives: libjpeg-turbo's entropy decoder reads the file (no
@@ -726,15 +789,27 @@ EngineReport run_engine(const std::vector<Job>& jobs, const std::vector<std::siz
           }
           if (jpeg_out) w.encode_jpeg_quality = cfg.write.jpeg_quality;
         }
+        w.result.read_ms = ms_since(item.start);
+        decoded.push(item);  // moves it; throws (out of memory) with the item left here
+        continue;
       } catch (const std::exception& e) {
-        failed(w.result, "read", e);
+        failed(w.result, stage, e, job.input);
       }
       w.result.read_ms = ms_since(item.start);
-      if (w.result.status == Status::failed) {
-        finish(w.result, item.start);
-        continue;
+      w.image = Image();
+      std::vector<unsigned char>().swap(w.encoded);
+      finish(w.result, item.start);
+    }
+  };
+  // A failure outside a file's own handling must not end the thread (std::terminate): it is
+  // kept, and the loop goes on with the next file (the file in flight, if any, fails at the end).
+  auto decoder = [&] {
+    for (;;) {
+      try {
+        return decode_files();
+      } catch (const std::exception& e) {
+        engine_failure(e);
       }
-      decoded.push(std::move(item));
     }
   };
 
@@ -765,23 +840,32 @@ EngineReport run_engine(const std::vector<Job>& jobs, const std::vector<std::siz
                ":after=" + std::to_string(f.after) + ")";
     return {};
   };
+  // Never throws (a failed allocation leaves the loss unrecorded; the worker retires anyway).
   auto mark_lost = [&](const std::string& dev, const std::string& why, bool at_setup) {
-    bool first = false;
-    {
-      std::lock_guard<std::mutex> lock(state_mutex);
-      first = lost.emplace(dev, why).second;
-      if (first) report.lost.push_back(dev + ": " + why);
+    try {
+      bool first = false;
+      {
+        std::lock_guard<std::mutex> lock(state_mutex);
+        first = lost.emplace(dev, why).second;
+        if (first) report.lost.push_back(dev + ": " + why);
+      }
+      if (first)
+        event(at_setup ? dev + " could not be set up (" + why + "): its workers take no files"
+                       : dev + " lost (" + why +
+                             "): its workers stop taking files; the file(s) in flight on it are "
+                             "retried on other workers");
+    } catch (const std::exception& e) {
+      engine_failure(e);
     }
-    if (first)
-      event(at_setup ? dev + " could not be set up (" + why + "): its workers take no files"
-                     : dev + " lost (" + why +
-                           "): its workers stop taking files; the file(s) in flight on it are "
-                           "retried on other workers");
   };
 
-  std::function<void(Worker&, bool)> worker_loop;
+  std::function<void(Worker&, bool)> worker_loop, worker_body;
   // A worker stops taking files (its device is lost). The last one starts the fallback.
-  auto retire = [&] {
+  // here: the caller's thread may take the files itself when no worker thread can be started
+  // (false for the run's own thread, which must go on to start the decoders: the run then starts
+  // no file, and every file fails with the reason).
+  std::atomic<bool> start_failed{false};
+  auto retire = [&](bool here = true) {
     std::unique_lock<std::mutex> lock(state_mutex);
     if (--alive > 0 || decoded.finished()) return;
     std::vector<std::unique_ptr<Worker>> fresh;
@@ -810,16 +894,50 @@ EngineReport run_engine(const std::vector<Job>& jobs, const std::vector<std::siz
               : "every worker was lost; the files left run on " + std::to_string(fresh.size()) +
                     " fallback worker(s) (" + fresh.front()->name() + ")");
     lock.lock();
+    std::string start_error;
     for (auto& w : fresh) {
-      late_threads.emplace_back([&worker_loop, wp = w.get()] { worker_loop(*wp, false); });
-      late_workers.push_back(std::move(w));
+      try {
+        late_workers.reserve(late_workers.size() + 1);
+        late_threads.emplace_back([&worker_loop, wp = w.get()] { worker_loop(*wp, false); });
+        late_workers.push_back(std::move(w));  // reserved: cannot throw
+      } catch (const std::exception& e) {
+        --alive;  // never started
+        if (start_error.empty()) start_error = e.what();
+      }
     }
+    if (alive > 0) return;
+    // No thread could be started for them: this thread fails the files left itself (a worker
+    // that takes every file and fails it), so that none waits for a worker forever.
+    alive = 1;
+    lock.unlock();
+    const std::string why = "cannot start a worker thread (" + start_error + ")";
+    if (!here) {
+      {
+        std::lock_guard<std::mutex> done_lock(done_mutex);
+        if (first_error.empty()) first_error = why;
+      }
+      start_failed.store(true);
+      stop.store(true);
+      return;
+    }
+    NoWorker drain(why);
+    worker_loop(drain, false);
   };
 
   // joined_late: made by EngineConfig::late (counted in late_pending until set up). A GPU worker
   // the caller gave (Device::cuda) is counted in gpu_workers / gpu_jpeg from the start, so that
   // the decoders leave JPEG files encoded for it while it sets up.
+  // A failure outside a file's own handling (none is expected: each file's is its own) retires
+  // the worker, as a lost device would, so that the others or the fallback take the files left.
   worker_loop = [&](Worker& wk, bool joined_late) {
+    try {
+      worker_body(wk, joined_late);
+    } catch (const std::exception& e) {
+      engine_failure(e);
+      retire();
+    }
+  };
+  worker_body = [&](Worker& wk, bool joined_late) {
     const std::string dev = wk.device();
     const bool gpu = wk.is_gpu();
     // EngineConfig::timing: this worker's waits for files and its batches.
@@ -842,9 +960,12 @@ EngineReport run_engine(const std::vector<Job>& jobs, const std::vector<std::siz
     } waits_line{waits, add_timing, gpu ? wk.name() : dev};
     const bool counted = gpu && !joined_late;
     const bool jpeg = gpu && wk.decodes_jpeg();
+    const std::size_t want = std::max<std::size_t>(1, wk.batch_size());
+    std::vector<Item> batch;
     bool set_up = false;
     try {
       wk.setup();
+      batch.reserve(want);  // take and take_ready then never allocate
       set_up = true;
     } catch (const std::exception& e) {
       if (counted) {
@@ -869,9 +990,19 @@ EngineReport run_engine(const std::vector<Job>& jobs, const std::vector<std::siz
       --gpu_workers;
       if (jpeg) --gpu_jpeg;
     };
-    const std::size_t want = std::max<std::size_t>(1, wk.batch_size());
-    std::vector<Item> batch;
-    batch.reserve(want);
+    // An item this worker took goes back first in line; when that fails (out of memory) the file
+    // fails here instead, so that no worker waits for it.
+    auto put_back_or_fail = [&](Item& it) {
+      try {
+        decoded.put_back(it);
+      } catch (const std::exception& e) {
+        failed(it.work.result, "process", e, it.work.input);
+        it.work.image = Image();
+        std::vector<unsigned char>().swap(it.work.encoded);
+        decoded.done();
+        finish(it.work.result, it.start);
+      }
+    };
     // The device is lost while the files of `batch` were on it: they go back first in line, in
     // their order, each reported as retried; the worker retires.
     auto give_back = [&](const std::string& why) {
@@ -881,8 +1012,12 @@ EngineReport run_engine(const std::vector<Job>& jobs, const std::vector<std::siz
       for (std::size_t k = batch.size(); k-- > 0;) {
         WorkItem& w = batch[k].work;
         Result& r = w.result;
-        r.retried_from.push_back(dev);
-        r.retry_reason = dev + " lost: " + why;
+        try {
+          r.retried_from.push_back(dev);
+          r.retry_reason = dev + " lost: " + why;
+        } catch (const std::exception&) {
+          // the report then lacks the retry's note; the file still reruns
+        }
         r.device.clear();
         r.decoder.clear();
         r.cpu_fallback = false;
@@ -893,7 +1028,7 @@ EngineReport run_engine(const std::vector<Job>& jobs, const std::vector<std::siz
           std::lock_guard<std::mutex> lock(state_mutex);
           ++report.retried;
         }
-        decoded.put_back(std::move(batch[k]));
+        put_back_or_fail(batch[k]);
       }
       retire();
     };
@@ -903,7 +1038,7 @@ EngineReport run_engine(const std::vector<Job>& jobs, const std::vector<std::siz
         return retire();
       }
       const auto t_take = cfg.timing ? Clock::now() : Clock::time_point();
-      auto first = gpu ? decoded.take() : decoded.take_gated(cpu_gate, cpu_active);
+      auto first = gpu ? decoded.take() : decoded.take_gated(cpu_gate_fn, cpu_active);
       if (cfg.timing) waits.s += std::chrono::duration<double>(Clock::now() - t_take).count();
       if (!first) return leave();  // finished: nothing can come back
       if (gpu) {
@@ -920,26 +1055,29 @@ EngineReport run_engine(const std::vector<Job>& jobs, const std::vector<std::siz
       if (is_lost(dev)) {
         // not started here: no retry to report
         if (!gpu) --cpu_active;
-        for (std::size_t k = batch.size(); k-- > 0;) decoded.put_back(std::move(batch[k]));
+        for (std::size_t k = batch.size(); k-- > 0;) put_back_or_fail(batch[k]);
         leave();
         return retire();
       }
       if (want > 1) {
-        std::vector<WorkItem*> items;
-        for (auto& it : batch) items.push_back(&it.work);
         const auto t0 = Clock::now();
         std::string lost_why;
         try {
+          std::vector<WorkItem*> items;
+          for (auto& it : batch) items.push_back(&it.work);
           wk.prepare(items);
         } catch (const WorkerLost& e) {
           lost_why = e.what();
         } catch (const std::exception& e) {
-          event(wk.name() + ": preparing " + std::to_string(items.size()) +
-                " files together failed (" + e.what() + "); each is processed on its own");
+          try {
+            event(wk.name() + ": preparing " + std::to_string(batch.size()) +
+                  " files together failed (" + e.what() + "); each is processed on its own");
+          } catch (const std::exception&) {
+          }
         }
         // The shared work's time, split evenly between the files.
-        const double share = ms_since(t0) / static_cast<double>(items.size());
-        for (WorkItem* w : items) w->result.process_ms += share;
+        const double share = ms_since(t0) / static_cast<double>(batch.size());
+        for (auto& it : batch) it.work.result.process_ms += share;
         if (!lost_why.empty()) return give_back(lost_why);
       }
       for (std::size_t k = 0; k < batch.size(); ++k) {
@@ -960,7 +1098,7 @@ EngineReport run_engine(const std::vector<Job>& jobs, const std::vector<std::siz
             if (auto it = lost.find(dev); it != lost.end()) lost_why = it->second;
           }
           if (lost_why.empty()) {
-            failed(w.result, "process", e);
+            failed(w.result, "process", e, w.input);
             if (w.result.device.empty()) w.result.device = wk.name();
           }
         }
@@ -985,13 +1123,19 @@ EngineReport run_engine(const std::vector<Job>& jobs, const std::vector<std::siz
           finish(w.result, item.start);
           continue;
         }
-        processed.push(std::move(item));
+        try {
+          processed.push(item);  // moves it; throws (out of memory) with the item left here
+        } catch (const std::exception& e) {
+          failed(w.result, "process", e, w.input);
+          w.image = Image();
+          finish(w.result, item.start);
+        }
         decoded.done();
       }
     }
   };
 
-  auto encoder = [&] {
+  auto encode_files = [&] {
     while (auto item = processed.pop()) {
       const auto t0 = Clock::now();
       WorkItem& w = item->work;
@@ -1033,20 +1177,34 @@ EngineReport run_engine(const std::vector<Job>& jobs, const std::vector<std::siz
             out.image = std::move(w.image);
         }
         if (cfg.deliver == Deliver::files) {
-          std::error_code ec;
-          const auto size = fs::file_size(w.output, ec);
-          if (!ec) r.bytes_out = size;
+          // The output is in place: nothing after this may fail the file (its size is only
+          // reported).
+          try {
+            std::error_code ec;
+            const auto size = fs::file_size(w.output, ec);
+            if (!ec) r.bytes_out = size;
+          } catch (const std::exception&) {
+          }
         } else {
           r.bytes_out = out.encoded.size();
           if (cfg.on_output) cfg.on_output(r, std::move(out));
         }
       } catch (const std::exception& e) {
-        failed(r, "write", e);
+        failed(r, "write", e, w.input);
       }
       w.image = Image();
       std::vector<unsigned char>().swap(w.encoded_output);
       r.write_ms = ms_since(t0);
       finish(r, item->start);
+    }
+  };
+  auto encoder = [&] {
+    for (;;) {
+      try {
+        return encode_files();
+      } catch (const std::exception& e) {
+        engine_failure(e);
+      }
     }
   };
 
@@ -1110,20 +1268,46 @@ EngineReport run_engine(const std::vector<Job>& jobs, const std::vector<std::siz
     });
   }
 
+  // The threads. One that cannot be started (out of memory, no more threads) is done without:
+  // the run goes on with the others; with no encoder or no worker at all it starts no file and
+  // every file fails with the reason (a thread that throws would end the process).
   std::vector<std::thread> decoders, worker_threads, encoders;
-  for (int i = 0; i < ne; ++i) encoders.emplace_back(encoder);
+  auto start = [&](std::vector<std::thread>& v, auto&& fn) {
+    try {
+      v.reserve(v.size() + 1);
+      v.emplace_back(fn);
+      return true;
+    } catch (const std::exception& e) {
+      engine_failure(e);
+      return false;
+    }
+  };
+  for (int i = 0; i < ne; ++i) start(encoders, encoder);
+  if (encoders.empty()) {
+    start_failed.store(true);
+    stop.store(true);
+  }
   for (auto& w : workers)
     if (w->is_gpu()) {
       ++gpu_workers;
       if (w->decodes_jpeg()) ++gpu_jpeg;
     }
   for (auto& w : workers)
-    worker_threads.emplace_back([&worker_loop, wp = w.get()] { worker_loop(*wp, false); });
-  if (workers.empty() && !cfg.late) {
+    if (!start(worker_threads, [&worker_loop, wp = w.get()] { worker_loop(*wp, false); })) {
+      std::lock_guard<std::mutex> lock(state_mutex);
+      --alive;
+      if (w->is_gpu()) {
+        --gpu_workers;
+        if (w->decodes_jpeg()) --gpu_jpeg;
+      }
+    }
+  if (worker_threads.empty() && !cfg.late && !start_failed.load()) {
     alive = 1;
-    retire();  // no worker at all: the fallback (or NoWorker) from the start
+    retire(false);  // no worker at all: the fallback (or NoWorker) from the start
   }
-  for (int i = 0; i < nd; ++i) decoders.emplace_back(decoder);
+  if (!start_failed.load())
+    for (int i = 0; i < nd; ++i) start(decoders, decoder);
+  if (decoders.empty()) stop.store(true);  // none could start: every file fails below
 
   for (auto& t : decoders) t.join();
   decoded.close();
@@ -1146,12 +1330,29 @@ EngineReport run_engine(const std::vector<Job>& jobs, const std::vector<std::siz
   processed.close();
   for (auto& t : encoders) t.join();
 
-  // Files never started (stopped early): reported as cancelled, in order.
-  for (std::size_t k = next.load(); k < todo.size(); ++k) {
+  // Every file without its on_done yet: those never started (stopped early) are cancelled, in
+  // order; when the run could not start its threads, or a file was lost by a failure outside its
+  // own handling, it fails with the reason.
+  const bool none_started = decoders.empty() || start_failed.load();
+  const std::size_t started_n = std::min(next.load(), todo.size());
+  for (std::size_t k = 0; k < todo.size(); ++k) {
+    if (reported[todo[k]]) continue;
     Result r;
     r.index = todo[k];
-    r.status = Status::cancelled;
-    on_done(r);
+    if (k < started_n || none_started) {
+      r.status = Status::failed;
+      r.stage = k < started_n ? "process" : "read";
+      try {
+        r.error = "batch: " + jobs[todo[k]].input + ": the engine failed (" +
+                  (first_error.empty() ? std::string("unknown error") : first_error) +
+                  "); the file was not written";
+      } catch (const std::exception&) {
+        r.error = "out of memory";
+      }
+    } else {
+      r.status = Status::cancelled;
+    }
+    finish(r, Clock::now());
   }
   for (const auto& w : workers)
     if (std::string t = w->timing(); !t.empty()) report.timing.push_back(std::move(t));

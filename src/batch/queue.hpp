@@ -19,12 +19,14 @@ class BoundedQueue {
   BoundedQueue(const BoundedQueue&) = delete;
   BoundedQueue& operator=(const BoundedQueue&) = delete;
 
-  // Waits for room, then adds the item. Returns false (item dropped) once the queue is closed.
-  bool push(T item) {
+  // Waits for room, then moves the item in. Returns false (item left as it was) once the queue is
+  // closed. A failed allocation throws with the item left as it was (the caller still holds it
+  // and reports its file: T's move must not throw).
+  bool push(T& item) {
     std::unique_lock<std::mutex> lock(mutex_);
     not_full_.wait(lock, [&] { return closed_ || items_.size() < capacity_; });
     if (closed_) return false;
-    items_.push_back(std::move(item));
+    items_.push_back(std::move(item));  // strong guarantee: nothing moved when it throws
     lock.unlock();
     not_empty_.notify_one();
     return true;

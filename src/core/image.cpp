@@ -145,11 +145,15 @@ Image::Image(int width, int height, int channels, ElemType type, Location locati
   if (location == Location::host) {
     const std::size_t pitch = (v.row_bytes() + kAlign - 1) / kAlign * kAlign;
     const std::size_t bytes = pitch * static_cast<std::size_t>(height);
-    void* p = std::aligned_alloc(kAlign, bytes);
+    // Through operator new (aligned, nothrow), so that a program that replaces it (the tests'
+    // failing-allocation injector) sees image buffers too.
+    void* p = ::operator new (bytes, std::align_val_t{kAlign}, std::nothrow);
     if (p == nullptr)
       fail(ErrorCode::OutOfMemory, "Image", "host allocation failed",
            std::to_string(bytes) + " bytes", "available memory");
-    storage_ = std::shared_ptr<void>(p, [](void* q) { std::free(q); });
+    // (When the control block cannot be allocated, shared_ptr calls the deleter and throws.)
+    storage_ = std::shared_ptr<void>(
+        p, [](void* q) { ::operator delete (q, std::align_val_t{kAlign}, std::nothrow); });
     v.pitch = pitch;
   } else {
     if (v.row_bytes() > static_cast<std::size_t>(std::numeric_limits<int>::max()))

@@ -84,6 +84,32 @@ StructuringElement make_element(MorphShape shape, int w, int h, int ax, int ay) 
   return e;
 }
 
+// One axis of a full rectangle of k pixels with the anchor at a, over an image len pixels long:
+// shrinks it to a rectangle that gives every output pixel the same minimum or maximum, as the
+// set of source values each output pixel's window reaches is the same.
+// - constant and replicate: every position outside the image gives what the first one outside
+//   gives (the border value or the edge pixel), so a window reaching more than len pixels to one
+//   side of a pixel of the image reaches nothing more than one reaching len: each side is cut to
+//   len.
+// - reflect, reflect101 and wrap repeat the image with a period (2 len, 2 len - 2, len): a window
+//   of a whole period or more reaches every pixel of the row (or column), as any window of a
+//   period does; it is cut to the smallest odd length of at least a period, centred.
+void shrink_rect_axis(int& k, int& a, int len, Border b) {
+  if (b == Border::constant || b == Border::replicate) {
+    const int before = std::min(a, len), after = std::min(k - 1 - a, len);
+    k = before + after + 1;
+    a = before;
+    return;
+  }
+  const int period = b == Border::reflect ? 2 * len
+                     : b == Border::wrap  ? len
+                                          : std::max(1, 2 * len - 2);
+  if (k >= period) {
+    k = std::min(k, period | 1);  // k is odd: at least period + 1 when the period is even
+    a = k / 2;
+  }
+}
+
 // A validated single-element pass plus its iteration count.
 struct Plan {
   detail::MorphDesc d;  // d.dilate set per pass
@@ -110,14 +136,21 @@ Plan plan(const char* op, const ImageView& src, const ImageView& dst, const Morp
   StructuringElement e = make_element(p.shape, p.ksize_x, p.ksize_y, ax, ay);
   pl.iterations = p.iterations;
   const bool full = std::all_of(e.values.begin(), e.values.end(), [](auto v) { return v != 0; });
-  if (full && pl.iterations > 1) {
-    // As OpenCV: a full element repeated n times is one rectangle (k - 1) * n + 1 wide.
+  if (full) {
+    // As OpenCV: a full element repeated n times is one rectangle (k - 1) * n + 1 wide (255 and
+    // 1000 iterations: 254,001 a side). Only the part of it that can reach other pixels is kept
+    // (shrink_rect_axis): at most about twice the image a side, so the mask and the backends'
+    // padded rows stay within a few times the image (a 64x48 erode with ksize 255 and 100
+    // iterations took 3.2 GB before, 1000 iterations failed allocating a 64 GB mask).
     const int n = pl.iterations;
-    e.width = (e.width - 1) * n + 1;
-    e.height = (e.height - 1) * n + 1;
-    e.values.assign(static_cast<std::size_t>(e.width) * e.height, 1);
+    int kw = (e.width - 1) * n + 1, kh = (e.height - 1) * n + 1;
     ax *= n;
     ay *= n;
+    shrink_rect_axis(kw, ax, src.width, d.border);
+    shrink_rect_axis(kh, ay, src.height, d.border);
+    e.width = kw;
+    e.height = kh;
+    e.values.assign(static_cast<std::size_t>(e.width) * e.height, 1);
     pl.iterations = 1;
   }
   d.kw = e.width;

@@ -4,6 +4,7 @@
 // runner that call the public C++ API (geometry.hpp, filters.hpp, color.hpp).
 #include "texcv/registry.hpp"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cmath>
@@ -1354,6 +1355,29 @@ std::vector<PipelineStep> parse_pipeline(std::string_view text) {
     }
   }
   return steps;
+}
+
+void check_pipeline_size(const std::vector<PipelineStep>& steps, int width, int height,
+                         std::uint64_t max_pixels) {
+  int w = width, h = height;
+  for (const PipelineStep& s : steps) {
+    const std::string prefix = "step " + std::to_string(s.index) + " (" + s.name + ")";
+    Rect r;
+    try {
+      r = output_size(s.name, w, h, s.params);
+    } catch (const Error& e) {
+      throw Error(e.code(), prefix + ": " + e.what());
+    }
+    const std::uint64_t pixels = static_cast<std::uint64_t>(std::max(r.width, 0)) *
+                                 static_cast<std::uint64_t>(std::max(r.height, 0));
+    if (max_pixels > 0 && pixels > max_pixels)
+      fail(kInvalid, prefix,
+           "its output would be " + size_text(r.width, r.height) + " pixels (from a " +
+               size_text(w, h) + " input), more than the pixel cap (--max-pixels)",
+           std::to_string(pixels) + " pixels", "at most " + std::to_string(max_pixels));
+    w = r.width;
+    h = r.height;
+  }
 }
 
 }  // namespace texcv

@@ -3,8 +3,11 @@
 // 1-D passes (row min/max, then column min/max), other elements run by run along each element
 // row. Parallel over blocks of rows.
 #include <algorithm>
+#include <atomic>
+#include <exception>
 #include <limits>
 #include <memory>
+#include <mutex>
 #include <utility>
 #include <vector>
 
@@ -75,18 +78,43 @@ void run(const ImageView& src, const ImageView& dst, const texcv::detail::MorphD
   // Blocks of output rows, each padding kh - 1 rows more than it writes: at least 4 kh rows.
   const int block = std::min(h, std::max(32, 4 * kh));
   const int blocks = (h + block - 1) / block;
-  // Each thread's scratch rows, allocated once (not zeroed: every element is written before it
-  // is read; a fresh allocation per block cost page faults, 13 % of a 15x15 erode).
+  // Each thread's scratch rows, allocated once, at its first block (not zeroed: every element is
+  // written before it is read; a fresh allocation per block cost page faults, 13 % of a 15x15
+  // erode). Only threads that get a block allocate, so all of them together hold at most about
+  // 3 * h padded rows (one block of h + kh - 1 rows when 4 kh >= h, else blocks of 5 kh rows),
+  // and src/core/morphology.cpp keeps a rectangle within about twice the image a side.
   const std::size_t max_rows = static_cast<std::size_t>(std::min(h, block) + kh - 1);
   const auto scratch = [](std::size_t elems) { return std::make_unique_for_overwrite<T[]>(elems); };
+  // An exception must not leave an OpenMP region (std::terminate): a failed allocation is kept
+  // and thrown once the region is done; the other blocks are skipped.
+  std::mutex error_mutex;
+  std::exception_ptr error;
+  std::atomic<bool> failed{false};
   TEXCV_OMP_PARALLEL_IF(static_cast<long>(w) * h * (kw + kh) / 8) {
-    const auto pad = scratch(max_rows * pw);
-    const auto red_rows = scratch(rect && kw > 1 ? max_rows * n : 0);
-    const auto g_rows = scratch(rect && kh >= kVanHerk ? max_rows * n : 0);
-    const auto hg_rows = scratch(rect && kh >= kVanHerk ? max_rows * n : 0);
-    std::vector<const T*> red(max_rows), g(max_rows), hg(max_rows);
+    std::unique_ptr<T[]> pad, red_rows, g_rows, hg_rows;
+    std::vector<const T*> red, g, hg;
     TEXCV_OMP_FOR
     for (int b = 0; b < blocks; ++b) {
+      if (failed.load(std::memory_order_relaxed)) continue;
+      if (!pad) {
+        try {
+          auto p = scratch(max_rows * pw);
+          if (rect && kw > 1) red_rows = scratch(max_rows * n);
+          if (rect && kh >= kVanHerk) {
+            g_rows = scratch(max_rows * n);
+            hg_rows = scratch(max_rows * n);
+          }
+          red.resize(max_rows);
+          g.resize(max_rows);
+          hg.resize(max_rows);
+          pad = std::move(p);
+        } catch (...) {
+          std::lock_guard<std::mutex> lock(error_mutex);
+          if (!error) error = std::current_exception();
+          failed.store(true);
+          continue;
+        }
+      }
       const int y0 = b * block, y1 = std::min(h, y0 + block);
       const int rows = y1 - y0 + kh - 1;
       for (int r = 0; r < rows; ++r) {
@@ -171,6 +199,7 @@ void run(const ImageView& src, const ImageView& dst, const texcv::detail::MorphD
       }
     }
   }
+  if (error) std::rethrow_exception(error);
 }
 
 }  // namespace

@@ -11,8 +11,10 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <new>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "src/io/codec.hpp"
@@ -50,10 +52,29 @@ void check_image_size(const char* op, const std::string& path, const ImageInfo& 
   }
 }
 
+// The decoded image's buffer could not be allocated: which file, and how large it was.
+[[noreturn]] void fail_out_of_memory(const char* op, const std::string& path,
+                                     const ImageInfo& info) {
+  fail_file(ErrorCode::OutOfMemory, op, path,
+            "out of memory for the decoded " + std::to_string(info.width) + "x" +
+                std::to_string(info.height) + "x" + std::to_string(info.channels) + " " +
+                to_string(info.type) + " image; got an allocation failure for " +
+                std::to_string(info.bytes()) + " bytes, expected that much free memory");
+}
+
 Image allocate_image(const char* op, const std::string& path, const ImageInfo& info,
                      const ReadOptions& opt) {
-  if (!opt.allocate) return Image(info.width, info.height, info.channels, info.type);
-  Image img = opt.allocate(info.width, info.height, info.channels, info.type);
+  Image img;
+  try {
+    img = opt.allocate ? opt.allocate(info.width, info.height, info.channels, info.type)
+                       : Image(info.width, info.height, info.channels, info.type);
+  } catch (const std::bad_alloc&) {
+    fail_out_of_memory(op, path, info);
+  } catch (const Error& e) {
+    if (e.code() != ErrorCode::OutOfMemory) throw;
+    fail_out_of_memory(op, path, info);
+  }
+  if (!opt.allocate) return img;
   const ImageView& v = img.view();
   const std::size_t row = static_cast<std::size_t>(info.width) *
                           static_cast<std::size_t>(info.channels) * elem_size(info.type);
@@ -283,10 +304,10 @@ int create_temp_file(const std::string& target, std::string& tmp_path) {
     char suffix[32];
     std::snprintf(suffix, sizeof suffix, "%016llx",
                   static_cast<unsigned long long>(random_suffix()));
-    const std::string candidate = (dir / (prefix + suffix)).string();
+    std::string candidate = (dir / (prefix + suffix)).string();
     const int fd = ::open(candidate.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
     if (fd >= 0) {
-      tmp_path = candidate;
+      tmp_path = std::move(candidate);  // no allocation: the created file is never left unnamed
       return fd;
     }
     if (errno != EEXIST) {

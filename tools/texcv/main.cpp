@@ -5,6 +5,7 @@
 
 #include <exception>
 #include <iostream>
+#include <new>
 #include <string>
 
 #include "texcv/runtime.hpp"
@@ -104,6 +105,10 @@ int main(int argc, char** argv) {
     if (batch_cmd->parsed()) return batch_command(batch);
     if (ops_cmd->parsed()) return ops_command(op_name, markdown);
     if (info_cmd->parsed()) return info_command();
+  } catch (const std::bad_alloc&) {
+    std::cerr << "texcv: out of memory before any file was processed (an allocation failed: "
+                 "std::bad_alloc)\n";
+    return kExitUsage;
   } catch (const std::exception& e) {
     std::cerr << "texcv: " << e.what() << "\n";
     return kExitUsage;

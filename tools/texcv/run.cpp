@@ -6,11 +6,13 @@
 #include <exception>
 #include <filesystem>
 #include <iostream>
+#include <new>
 #include <set>
 #include <string>
 #include <system_error>
 #include <vector>
 
+#include "texcv/batch.hpp"
 #include "texcv/error.hpp"
 #include "texcv/image.hpp"
 #include "texcv/io.hpp"
@@ -72,14 +74,24 @@ std::string size_text(const ImageView& v) {
 // Reads, runs every step on the chosen device, writes. Throws on any failure.
 std::string process(const Job& job, const std::vector<PipelineStep>& steps, bool on_gpu,
                     const WriteOptions& wopt) {
+  // Pipeline bounds: every step's output size from the header, before any pixel is allocated,
+  // under the pixel cap of texcv batch's --max-pixels default.
+  const ImageInfo info = read_info(job.input.string());
+  check_pipeline_size(steps, info.width, info.height, batch::Options{}.max_pixels);
   Image img = imread(job.input.string());
   const std::string before = size_text(img.view());
   if (on_gpu) img = img.clone(Location::device);
   for (const auto& s : steps) {
+    const std::string step = "step " + std::to_string(s.index) + " (" + s.name + ")";
     try {
       img = apply(s.name, img.view(), s.params);
     } catch (const Error& e) {
-      throw Error(e.code(), "step " + std::to_string(s.index) + " (" + s.name + "): " + e.what());
+      throw Error(e.code(), step + ": " + e.what());
+    } catch (const std::bad_alloc&) {
+      throw Error(ErrorCode::OutOfMemory, step + ": out of memory on a " + size_text(img.view()) +
+                                              " input (an allocation failed: std::bad_alloc)");
+    } catch (const std::exception& e) {
+      throw Error(ErrorCode::Internal, step + ": " + e.what());
     }
   }
   if (on_gpu) img = img.clone(Location::host);
@@ -251,6 +263,11 @@ int run_command(const RunOptions& opt) {
                   << " (" << sizes << ") -> " << printable(job.output.string()) << " (" << buf
                   << ")\n";
       }
+    } catch (const std::bad_alloc&) {
+      ++failed;
+      say(job.input.string() +
+          ": out of memory while reading or writing the file (an allocation failed: "
+          "std::bad_alloc); no output was written");
     } catch (const std::exception& e) {
       ++failed;
       say(job.input.string() + ": " + e.what());

@@ -69,10 +69,20 @@ std::string size_text(const ImageView& v) {
          std::to_string(v.channels) + " " + to_string(v.type);
 }
 
-// Reads, runs every step on the chosen device, writes. Throws on any failure.
+// Reads, runs every step on the chosen device, writes. Throws on any failure. The input is
+// opened once (ImageFile: a FIFO or a device is refused from stat, before it is opened), checked
+// against --max-bytes from the open file, and decoded from that file with the decoder enforcing
+// --max-pixels, as texcv batch does.
 std::string process(const Job& job, const std::vector<PipelineStep>& steps, bool on_gpu,
-                    const WriteOptions& wopt) {
-  Image img = imread(job.input.string());
+                    const WriteOptions& wopt, const LimitOptions& limits) {
+  const std::string in = job.input.string();
+  ImageFile file(in);
+  if (limits.max_bytes > 0 && file.size() > limits.max_bytes)
+    throw Error(ErrorCode::Io, "file too large (--max-bytes); got " + std::to_string(file.size()) +
+                                   " bytes, expected at most " + std::to_string(limits.max_bytes));
+  ReadOptions ro;
+  ro.max_pixels = limits.max_pixels;
+  Image img = file.read(ro);
   const std::string before = size_text(img.view());
   if (on_gpu) img = img.clone(Location::device);
   for (const auto& s : steps) {
@@ -241,7 +251,7 @@ int run_command(const RunOptions& opt) {
                     "output '" + job.output.string() +
                         "' is one of the inputs (the same file on disk, through a link or a "
                         "mount); refusing to overwrite it");
-      const std::string sizes = process(job, steps, on_gpu, wopt);
+      const std::string sizes = process(job, steps, on_gpu, wopt, opt);
       ++ok;
       if (!opt.quiet) {
         const double ms = std::chrono::duration<double, std::milli>(Clock::now() - t1).count();

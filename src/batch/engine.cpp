@@ -430,9 +430,11 @@ ImageInfo check_input(const WorkItem& w, const EngineConfig& cfg, Result& r,
   struct stat st {};
   if (::stat(p.c_str(), &st) != 0)
     fail(ErrorCode::Io, "batch", p + ": cannot stat: " + std::strerror(errno));
-  if (!S_ISREG(st.st_mode)) fail(ErrorCode::Io, "batch", p + ": not a regular file");
+  // ImageFile refuses anything but a regular file from stat, never opening it, and says what it
+  // is ("not a regular file (a FIFO); expected a regular image file").
+  if (!S_ISREG(st.st_mode)) file.emplace(p);
   check_bytes(p, static_cast<std::uint64_t>(st.st_size), cfg, r, "file");
-  file.emplace(p);
+  if (!file) file.emplace(p);
   check_bytes(p, file->size(), cfg, r, "file");  // the open file's size
   // The codec is chosen by the extension for a file and by the signature for bytes: a file named
   // .jpg that is no JPEG gets the file's verdict and message.
@@ -713,7 +715,6 @@ EngineReport run_engine(const std::vector<Job>& jobs, const std::vector<std::siz
           if (cfg.pinned_alloc && !jpeg_in && gpu_workers.load() > 0 &&
               info.bytes() >= cfg.pinned_min_bytes)
             ro.allocate = cfg.pinned_alloc;
-          if (!w.data && !file) file.emplace(w.input);  // nvJPEG's bytes were found corrupt
           w.image = decode_checked(w, file, ro, w.result);
           const ImageView& v = w.image.view();
           w.result.width = v.width;

@@ -676,26 +676,6 @@ void note_stop(std::atomic<std::uint32_t>& stop, std::uint32_t index) noexcept {
   }
 }
 
-// Whether strip or tile k's byte count fits in the input: libtiff would otherwise allocate what
-// it claims before finding the data missing (when it cannot read the strip in place). A count
-// larger than the file is recorded as the range's error.
-bool byte_count_fits(TIFF* tif, TiffErrors& errs, const TiffIo& src, std::uint32_t k,
-                     const char* what) noexcept {
-  const std::uint64_t bc = TIFFGetStrileByteCount(tif, k);
-  if (bc <= src.size) return true;
-  if (!errs.any) {
-    char msg[256];
-    std::snprintf(msg, sizeof msg,
-                  "%s %u claims %llu bytes, more than the whole file (%llu bytes); expected at "
-                  "most the file's size",
-                  what, static_cast<unsigned>(k), static_cast<unsigned long long>(bc),
-                  static_cast<unsigned long long>(src.size));
-    errs.any = true;
-    errs.first.set(msg);
-  }
-  return false;
-}
-
 // Reads units [u0, u1) (range `index`) on `tif` into v. Never throws.
 void read_range(TIFF* tif, TiffErrors& errs, const ReadPlan& P, const TiffIo& src,
                 const ImageView& v, bool allow_corrupt, std::uint32_t u0, std::uint32_t u1,
@@ -727,10 +707,6 @@ void read_range(TIFF* tif, TiffErrors& errs, const ReadPlan& P, const TiffIo& sr
       for (std::uint32_t t = u0; t < u1; ++t) {
         if (stop.load(std::memory_order_relaxed) < index) break;
         const std::uint32_t tx = (t % P.across) * P.tw, ty = (t / P.across) * P.th;
-        if (!byte_count_fits(tif, errs, src, t, "tile")) {
-          fail_at("tile at (" + std::to_string(tx) + ", " + std::to_string(ty) + ")");
-          break;
-        }
         if (TIFFReadTile(tif, tile.data(), tx, ty, 0, 0) < 0) {
           fail_at("tile at (" + std::to_string(tx) + ", " + std::to_string(ty) + ")");
           break;
@@ -776,12 +752,6 @@ void read_range(TIFF* tif, TiffErrors& errs, const ReadPlan& P, const TiffIo& sr
         if (stop.load(std::memory_order_relaxed) < index) break;
         const int y0 = static_cast<int>(k) * rps;
         const int rows = std::min(rps, H - y0);
-        if (!byte_count_fits(tif, errs, src, k, "strip")) {
-          ok = flush();
-          if (ok) fail_at("row " + std::to_string(y0));
-          ok = false;
-          break;
-        }
         std::uint64_t off = 0;
         if (P.raw && raw_strip_extent(tif, P, src, k, static_cast<std::uint32_t>(rows), &off)) {
           if (run_n > 0 && run_y + run_n == y0 &&

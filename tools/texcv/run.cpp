@@ -1,5 +1,7 @@
 // texcv run: parse and check the pipeline, resolve inputs and outputs, then process the files
 // one by one (a later version hands folders to the batch engine in src/pipeline).
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -76,10 +78,18 @@ std::string size_text(const ImageView& v) {
 std::string process(const Job& job, const std::vector<PipelineStep>& steps, bool on_gpu,
                     const WriteOptions& wopt, const LimitOptions& limits) {
   const std::string in = job.input.string();
+  const auto check_bytes = [&](std::uint64_t n) {
+    if (limits.max_bytes > 0 && n > limits.max_bytes)
+      throw Error(ErrorCode::Io, "file too large (--max-bytes); got " + std::to_string(n) +
+                                     " bytes, expected at most " +
+                                     std::to_string(limits.max_bytes));
+  };
+  // The byte cap from stat, before the file is opened, then on the open file.
+  struct stat st {};
+  if (::stat(in.c_str(), &st) == 0 && S_ISREG(st.st_mode))
+    check_bytes(static_cast<std::uint64_t>(st.st_size));
   ImageFile file(in);
-  if (limits.max_bytes > 0 && file.size() > limits.max_bytes)
-    throw Error(ErrorCode::Io, "file too large (--max-bytes); got " + std::to_string(file.size()) +
-                                   " bytes, expected at most " + std::to_string(limits.max_bytes));
+  check_bytes(file.size());
   ReadOptions ro;
   ro.max_pixels = limits.max_pixels;
   Image img = file.read(ro);

@@ -133,6 +133,18 @@ TEST_F(HostileInput, RunHasBatchsCapsWithTheSameDefaults) {
                              std::to_string(fs::file_size(small)) + " bytes, expected at most 100"))
       << b.err;
   EXPECT_FALSE(fs::exists(dir_ / "o.png"));
+  // The default byte cap (2 GiB), from stat, before the file is opened or its signature read (a
+  // sparse file: nothing is written).
+  const fs::path huge = dir_ / "in" / "huge.tif";
+  { std::ofstream(huge) << "II*"; }
+  fs::resize_file(huge, 3'000'000'000);
+  const Proc h = texcv({"run", "-i", huge.string(), "-o", (dir_ / "o.tif").string(), "-p", "flip"});
+  EXPECT_EQ(h.code, 1);
+  EXPECT_TRUE(has(h.err, "texcv: " + huge.string() +
+                             ": file too large (--max-bytes); got 3000000000 bytes, expected at "
+                             "most 2147483648"))
+      << h.err;
+  EXPECT_FALSE(fs::exists(dir_ / "o.tif"));
   // The help of both commands shows the one default.
   for (const char* cmd : {"run", "batch"}) {
     const Proc h = texcv({cmd, "--help"});

@@ -113,10 +113,10 @@ struct Options {
   int gpu_jpeg_batch = 32;  // JPEG files decoded together on the GPU's JPEG engines; 1: off
   ReadOptions read;         // allow_corrupt
   WriteOptions write;
-  int bit_depth = 0;                       // 0: keep; 8, 16 or 32 (f32)
-  std::uint64_t max_pixels = 256'000'000;  // per file, from the header; 0: no limit
-  std::uint64_t max_bytes = 0;             // per input file; 0: no limit
-  bool fail_fast = false;                  // stop starting files after the first failure
+  int bit_depth = 0;                             // 0: keep; 8, 16 or 32 (f32)
+  std::uint64_t max_pixels = kDefaultMaxPixels;  // per file, from the header; 0: no limit
+  std::uint64_t max_bytes = 0;                   // per input file; 0: no limit
+  bool fail_fast = false;                        // stop starting files after the first failure
   Deliver deliver = Deliver::files;
   // Deliver::encoded / images: receives each processed file's output (status ok or corrupt),
   // from the encode threads, possibly several at once. An exception it throws fails that file

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -22,6 +23,21 @@ ImageFormat format_from_path(const std::string& path);
 // imread refuses (Error Io) an image whose decoded size, width x height x channels x element
 // size, exceeds this many bytes, whatever its header claims.
 inline constexpr std::uint64_t kMaxImageBytes = std::uint64_t{1} << 31;
+
+// The default pixel cap of texcv run and texcv batch (--max-pixels) and of texcv::batch::Options:
+// an image whose header claims more pixels (width x height) fails before anything is allocated.
+// 256 megapixels: a 16000x16000 image, 768 MB decoded as RGB u8.
+inline constexpr std::uint64_t kDefaultMaxPixels = 256'000'000;
+// The default byte cap of texcv run and texcv batch (--max-bytes): larger input files fail before
+// they are read.
+inline constexpr std::uint64_t kDefaultMaxBytes = std::uint64_t{2} << 30;
+// A JPEG with more scans than this fails ("more than 100 scans"): every scan of a progressive
+// file goes over the whole image again, so thousands of repeated scans in a small file cost
+// minutes (6,000 scans over 8000x8000 pixels, 820 KB: 34 s). Encoders write about 10 (libjpeg's
+// and mozjpeg's progressive scripts: 6 for gray, 10 for colour); 100 is GDAL's default limit
+// (libjpeg-turbo's fuzz targets allow 500, on images of at most 1 megapixel). On the 2-core
+// development machine 100 scans over 8000x8000 pixels take about 1 s.
+inline constexpr int kMaxJpegScans = 100;
 
 struct ImageInfo {
   int width = 0, height = 0, channels = 0;
@@ -85,6 +101,13 @@ struct ReadOptions {
   // (Initialized, so that ReadOptions{.allow_corrupt = true} draws no
   // -Wmissing-field-initializers.)
   std::function<Image(int width, int height, int channels, ElemType type)> allocate = {};
+  // The pixel cap, enforced by the decoder itself on the size it is about to decode (libpng's
+  // user limits and the IHDR, the dimensions libjpeg-turbo reports after jpeg_read_header, the
+  // TIFF directory read), before the image is allocated: more than max_pixels pixels (width x
+  // height) fails with Error(Io) "imread: <path>: the image is WxH pixels, more than the pixel
+  // cap (--max-pixels); got P pixels, expected at most max_pixels". 0: no cap beyond
+  // kMaxImageBytes. texcv run and texcv batch set it to --max-pixels (kDefaultMaxPixels).
+  std::uint64_t max_pixels = 0;
 };
 
 struct ReadNotes {
@@ -124,6 +147,43 @@ Image imdecode(const unsigned char* data, std::size_t size, const std::string& n
 // a full decode takes 4.8-6.6 ms (jpeg_read_coefficients alone, before 2026-12-03: 2.9-4.7 ms).
 std::string check_jpeg(const unsigned char* data, std::size_t size, const std::string& path,
                        const ReadOptions& opt = {});
+
+// An image file opened once, so that its header and its pixels come from the same open file: a
+// file replaced under the same name between the check of its header and its decode (another
+// process renaming a large image over a small one) cannot be decoded in place of the one checked.
+// texcv batch reads every input file this way.
+class ImageFile {
+ public:
+  // Looks at `path` with stat before opening it: anything but a regular file (a FIFO, a device
+  // such as /dev/zero, a socket, a folder) is Error(Io) "<op>: <path>: not a regular file (a
+  // FIFO); expected a regular image file" and is never opened (opening a FIFO blocks until a
+  // writer comes). Then opens it without blocking (O_NONBLOCK: a file swapped for a FIFO in
+  // between cannot block either) and checks the open file again (fstat): a regular file, not
+  // empty, with the signature of its extension's format (format_from_path). Errors name the
+  // path: "<op>: <path>: <reason>" (op: "read_info").
+  explicit ImageFile(const std::string& path);
+  ~ImageFile();
+  ImageFile(ImageFile&& other) noexcept;
+  ImageFile& operator=(ImageFile&& other) noexcept;
+  ImageFile(const ImageFile&) = delete;
+  ImageFile& operator=(const ImageFile&) = delete;
+
+  const std::string& path() const noexcept { return path_; }
+  ImageFormat format() const noexcept { return format_; }
+  // The open file's size (fstat after opening).
+  std::uint64_t size() const noexcept { return size_; }
+  // read_info(path) and imread(path, opt, notes) on the open file (same messages and verdicts).
+  ImageInfo info();
+  Image read(const ReadOptions& opt = {}, ReadNotes* notes = nullptr);
+  // The open file's bytes, all of them (Error(Io) when it changed size while being read).
+  std::vector<unsigned char> bytes();
+
+ private:
+  std::string path_;
+  ImageFormat format_ = ImageFormat::png;
+  std::uint64_t size_ = 0;
+  std::FILE* file_ = nullptr;
+};
 
 // How TIFF outputs are compressed; every choice is lossless (the pixels read back identical).
 // none is the default, as libvips's: on a 5000x5000 RGB u8 photograph (2-core machine,

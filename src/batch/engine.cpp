@@ -60,19 +60,6 @@ struct Item {
   Clock::time_point start;
 };
 
-// Reads a whole file (the caller has checked its size).
-std::vector<unsigned char> read_bytes(const std::string& path, std::uint64_t size) {
-  std::vector<unsigned char> data(static_cast<std::size_t>(size));
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (!f) fail(ErrorCode::Io, "batch", path + ": cannot open: " + std::strerror(errno));
-  const std::size_t n = std::fread(data.data(), 1, data.size(), f);
-  const bool err = std::ferror(f) != 0;
-  std::fclose(f);
-  if (err || n != data.size())
-    fail(ErrorCode::Io, "batch", path + ": read error or file changed while reading");
-  return data;
-}
-
 // Writes bytes as imwrite writes images: a temporary file beside the target (create_temp_file,
 // so --resume's rule and the stale-file clean-up hold for it too), then a rename.
 void write_bytes_atomic(const std::string& path, const std::vector<unsigned char>& data) {
@@ -394,6 +381,14 @@ std::string pages_warning(int pages) {
          " was processed (texcv reads the first page of a TIFF)";
 }
 
+// cfg.read with the engine's pixel cap, which the decoders enforce on what they decode.
+ReadOptions capped(const ReadOptions& read, const EngineConfig& cfg) {
+  ReadOptions ro = read;
+  if (cfg.max_pixels > 0 && (ro.max_pixels == 0 || cfg.max_pixels < ro.max_pixels))
+    ro.max_pixels = cfg.max_pixels;
+  return ro;
+}
+
 // The limits every input is checked against: the byte cap, and the pixel cap from the header,
 // both before any pixel buffer is allocated. Fills r's input fields and its warning (several
 // pages).
@@ -419,11 +414,14 @@ void check_bytes(const std::string& p, std::uint64_t n, const EngineConfig& cfg,
          std::to_string(n) + " bytes", "at most " + std::to_string(cfg.max_bytes));
 }
 
-// Checks one input (the file, or the in-memory data) with the engine's limits. With `bytes` (a
-// file's JPEG for a GPU worker's nvJPEG), the file is read whole into it and its header read from
-// those bytes: one open and one read instead of two opens, for the same checks and messages.
+// Checks one input (the file, or the in-memory data) with the engine's limits. A file is opened
+// once (`file`, ImageFile: a FIFO or a device is refused from stat before it is opened), its size
+// checked from the open file and its header read from it; decode_checked then decodes that same
+// open file, so a file renamed over the one checked cannot be decoded in its place. With `bytes`
+// (a file's JPEG for a GPU worker's nvJPEG), the open file is read whole into it and its header
+// read from those bytes, which nvJPEG then decodes.
 ImageInfo check_input(const WorkItem& w, const EngineConfig& cfg, Result& r,
-                      std::vector<unsigned char>* bytes = nullptr) {
+                      std::optional<ImageFile>& file, std::vector<unsigned char>* bytes = nullptr) {
   const std::string& p = w.input;
   if (w.data) {
     check_bytes(p, w.data->size(), cfg, r, "data");
@@ -434,16 +432,20 @@ ImageInfo check_input(const WorkItem& w, const EngineConfig& cfg, Result& r,
   struct stat st {};
   if (::stat(p.c_str(), &st) != 0)
     fail(ErrorCode::Io, "batch", p + ": cannot stat: " + std::strerror(errno));
-  if (!S_ISREG(st.st_mode)) fail(ErrorCode::Io, "batch", p + ": not a regular file");
+  // ImageFile refuses anything but a regular file from stat, never opening it, and says what it
+  // is ("not a regular file (a FIFO); expected a regular image file").
+  if (!S_ISREG(st.st_mode)) file.emplace(p);
   check_bytes(p, static_cast<std::uint64_t>(st.st_size), cfg, r, "file");
+  if (!file) file.emplace(p);
+  check_bytes(p, file->size(), cfg, r, "file");  // the open file's size
   // The codec is chosen by the extension for a file and by the signature for bytes: a file named
   // .jpg that is no JPEG gets the file's verdict and message.
   bool from_bytes = false;
   if (bytes) {
-    *bytes = read_bytes(p, r.bytes_in);
+    *bytes = file->bytes();
     from_bytes = bytes->size() >= 2 && (*bytes)[0] == 0xFF && (*bytes)[1] == 0xD8;
   }
-  const ImageInfo info = from_bytes ? read_info(bytes->data(), bytes->size(), p) : read_info(p);
+  const ImageInfo info = from_bytes ? read_info(bytes->data(), bytes->size(), p) : file->info();
   check_info(p, info, cfg, r);
   return info;
 }
@@ -469,12 +471,14 @@ std::string failure_text(const std::exception& e, const std::string& input, cons
   return "batch: " + input + ": " + doing + " the file failed: " + e.what();
 }
 
-// Decodes an input on the CPU after check_input, with `ro` (cfg.read plus the engine's choice of
-// threads and allocator).
-Image decode_checked(const WorkItem& w, const ReadOptions& ro, Result& r) {
+// Decodes an input on the CPU after check_input (from the file it opened), with `ro` (cfg.read
+// plus the engine's choice of threads and allocator, and the pixel cap, which the decoder itself
+// enforces too).
+Image decode_checked(const WorkItem& w, std::optional<ImageFile>& file, const ReadOptions& ro,
+                     Result& r) {
   ReadNotes notes;
   Image img = w.data ? imdecode(w.data->data(), w.data->size(), w.input, ro, &notes)
-                     : imread(w.input, ro, &notes);
+                     : file->read(ro, &notes);
   if (!notes.corrupt.empty()) mark_corrupt(r, w.input, notes.corrupt);
   r.read_device = "cpu";
   return img;
@@ -741,8 +745,9 @@ EngineReport run_engine(const std::vector<Job>& jobs, const std::vector<std::siz
         const bool jpeg_in = is_jpeg_input(w);
         const bool for_gpu = cfg.gpu_jpeg_decode && gpu_jpeg.load() > 0 && jpeg_in;
         // Caps and header, no decode.
+        std::optional<ImageFile> file;
         const ImageInfo info =
-            check_input(w, cfg, w.result, for_gpu && !w.data ? &w.encoded : nullptr);
+            check_input(w, cfg, w.result, file, for_gpu && !w.data ? &w.encoded : nullptr);
         // Pipeline bounds: every step's output size from the header, before any pixel buffer
         // (a resize to 40000x40000 fails here, not in an allocation of 4.8 GB).
         stage = "process";
@@ -756,14 +761,14 @@ EngineReport run_engine(const std::vector<Job>& jobs, const std::vector<std::siz
             // --device cpu).
 #if !defined(TEXCV_AB_NO_JPEG_CHECK)  // bench/ab_jpeg_check.sh's variant only: the check's cost
           const std::string corrupt =
-              check_jpeg(w.encoded.data(), w.encoded.size(), job.input, cfg.read);
+              check_jpeg(w.encoded.data(), w.encoded.size(), job.input, capped(cfg.read, cfg));
 #else
           const std::string corrupt;
 #endif
           if (!corrupt.empty()) std::vector<unsigned char>().swap(w.encoded);
         }
         if (w.encoded.empty()) {
-          ReadOptions ro = cfg.read;
+          ReadOptions ro = capped(cfg.read, cfg);
           // A TIFF's strips on several threads only for the last files (before, every decode
           // thread has a file of its own).
           ro.threads = todo.size() - k >= static_cast<std::size_t>(nd) ? 1 : 0;
@@ -773,7 +778,7 @@ EngineReport run_engine(const std::vector<Job>& jobs, const std::vector<std::siz
           if (cfg.pinned_alloc && !jpeg_in && gpu_workers.load() > 0 &&
               info.bytes() >= cfg.pinned_min_bytes)
             ro.allocate = cfg.pinned_alloc;
-          w.image = decode_checked(w, ro, w.result);
+          w.image = decode_checked(w, file, ro, w.result);
           const ImageView& v = w.image.view();
           w.result.width = v.width;
           w.result.height = v.height;

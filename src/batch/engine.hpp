@@ -165,7 +165,7 @@ struct EngineConfig {
   // would decode is decoded on the CPU then). Without it such a file fails at the read stage.
   ReadOptions read;
   int bit_depth = 0;  // 0: keep; 8, 16 or 32 (f32)
-  std::uint64_t max_pixels = 256'000'000;
+  std::uint64_t max_pixels = kDefaultMaxPixels;
   std::uint64_t max_bytes = 0;  // 0: no limit
   bool fail_fast = false;
   // nvJPEG on the CUDA workers: encode JPEG outputs on the GPU (decoding: the decoders leave

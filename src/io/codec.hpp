@@ -37,6 +37,14 @@ std::string at_path(const std::string& path, const std::string& what);
 // Throws Error(Io) when width x height x channels x element size exceeds kMaxImageBytes (or a
 // dimension is not positive), naming the path and the claimed size.
 void check_image_size(const char* op, const std::string& path, const ImageInfo& info);
+// Throws Error(Io) when the image has more than max_pixels pixels (0: no cap), naming the path,
+// the dimensions and the cap (ReadOptions::max_pixels). Every decoder calls it on the size it is
+// about to decode, before allocating the image.
+void check_pixel_cap(const char* op, const std::string& path, const ImageInfo& info,
+                     std::uint64_t max_pixels);
+// The message of a pixel cap exceeded: "the image is WxH pixels, more than the pixel cap
+// (--max-pixels); got P pixels, expected at most M".
+std::string pixel_cap_message(std::uint64_t width, std::uint64_t height, std::uint64_t max_pixels);
 
 // A fixed buffer for a C library's last error message (filled inside callbacks, no allocation).
 struct ErrorText {

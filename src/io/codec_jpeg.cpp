@@ -64,6 +64,31 @@ struct JpegErr {
   bool has_corrupt = false;    // `corrupt` is set
 };
 
+// Stops a decode at scan kMaxJpegScans + 1 (texcv/io.hpp), as djpeg's -maxscans and
+// libjpeg-turbo's fuzz targets do: libjpeg calls the progress monitor between the rows of every
+// pass over the input, with input_scan_number the scan being read. A progressive file of 6,000
+// repeated scans over 8000x8000 pixels (820 KB) took 34 s to decode; the limit stops it after
+// kMaxJpegScans scans (the same in imread, read's header stage never reaches a scan, and
+// check_jpeg).
+struct JpegProgress {
+  jpeg_progress_mgr pub;  // first member: libjpeg passes &pub through cinfo->progress
+  JpegErr* err = nullptr;
+};
+
+void on_jpeg_progress(j_common_ptr cinfo) {
+  if (!cinfo->is_decompressor) return;
+  const int scan = reinterpret_cast<j_decompress_ptr>(cinfo)->input_scan_number;
+  if (scan <= kMaxJpegScans) return;
+  JpegErr* e = reinterpret_cast<JpegProgress*>(cinfo->progress)->err;
+  char buf[160];
+  std::snprintf(buf, sizeof buf,
+                "the file has more than %d scans (a progressive JPEG normally has about 10); got "
+                "scan %d, expected at most %d",
+                kMaxJpegScans, scan, kMaxJpegScans);
+  e->text.set(buf);
+  std::longjmp(e->jump, 1);  // inside a stage function, as an error would
+}
+
 [[noreturn]] void on_jpeg_error(j_common_ptr cinfo) {
   auto* e = reinterpret_cast<JpegErr*>(cinfo->err);
   char buf[JMSG_LENGTH_MAX];
@@ -184,6 +209,7 @@ struct JpegReader {
   jpeg_decompress_struct cinfo{};
   JpegErr err{};
   JpegSourceMgr src{};
+  JpegProgress progress{};
   std::vector<unsigned char> chunk;  // a file's read buffer
   bool created = false;
   // Reads from an open file, or from memory.
@@ -216,11 +242,14 @@ struct JpegWriter {
 
 // Stage 1: creates the decompressor and reads the header. `created` tells the owner to destroy.
 bool jpeg_header_stage(jpeg_decompress_struct* cinfo, JpegErr* err, bool* created,
-                       JpegSourceMgr* src) {
+                       JpegSourceMgr* src, JpegProgress* progress) {
   cinfo->err = &err->mgr;
   if (setjmp(err->jump)) return false;
   jpeg_create_decompress(cinfo);
   *created = true;
+  progress->pub.progress_monitor = on_jpeg_progress;
+  progress->err = err;
+  cinfo->progress = &progress->pub;
   src->pub.init_source = source_init;
   src->pub.fill_input_buffer = source_fill;
   src->pub.skip_input_data = source_skip;
@@ -288,7 +317,7 @@ bool jpeg_coefficients_stage(jpeg_decompress_struct* cinfo, JpegErr* err) {
 
 ImageInfo jpeg_info_of(JpegReader& r, bool allow_corrupt, const char* op, const std::string& path) {
   init_err(r.err, allow_corrupt);
-  if (!jpeg_header_stage(&r.cinfo, &r.err, &r.created, &r.src))
+  if (!jpeg_header_stage(&r.cinfo, &r.err, &r.created, &r.src, &r.progress))
     fail_file(ErrorCode::Io, op, path, r.err.text.text);
   ImageInfo info;
   info.width = static_cast<int>(r.cinfo.image_width);  // at most 65500
@@ -327,6 +356,7 @@ ImageInfo read_jpeg_info(std::FILE* f, const std::string& path) {
 Image read_jpeg(std::FILE* f, const std::string& path, const ReadOptions& opt, ReadNotes& notes) {
   JpegReader r(f);
   const ImageInfo info = jpeg_info_of(r, opt.allow_corrupt, "imread", path);
+  check_pixel_cap("imread", path, info, opt.max_pixels);
   check_image_size("imread", path, info);
   Image img = allocate_image("imread", path, info, opt);
   if (!jpeg_pixels_stage(&r.cinfo, &r.err, &img.view()))
@@ -347,6 +377,7 @@ std::string check_jpeg_data(const unsigned char* data, std::size_t size, const s
     bool sound = false;
     try {
       const ImageInfo info = jpeg_info_of(quick, false, "imread", path);
+      check_pixel_cap("imread", path, info, opt.max_pixels);
       check_image_size("imread", path, info);
       sound = jpeg_scan_stage(&quick.cinfo, &quick.err);
     } catch (const Error&) {
@@ -356,6 +387,7 @@ std::string check_jpeg_data(const unsigned char* data, std::size_t size, const s
   }
   JpegReader r(data, size);
   const ImageInfo info = jpeg_info_of(r, opt.allow_corrupt, "imread", path);
+  check_pixel_cap("imread", path, info, opt.max_pixels);
   check_image_size("imread", path, info);
   if (!jpeg_coefficients_stage(&r.cinfo, &r.err))
     fail_file(ErrorCode::Io, "imread", path, r.err.text.text);

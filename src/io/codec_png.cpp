@@ -31,7 +31,9 @@
 // default (a bad IHDR CRC fails it).
 #include <png.h>
 
+#include <algorithm>
 #include <csetjmp>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <vector>
@@ -43,10 +45,16 @@ namespace {
 
 // What libpng's callbacks write into (png_get_error_ptr): plain data.
 struct PngMessages {
-  ErrorText err;               // what stopped libpng
-  ErrorText corrupt;           // the first corrupt-data warning, when allowed
-  bool allow_corrupt = false;  // ReadOptions::allow_corrupt
-  bool has_corrupt = false;    // `corrupt` is set
+  ErrorText err;                 // what stopped libpng
+  ErrorText corrupt;             // the first corrupt-data warning, when allowed
+  bool allow_corrupt = false;    // ReadOptions::allow_corrupt
+  bool has_corrupt = false;      // `corrupt` is set
+  std::uint64_t max_pixels = 0;  // ReadOptions::max_pixels (0: none)
+  // The IHDR's width and height as on_png_read saw them go by (bytes 16-23 of the file), for
+  // the message when libpng's user limits stop the read before it stores them.
+  std::uint64_t pos = 0;
+  unsigned char ihdr_size[8] = {};
+  bool over_user_limit = false;  // libpng warned "Image width/height exceeds user limit in IHDR"
 };
 
 [[noreturn]] void on_png_error(png_structp png, png_const_charp msg) {
@@ -60,6 +68,10 @@ constexpr png_uint_32 chunk_code(char a, char b, char c, char d) {
          (png_uint_32{static_cast<unsigned char>(c)} << 8) | static_cast<unsigned char>(d);
 }
 constexpr png_uint_32 kIDAT = chunk_code('I', 'D', 'A', 'T');
+
+// The most libpng allocates for one chunk other than the image data (text, ICC profile, EXIF...;
+// png_set_chunk_malloc_max), as libpng's default build. A chunk that claims more fails the read.
+constexpr png_alloc_size_t kPngChunkMax = 8'000'000;
 
 bool ends_with(const char* s, const char* tail) noexcept {
   const std::size_t n = std::strlen(s), k = std::strlen(tail);
@@ -76,8 +88,23 @@ bool is_damage_warning(png_structp png, const char* msg) noexcept {
 }
 
 void on_png_read_warning(png_structp png, png_const_charp msg) {
-  if (!msg || !is_damage_warning(png, msg)) return;
+  if (!msg) return;
   auto* m = static_cast<PngMessages*>(png_get_error_ptr(png));
+  // libpng's check of a chunk's length against png_set_chunk_malloc_max is a "benign" error,
+  // a warning when reading: libpng would then allocate the length the chunk claims (2 GB for a
+  // 56-byte file) and read on. Here it stops the read.
+  if (std::strstr(msg, "chunk data is too large") != nullptr) {
+    char full[sizeof m->err.text];
+    std::snprintf(full, sizeof full,
+                  "%s: a chunk claims more than %u bytes (the limit on one PNG chunk besides the "
+                  "image data); expected a smaller chunk",
+                  msg, static_cast<unsigned>(kPngChunkMax));
+    m->err.set(full);
+    png_longjmp(png, 1);
+  }
+  // The IHDR over the user limits (set_pixel_cap): libpng's "Invalid IHDR data" error follows.
+  if (std::strstr(msg, "exceeds user limit") != nullptr) m->over_user_limit = true;
+  if (!is_damage_warning(png, msg)) return;
   if (m->allow_corrupt && m->has_corrupt) return;
   char full[sizeof m->err.text];
   std::snprintf(full, sizeof full, "Corrupt PNG data: %s", msg);
@@ -94,7 +121,15 @@ void on_png_write_warning(png_structp, png_const_charp) {}  // nothing of the fi
 // libpng's stdio reader only says "Read Error"; this one says why.
 void on_png_read(png_structp png, png_bytep data, std::size_t length) {
   auto* f = static_cast<std::FILE*>(png_get_io_ptr(png));
-  if (std::fread(data, 1, length, f) == length) return;
+  auto* m = static_cast<PngMessages*>(png_get_error_ptr(png));
+  const std::size_t got = std::fread(data, 1, length, f);
+  for (std::size_t i = 0; i < got; ++i) {  // keep IHDR's width and height (file bytes 16-23)
+    const std::uint64_t at = m->pos + i;
+    if (at >= 24) break;
+    if (at >= 16) m->ihdr_size[at - 16] = data[i];
+  }
+  m->pos += got;
+  if (got == length) return;
   png_error(png, std::feof(f) ? "unexpected end of file (the file is truncated)" : "read error");
 }
 
@@ -167,11 +202,32 @@ void open_reader(PngReader& r, const char* op, const std::string& path, bool all
   // A critical chunk's bad CRC becomes a warning, which on_png_read_warning reports as corrupt
   // data; ancillary chunks keep libpng's default (warn, discard the chunk).
   png_set_crc_action(r.png, PNG_CRC_WARN_USE, PNG_CRC_DEFAULT);
+  png_set_chunk_malloc_max(r.png, kPngChunkMax);
+}
+
+// ReadOptions::max_pixels inside libpng too: neither side of an image of at most max_pixels
+// pixels is longer than max_pixels (libpng's own default limit, 1,000,000 a side, stays when it
+// is lower).
+void set_pixel_cap(PngReader& r, std::uint64_t max_pixels) {
+  r.msgs.max_pixels = max_pixels;
+  if (max_pixels == 0 || max_pixels >= PNG_USER_WIDTH_MAX) return;
+  const auto side = static_cast<png_uint_32>(max_pixels);
+  png_set_user_limits(r.png, std::min(side, png_get_user_width_max(r.png)),
+                      std::min(side, png_get_user_height_max(r.png)));
 }
 
 ImageInfo png_info_of(PngReader& r, std::FILE* f, const char* op, const std::string& path) {
   PngHeader h{};
-  if (!png_header_stage(r.png, r.info, f, &h)) fail_file(ErrorCode::Io, op, path, r.msgs.err.text);
+  if (!png_header_stage(r.png, r.info, f, &h)) {
+    // libpng's user limits (set_pixel_cap) stop it in the IHDR: say so with the IHDR's size.
+    if (r.msgs.max_pixels > 0 && r.msgs.over_user_limit && r.msgs.pos >= 24) {
+      const unsigned char* b = r.msgs.ihdr_size;
+      const std::uint64_t w = (std::uint64_t{b[0]} << 24) | (b[1] << 16) | (b[2] << 8) | b[3];
+      const std::uint64_t hh = (std::uint64_t{b[4]} << 24) | (b[5] << 16) | (b[6] << 8) | b[7];
+      fail_file(ErrorCode::Io, op, path, pixel_cap_message(w, hh, r.msgs.max_pixels));
+    }
+    fail_file(ErrorCode::Io, op, path, r.msgs.err.text);
+  }
   if (h.channels != 1 && h.channels != 3 && h.channels != 4) {
     fail_file(ErrorCode::Internal, op, path,
               "libpng gave an unexpected channel count " + std::to_string(h.channels));
@@ -201,7 +257,9 @@ ImageInfo read_png_info(std::FILE* f, const std::string& path) {
 Image read_png(std::FILE* f, const std::string& path, const ReadOptions& opt, ReadNotes& notes) {
   PngReader r;
   open_reader(r, "imread", path, opt.allow_corrupt);
+  set_pixel_cap(r, opt.max_pixels);
   const ImageInfo info = png_info_of(r, f, "imread", path);
+  check_pixel_cap("imread", path, info, opt.max_pixels);
   check_image_size("imread", path, info);
   Image img = allocate_image("imread", path, info, opt);
   const ImageView& v = img.view();

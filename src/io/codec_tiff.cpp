@@ -267,6 +267,12 @@ class TiffSource {
 };
 
 #if defined(TEXCV_TIFF_OPEN_OPTIONS)
+// The most libtiff allocates at once for one handle (TIFFOpenOptionsSetMaxSingleMemAlloc): its
+// strip and tile buffers, offset arrays and codec state. texcv maps its inputs, so libtiff reads
+// their strips and tiles in place; what it allocates itself stays far below this. A larger
+// allocation fails the read with libtiff's message ("Memory allocation of N bytes is beyond the
+// 268435456 byte limit defined in open options").
+constexpr std::uint64_t kTiffMaxSingleAlloc = std::uint64_t{256} << 20;
 int on_tiff_error(TIFF*, void* user, const char* module, const char* fmt, va_list ap) {
   static_cast<TiffErrors*>(user)->add(module, fmt, ap);
   return 1;  // handled: libtiff does not print it
@@ -279,6 +285,7 @@ int on_tiff_warning(TIFF*, void* user, const char* module, const char* fmt, va_l
 TIFF* tiff_open(TiffIo& io, const std::string& path, const char* mode, TiffErrors& errs) {
   TIFFOpenOptions* o = TIFFOpenOptionsAlloc();
   if (!o) return nullptr;
+  TIFFOpenOptionsSetMaxSingleMemAlloc(o, static_cast<tmsize_t>(kTiffMaxSingleAlloc));
   TIFFOpenOptionsSetErrorHandlerExtR(o, on_tiff_error, &errs);
   TIFFOpenOptionsSetWarningHandlerExtR(o, on_tiff_warning, &errs);
   TIFF* t = TIFFClientOpenExt(path.c_str(), mode, &io, io_read, io_write, io_seek, io_close,
@@ -527,6 +534,9 @@ struct ReadPlan {
   std::uint64_t strip_size = 0;  // TIFFStripSize: libtiff's limit for a strip's byte count
 };
 
+// The tile side accepted whatever the image's size (plan_read).
+constexpr std::uint64_t kMaxTileSide = 1024;
+
 ReadPlan plan_read(TIFF* tif, const TiffLayout& L, const TiffIo& src, const std::string& path) {
   ReadPlan P;
   P.L = L;
@@ -538,6 +548,19 @@ ReadPlan plan_read(TIFF* tif, const TiffLayout& L, const TiffIo& src, const std:
     if (!TIFFGetField(tif, TIFFTAG_TILEWIDTH, &P.tw) ||
         !TIFFGetField(tif, TIFFTAG_TILELENGTH, &P.th) || P.tw == 0 || P.th == 0)
       fail_file(ErrorCode::Io, "imread", path, "tiled TIFF without a tile size");
+    // A tile is refused when it is wider or taller than both the image rounded up to 16 (tiles
+    // are multiples of 16, the TIFF specification) and kMaxTileSide: each reading thread
+    // allocates one tile, and a 1 KB file declaring 32768x32768 tiles over a small image took
+    // 3.15 GB. A writer's usual tile (128-1024) over a small image stays accepted.
+    const auto round16 = [](std::uint64_t n) { return (n + 15) / 16 * 16; };
+    const std::uint64_t max_tw = std::max<std::uint64_t>(round16(W), kMaxTileSide);
+    const std::uint64_t max_th = std::max<std::uint64_t>(round16(H), kMaxTileSide);
+    if (P.tw > max_tw || P.th > max_th)
+      fail_file(ErrorCode::Io, "imread", path,
+                "the TIFF's tiles are larger than its image; got " + std::to_string(P.tw) + "x" +
+                    std::to_string(P.th) + " tiles for a " + std::to_string(W) + "x" +
+                    std::to_string(H) + " image, expected at most " + std::to_string(max_tw) + "x" +
+                    std::to_string(max_th));
     P.tile_row = static_cast<std::size_t>(P.tw) * px;
     const std::uint64_t tile_bytes = static_cast<std::uint64_t>(P.tile_row) * P.th;
     if (static_cast<std::uint64_t>(TIFFTileSize64(tif)) != tile_bytes)
@@ -911,6 +934,7 @@ Image read_tiff(const TiffInput& in, const std::string& path, const ReadOptions&
   const TiffLayout L = tiff_layout(f.get(), "imread", path);
   notes.pages = count_pages(f.get(), errs);
   check_decoded(errs, opt.allow_corrupt, path);
+  check_pixel_cap("imread", path, L.info, opt.max_pixels);
   check_image_size("imread", path, L.info);
   const ReadPlan P = plan_read(f.get(), L, src.io(), path);
   Image img = allocate_image("imread", path, L.info, opt);

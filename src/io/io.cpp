@@ -62,6 +62,20 @@ void check_image_size(const char* op, const std::string& path, const ImageInfo& 
                 std::to_string(info.bytes()) + " bytes, expected that much free memory");
 }
 
+std::string pixel_cap_message(std::uint64_t width, std::uint64_t height, std::uint64_t max_pixels) {
+  return "the image is " + std::to_string(width) + "x" + std::to_string(height) +
+         " pixels, more than the pixel cap (--max-pixels); got " + std::to_string(width * height) +
+         " pixels, expected at most " + std::to_string(max_pixels);
+}
+
+void check_pixel_cap(const char* op, const std::string& path, const ImageInfo& info,
+                     std::uint64_t max_pixels) {
+  if (max_pixels > 0 && info.pixels() > max_pixels)
+    fail_file(ErrorCode::Io, op, path,
+              pixel_cap_message(static_cast<std::uint64_t>(info.width),
+                                static_cast<std::uint64_t>(info.height), max_pixels));
+}
+
 Image allocate_image(const char* op, const std::string& path, const ImageInfo& info,
                      const ReadOptions& opt) {
   Image img;
@@ -140,17 +154,57 @@ void check_signature(const char* op, const std::string& path, ImageFormat fmt,
   }
 }
 
+// What a file that is not a regular one is, for messages ("a FIFO").
+const char* file_kind(mode_t m) {
+  if (S_ISDIR(m)) return "a directory";
+  if (S_ISFIFO(m)) return "a FIFO";
+  if (S_ISCHR(m)) return "a character device";
+  if (S_ISBLK(m)) return "a block device";
+  if (S_ISSOCK(m)) return "a socket";
+  return "not a file";
+}
+
+[[noreturn]] void fail_not_regular(const char* op, const std::string& path, mode_t m) {
+  if (S_ISDIR(m)) fail_file(ErrorCode::Io, op, path, "is a directory, not an image file");
+  fail_file(
+      ErrorCode::Io, op, path,
+      std::string("not a regular file (") + file_kind(m) + "); expected a regular image file");
+}
+
 // Opens `path` for reading and checks it is a non-empty regular file whose signature matches
-// `fmt`. Errors name the path and the reason.
-FilePtr open_for_read(const char* op, const std::string& path, ImageFormat fmt) {
-  FilePtr f(std::fopen(path.c_str(), "rb"));
-  if (!f) fail_file(ErrorCode::Io, op, path, std::string("cannot open: ") + std::strerror(errno));
+// `fmt`. Errors name the path and the reason. A path that is not a regular file (stat, which
+// follows symlinks) is never opened: opening a FIFO blocks until a writer comes. The open itself
+// does not block either (O_NONBLOCK, cleared once the open file is known to be regular), in case
+// the file is replaced by a FIFO between the stat and the open. `size` receives the open file's
+// size.
+FilePtr open_for_read(const char* op, const std::string& path, ImageFormat fmt,
+                      std::uint64_t* size = nullptr) {
   struct stat st {};
-  if (::fstat(::fileno(f.get()), &st) != 0)
-    fail_file(ErrorCode::Io, op, path, std::string("cannot stat: ") + std::strerror(errno));
-  if (S_ISDIR(st.st_mode)) fail_file(ErrorCode::Io, op, path, "is a directory, not an image file");
-  if (!S_ISREG(st.st_mode)) fail_file(ErrorCode::Io, op, path, "not a regular file");
+  if (::stat(path.c_str(), &st) != 0)
+    fail_file(ErrorCode::Io, op, path, std::string("cannot open: ") + std::strerror(errno));
+  if (!S_ISREG(st.st_mode)) fail_not_regular(op, path, st.st_mode);
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0)
+    fail_file(ErrorCode::Io, op, path, std::string("cannot open: ") + std::strerror(errno));
+  if (::fstat(fd, &st) != 0) {
+    const int e = errno;
+    ::close(fd);
+    fail_file(ErrorCode::Io, op, path, std::string("cannot stat: ") + std::strerror(e));
+  }
+  if (!S_ISREG(st.st_mode)) {
+    ::close(fd);
+    fail_not_regular(op, path, st.st_mode);
+  }
+  const int flags = ::fcntl(fd, F_GETFL);
+  if (flags >= 0) ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+  FilePtr f(::fdopen(fd, "rb"));
+  if (!f) {
+    const int e = errno;
+    ::close(fd);
+    fail_file(ErrorCode::Io, op, path, std::string("cannot open: ") + std::strerror(e));
+  }
   if (st.st_size == 0) fail_file(ErrorCode::Io, op, path, "empty file (0 bytes)");
+  if (size) *size = static_cast<std::uint64_t>(st.st_size);
 
   unsigned char head[8] = {};
   const std::size_t n = std::fread(head, 1, sizeof head, f.get());
@@ -493,6 +547,46 @@ std::vector<std::string> supported_formats() {
   return out;
 }
 
+namespace {
+
+// read_info's and imread's codec dispatch on a file open_for_read opened (positioned at 0).
+ImageInfo info_of_open_file(std::FILE* f, const std::string& path, ImageFormat fmt) {
+  constexpr const char* op = "read_info";
+  switch (fmt) {
+    case ImageFormat::png:
+      return io_detail::read_png_info(f, path);
+    case ImageFormat::jpeg:
+      return io_detail::read_jpeg_info(f, path);
+    case ImageFormat::tiff:
+#if defined(TEXCV_HAS_TIFF)
+      return io_detail::read_tiff_info(io_detail::TiffInput{::fileno(f), nullptr, 0}, path);
+#else
+      fail_no_tiff(op, path);
+#endif
+  }
+  fail(ErrorCode::Internal, op, "unknown image format");
+}
+
+Image read_open_file(std::FILE* f, const std::string& path, ImageFormat fmt, const ReadOptions& opt,
+                     ReadNotes& out) {
+  constexpr const char* op = "imread";
+  switch (fmt) {
+    case ImageFormat::png:
+      return io_detail::read_png(f, path, opt, out);
+    case ImageFormat::jpeg:
+      return io_detail::read_jpeg(f, path, opt, out);
+    case ImageFormat::tiff:
+#if defined(TEXCV_HAS_TIFF)
+      return io_detail::read_tiff(io_detail::TiffInput{::fileno(f), nullptr, 0}, path, opt, out);
+#else
+      fail_no_tiff(op, path);
+#endif
+  }
+  fail(ErrorCode::Internal, op, "unknown image format");
+}
+
+}  // namespace
+
 ImageInfo read_info(const std::string& path) {
   const ImageFormat fmt = format_from_path(path);
   constexpr const char* op = "read_info";
@@ -500,18 +594,7 @@ ImageInfo read_info(const std::string& path) {
   if (fmt == ImageFormat::tiff) fail_no_tiff(op, path);
 #endif
   FilePtr f = open_for_read(op, path, fmt);
-  switch (fmt) {
-    case ImageFormat::png:
-      return io_detail::read_png_info(f.get(), path);
-    case ImageFormat::jpeg:
-      return io_detail::read_jpeg_info(f.get(), path);
-    case ImageFormat::tiff:
-#if defined(TEXCV_HAS_TIFF)
-      return io_detail::read_tiff_info(io_detail::TiffInput{::fileno(f.get()), nullptr, 0}, path);
-#endif
-      break;
-  }
-  fail(ErrorCode::Internal, op, "unknown image format");
+  return info_of_open_file(f.get(), path, fmt);
 }
 
 Image imread(const std::string& path) {
@@ -529,19 +612,66 @@ Image imread(const std::string& path, const ReadOptions& opt, ReadNotes* notes) 
 #endif
   check_read_options(op, path, opt);
   FilePtr f = open_for_read(op, path, fmt);
-  switch (fmt) {
-    case ImageFormat::png:
-      return io_detail::read_png(f.get(), path, opt, out);
-    case ImageFormat::jpeg:
-      return io_detail::read_jpeg(f.get(), path, opt, out);
-    case ImageFormat::tiff:
-#if defined(TEXCV_HAS_TIFF)
-      return io_detail::read_tiff(io_detail::TiffInput{::fileno(f.get()), nullptr, 0}, path, opt,
-                                  out);
+  return read_open_file(f.get(), path, fmt, opt, out);
+}
+
+ImageFile::ImageFile(const std::string& path) : path_(path) {
+  format_ = format_from_path(path);
+#if !defined(TEXCV_HAS_TIFF)
+  if (format_ == ImageFormat::tiff) fail_no_tiff("read_info", path);
 #endif
-      break;
+  file_ = open_for_read("read_info", path, format_, &size_).release();
+}
+
+ImageFile::~ImageFile() {
+  if (file_) std::fclose(file_);
+}
+
+ImageFile::ImageFile(ImageFile&& other) noexcept
+    : path_(std::move(other.path_)),
+      format_(other.format_),
+      size_(other.size_),
+      file_(std::exchange(other.file_, nullptr)) {}
+
+ImageFile& ImageFile::operator=(ImageFile&& other) noexcept {
+  if (this != &other) {
+    if (file_) std::fclose(file_);
+    path_ = std::move(other.path_);
+    format_ = other.format_;
+    size_ = other.size_;
+    file_ = std::exchange(other.file_, nullptr);
   }
-  fail(ErrorCode::Internal, op, "unknown image format");
+  return *this;
+}
+
+ImageInfo ImageFile::info() {
+  if (!file_) fail(ErrorCode::InvalidArgument, "ImageFile::info", "the file is not open");
+  std::rewind(file_);
+  return info_of_open_file(file_, path_, format_);
+}
+
+Image ImageFile::read(const ReadOptions& opt, ReadNotes* notes) {
+  if (!file_) fail(ErrorCode::InvalidArgument, "ImageFile::read", "the file is not open");
+  ReadNotes local;
+  ReadNotes& out = notes ? *notes : local;
+  out = ReadNotes{};
+  check_read_options("imread", path_, opt);
+  std::rewind(file_);
+  return read_open_file(file_, path_, format_, opt, out);
+}
+
+std::vector<unsigned char> ImageFile::bytes() {
+  if (!file_) fail(ErrorCode::InvalidArgument, "ImageFile::bytes", "the file is not open");
+  std::vector<unsigned char> data(static_cast<std::size_t>(size_));
+  std::rewind(file_);
+  const std::size_t n = std::fread(data.data(), 1, data.size(), file_);
+  const bool err = std::ferror(file_) != 0;
+  const bool more = !err && std::fgetc(file_) != EOF;
+  if (err || n != data.size() || more)
+    fail_file(ErrorCode::Io, "imread", path_,
+              "read error or the file changed size while being read; got " + std::to_string(n) +
+                  (more ? "+" : "") + " bytes, expected " + std::to_string(size_));
+  return data;
 }
 
 ImageInfo read_info(const unsigned char* data, std::size_t size, const std::string& name) {

@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <fnmatch.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -53,6 +54,59 @@ using JobStatus = batch::Status;
 using batch::to_string;
 
 namespace {
+
+// The largest --list file read (64 MiB: about a million paths of 60 bytes).
+constexpr std::uint64_t kMaxListBytes = std::uint64_t{64} << 20;
+
+// Reads the --list file whole into `text`; returns "" or the message of a usage error. Anything
+// but a regular file (a FIFO, /dev/zero, a folder) is refused from stat, before it is opened (a
+// FIFO would block, /dev/zero never ends); the open does not block either (O_NONBLOCK), and at
+// most kMaxListBytes are read, whatever the file grows to meanwhile.
+std::string read_list_file(const std::string& path, std::string& text) {
+  const std::string head = "--list '" + path + "': ";
+  const auto kind = [](mode_t m) -> std::string {
+    if (S_ISDIR(m)) return "a directory";
+    if (S_ISFIFO(m)) return "a FIFO";
+    if (S_ISCHR(m)) return "a character device";
+    if (S_ISBLK(m)) return "a block device";
+    if (S_ISSOCK(m)) return "a socket";
+    return "not a file";
+  };
+  const std::string too_large = "the list file is larger than " + std::to_string(kMaxListBytes) +
+                                " bytes (64 MiB); expected at most that (split the list)";
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0)
+    return head + "cannot read the list file: " + std::strerror(errno);
+  if (!S_ISREG(st.st_mode))
+    return head + "not a regular file (" + kind(st.st_mode) +
+           "); expected a regular file of paths, one a line";
+  if (static_cast<std::uint64_t>(st.st_size) > kMaxListBytes) return head + too_large;
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return head + "cannot read the list file: " + std::strerror(errno);
+  std::string why;
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    why = head + "not a regular file; expected a regular file of paths, one a line";
+  } else {
+    text.clear();
+    char buf[65536];
+    for (;;) {
+      const ssize_t n = ::read(fd, buf, sizeof buf);
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) {
+        why = head + "cannot read the list file: " + std::strerror(errno);
+        break;
+      }
+      if (n == 0) break;
+      if (text.size() + static_cast<std::size_t>(n) > kMaxListBytes) {
+        why = head + too_large;
+        break;
+      }
+      text.append(buf, static_cast<std::size_t>(n));
+    }
+  }
+  ::close(fd);
+  return why;
+}
 
 using Clock = std::chrono::steady_clock;
 
@@ -336,11 +390,12 @@ bool make_plan(const BatchOptions& opt, const std::string& out_format, Plan& pla
                                 : list_dir.empty() ? std::string()
                                                    : (list_dir / "").string();
   if (!opt.list.empty()) {
-    std::ifstream lf(opt.list);
-    if (!lf) {
-      say("cannot read the list file '" + opt.list + "'");
+    std::string list_text;
+    if (const std::string why = read_list_file(opt.list, list_text); !why.empty()) {
+      say(why);
       return false;
     }
+    std::istringstream lf(list_text);
     // Each entry's folder is resolved as the kernel resolves it (symlinks, then ".."), once per
     // distinct folder, before the inside-the-input check: "symdir/../x.png" is where symdir's
     // target's parent holds x.png, not root/x.png.

@@ -91,12 +91,7 @@ CLI::App* add_batch_subcommand(CLI::App& app, BatchOptions& opt) {
       ->check(CLI::Range(1, 256));
   cmd->add_option("--queue", opt.queue, "capacity of each queue between stages, in images")
       ->check(CLI::Range(1, 4096));
-  cmd->add_option("--max-pixels", opt.max_pixels,
-                  "skip images whose header claims more pixels than this (0: no limit)")
-      ->capture_default_str();
-  cmd->add_option("--max-bytes", opt.max_bytes,
-                  "skip files larger than this many bytes (0: no limit)")
-      ->capture_default_str();
+  add_limit_options(*cmd, opt);  // --max-pixels, --max-bytes (as texcv run's)
   cmd->add_option("--report", opt.report, "write one JSON line per file to this file");
   cmd->add_flag("--resume", opt.resume, "skip files whose output already exists");
   cmd->add_flag("--overwrite", opt.overwrite, "replace existing outputs");

@@ -40,7 +40,19 @@ void add_output_options(CLI::App& cmd, OutputOptions& opt);
 // error prints "<prefix>: --tiff-...: <reason>" on stderr and returns false (a usage error).
 bool write_options_from(const OutputOptions& opt, WriteOptions& w, const std::string& prefix);
 
-struct RunOptions : OutputOptions {
+// The per-file caps of texcv run and texcv batch (tools/texcv/output_options.cpp), with one
+// default each for both commands.
+struct LimitOptions {
+  std::uint64_t max_pixels = kDefaultMaxPixels;  // --max-pixels; 0: no cap
+  std::uint64_t max_bytes = kDefaultMaxBytes;    // --max-bytes; 0: no cap
+};
+// Declares --max-pixels and --max-bytes on cmd: a whole number 0..2^64-1 each (0: no cap); a
+// sign, a fraction, anything but digits, or a number past 2^64-1 is a usage error saying so.
+void add_limit_options(CLI::App& cmd, LimitOptions& opt);
+// "0 (no cap)" or the number with thousands separators, for messages.
+std::string limit_text(std::uint64_t n);
+
+struct RunOptions : OutputOptions, LimitOptions {
   std::string input;
   std::string output;
   std::string pipeline;
@@ -53,7 +65,7 @@ struct RunOptions : OutputOptions {
 int run_command(const RunOptions& opt);
 
 // texcv batch (tools/texcv/batch.cpp, docs/batch.md).
-struct BatchOptions : OutputOptions {
+struct BatchOptions : OutputOptions, LimitOptions {
   std::string input;   // folder (recursive) or one file; the root that outputs mirror
   std::string output;  // output folder (or a file when input is a file)
   std::string pipeline;
@@ -67,8 +79,6 @@ struct BatchOptions : OutputOptions {
   int gpu_jpeg_batch = 32;          // JPEG files decoded together on the GPU's hardware decoder
   std::string jpeg_codec = "auto";  // auto, cpu (libjpeg-turbo), nvjpeg (CUDA workers)
   int decode_threads = 0, encode_threads = 0, workers = 0, queue = 0;  // 0: automatic
-  std::uint64_t max_pixels = 256'000'000;
-  std::uint64_t max_bytes = std::uint64_t{2} << 30;
   std::string report;
   bool resume = false, overwrite = false, dry_run = false, fail_fast = false, quiet = false;
   bool allow_corrupt = false;  // corrupt data: status "corrupt" and written, not failed

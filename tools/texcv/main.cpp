@@ -73,6 +73,7 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"cpu", "cuda", "auto"}))
       ->capture_default_str();
   add_output_options(*run_cmd, run);  // as texcv batch's
+  add_limit_options(*run_cmd, run);   // --max-pixels, --max-bytes, as texcv batch's
   run_cmd
       ->add_option("-f,--format", run.format,
                    "output format (default: the output's or input's extension)")

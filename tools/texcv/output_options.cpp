@@ -1,8 +1,10 @@
-// The output options that `texcv run` and `texcv batch` share: --quality, --png-compression,
-// --tiff-compression, --tiff-level (declared once here, checked once here).
+// The options that `texcv run` and `texcv batch` share: the output options --quality,
+// --png-compression, --tiff-compression, --tiff-level, and the caps --max-pixels, --max-bytes
+// (declared once here, checked once here).
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <cstdint>
 #include <exception>
 #include <iostream>
 #include <string>
@@ -24,7 +26,49 @@ std::string join(const std::vector<TiffCompression>& v) {
   return s.empty() ? std::string("none") : s;
 }
 
+// A cap's value: decimal digits only, at most 2^64-1. Returns "" or what is wrong.
+std::string check_limit(const std::string& s) {
+  const std::string expected =
+      "; expected a whole number of 0 (no cap) to 18446744073709551615, in digits only";
+  if (s.empty()) return "an empty value" + expected;
+  for (const char c : s)
+    if (c < '0' || c > '9')
+      return "'" + s + "' is not a whole number >= 0" +
+             (s[0] == '-' ? std::string(" (a negative cap would turn the cap off)") : "") +
+             expected;
+  std::uint64_t v = 0;
+  for (const char c : s) {
+    const auto d = static_cast<std::uint64_t>(c - '0');
+    if (v > (UINT64_MAX - d) / 10) return "'" + s + "' is too large" + expected;
+    v = v * 10 + d;
+  }
+  return {};
+}
+
 }  // namespace
+
+std::string limit_text(std::uint64_t n) {
+  if (n == 0) return "0 (no cap)";
+  std::string digits = std::to_string(n), out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
+void add_limit_options(CLI::App& cmd, LimitOptions& opt) {
+  const CLI::Validator whole(check_limit, "N", "a whole number >= 0");
+  cmd.add_option("--max-pixels", opt.max_pixels,
+                 "fail images of more pixels (width x height) than this, before decoding them; "
+                 "0: no cap")
+      ->check(whole)
+      ->capture_default_str();
+  cmd.add_option("--max-bytes", opt.max_bytes,
+                 "fail input files larger than this many bytes, before reading them; 0: no cap")
+      ->check(whole)
+      ->capture_default_str();
+}
 
 void add_output_options(CLI::App& cmd, OutputOptions& opt) {
   cmd.add_option("-q,--quality", opt.quality, "JPEG quality, 1 to 100")

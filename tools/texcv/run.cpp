@@ -1,5 +1,7 @@
 // texcv run: parse and check the pipeline, resolve inputs and outputs, then process the files
 // one by one (a later version hands folders to the batch engine in src/pipeline).
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -71,14 +73,34 @@ std::string size_text(const ImageView& v) {
          std::to_string(v.channels) + " " + to_string(v.type);
 }
 
-// Reads, runs every step on the chosen device, writes. Throws on any failure.
+// Reads, runs every step on the chosen device, writes. Throws on any failure. The input is
+// opened once (ImageFile: a FIFO or a device is refused from stat, before it is opened), checked
+// against --max-bytes from the open file, and decoded from that file with the decoder enforcing
+// --max-pixels, as texcv batch does.
 std::string process(const Job& job, const std::vector<PipelineStep>& steps, bool on_gpu,
-                    const WriteOptions& wopt) {
+                    const WriteOptions& wopt, const LimitOptions& limits) {
+  const std::string in = job.input.string();
+  const auto check_bytes = [&](std::uint64_t n) {
+    if (limits.max_bytes > 0 && n > limits.max_bytes)
+      throw Error(ErrorCode::Io, "file too large (--max-bytes); got " + std::to_string(n) +
+                                     " bytes, expected at most " +
+                                     std::to_string(limits.max_bytes));
+  };
+  // The byte cap from stat, before the file is opened, then on the open file.
+  struct stat st {};
+  if (::stat(in.c_str(), &st) == 0 && S_ISREG(st.st_mode))
+    check_bytes(static_cast<std::uint64_t>(st.st_size));
+  ImageFile file(in);
+  check_bytes(file.size());
   // Pipeline bounds: every step's output size from the header, before any pixel is allocated,
-  // under the pixel cap of texcv batch's --max-pixels default.
-  const ImageInfo info = read_info(job.input.string());
-  check_pipeline_size(steps, info.width, info.height, batch::Options{}.max_pixels);
-  Image img = imread(job.input.string());
+  // under the same pixel cap (an input over the cap itself is refused by the decoder below, with
+  // the input's message).
+  const ImageInfo info = file.info();
+  if (limits.max_pixels == 0 || info.pixels() <= limits.max_pixels)
+    check_pipeline_size(steps, info.width, info.height, limits.max_pixels);
+  ReadOptions ro;
+  ro.max_pixels = limits.max_pixels;
+  Image img = file.read(ro);
   const std::string before = size_text(img.view());
   if (on_gpu) img = img.clone(Location::device);
   for (const auto& s : steps) {
@@ -253,7 +275,7 @@ int run_command(const RunOptions& opt) {
                     "output '" + job.output.string() +
                         "' is one of the inputs (the same file on disk, through a link or a "
                         "mount); refusing to overwrite it");
-      const std::string sizes = process(job, steps, on_gpu, wopt);
+      const std::string sizes = process(job, steps, on_gpu, wopt, opt);
       ++ok;
       if (!opt.quiet) {
         const double ms = std::chrono::duration<double, std::milli>(Clock::now() - t1).count();

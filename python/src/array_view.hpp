@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <string>
 
 #include "texcv/error.hpp"
@@ -21,6 +22,14 @@ inline ImageView view_from_layout(ElemType type, Location location, const void* 
   if (ndim != 2 && ndim != 3)
     fail(ErrorCode::InvalidArgument, op, w + " must be H x W or H x W x C",
          std::to_string(ndim) + " dimensions", "2 or 3");
+  // ImageView's sizes are ints: a larger dimension would be cut to its low bits (an array of
+  // 2^32 + 5 rows seen as 5 rows, found by fuzzing), so it is refused.
+  constexpr std::size_t kMaxDim = static_cast<std::size_t>(std::numeric_limits<int>::max());
+  if (shape[0] > kMaxDim || shape[1] > kMaxDim || (ndim == 3 && shape[2] > kMaxDim))
+    fail(ErrorCode::InvalidArgument, op, w + " has a dimension too large",
+         "shape (" + std::to_string(shape[0]) + ", " + std::to_string(shape[1]) +
+             (ndim == 3 ? ", " + std::to_string(shape[2]) : std::string()) + ")",
+         "each dimension at most " + std::to_string(kMaxDim));
   ImageView v;
   v.type = type;
   v.location = location;
@@ -40,7 +49,12 @@ inline ImageView view_from_layout(ElemType type, Location location, const void* 
              (ndim == 3 ? ", " + std::to_string(stride[2]) : std::string()) + ")",
          "(>= W*C, C, 1)");
   const std::size_t es = elem_size(v.type);
-  std::size_t pitch = empty ? 0 : static_cast<std::size_t>(stride[0]) * es;
+  // The row stride in bytes; one that does not fit in a size_t (found by fuzzing: it wrapped to
+  // a pitch that no longer was the array's) is refused.
+  std::size_t pitch = 0;
+  if (!empty && __builtin_mul_overflow(static_cast<std::size_t>(stride[0]), es, &pitch))
+    fail(ErrorCode::InvalidArgument, op, w + " has a row stride too large",
+         "row stride " + std::to_string(stride[0]), "a stride whose bytes fit in memory");
   if ((empty || v.height <= 1) && pitch < v.row_bytes()) pitch = v.row_bytes();
   v.pitch = pitch;
   if (v.width > 0 && v.height > 0 && pitch < v.row_bytes())

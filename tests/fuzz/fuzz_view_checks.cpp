@@ -61,13 +61,24 @@ Array pick_array(FuzzedDataProvider& p) {
   return a;
 }
 
+std::string describe(const Array& a, const texcv::ImageView& v) {
+  std::string s = "ndim " + std::to_string(a.ndim) + ", shape";
+  for (int i = 0; i < 3; ++i) s += " " + std::to_string(a.shape[i]);
+  s += ", strides";
+  for (int i = 0; i < 3; ++i) s += " " + std::to_string(a.stride[i]);
+  s += ", type " + std::string(texcv::to_string(a.type)) + "; view " + std::to_string(v.width) +
+       "x" + std::to_string(v.height) + "x" + std::to_string(v.channels) + " pitch " +
+       std::to_string(v.pitch);
+  return s;
+}
+
 // The view of an accepted array must be that array.
 void check_view_is_array(const Array& a, const texcv::ImageView& v) {
   const std::size_t c = a.ndim == 3 ? a.shape[2] : 1;
   if (a.shape[0] == 0 || a.shape[1] == 0 || c == 0) return;  // empty: refused later by the op
   if (static_cast<u128>(v.height) != a.shape[0] || static_cast<u128>(v.width) != a.shape[1] ||
       static_cast<u128>(v.channels) != c)
-    broken("view_from_layout: the view's shape is not the array's");
+    broken("view_from_layout: the view's shape is not the array's:", describe(a, v).c_str());
   const i128 es = static_cast<i128>(texcv::elem_size(v.type));
   // Byte offset of the last element, and the bytes the view spans.
   const i128 last = (static_cast<i128>(a.shape[0] - 1) * a.stride[0] +
@@ -75,9 +86,10 @@ void check_view_is_array(const Array& a, const texcv::ImageView& v) {
                      static_cast<i128>(c - 1) * (c > 1 ? a.stride[2] : 0)) *
                     es;
   const i128 span = static_cast<i128>(v.pitch) * (v.height - 1) + static_cast<i128>(v.row_bytes());
-  if (last < 0 || last + es > span) broken("view_from_layout: an element outside the view");
+  if (last < 0 || last + es > span)
+    broken("view_from_layout: an element outside the view:", describe(a, v).c_str());
   if (v.height > 1 && static_cast<i128>(v.pitch) != a.stride[0] * es)
-    broken("view_from_layout: the pitch is not the row stride");
+    broken("view_from_layout: the pitch is not the row stride:", describe(a, v).c_str());
 }
 
 // [first, last) of a valid view's bytes in 128 bits; false when it runs past the address space.

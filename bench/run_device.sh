@@ -8,6 +8,7 @@
 #   bash bench/run_device.sh build bench          # only some stages (info and summary always run)
 #   bash bench/run_device.sh build filters peers  # the filter benchmark and its Python peers
 #   bash bench/run_device.sh quick build bench    # small sizes, few reps (a smoke test)
+#   bash bench/run_device.sh build sanitize       # the CUDA tests under compute-sanitizer
 #
 # batch = bench/batch/run.sh (TEXCV_BATCH_SETS, _JPEG, _TIFF, _TOOLS, _REPEAT, _JPEGX, _JPEGX_TOOLS)
 # after the Batch* tests (the GPU ones once more with one GPU visible on a machine of several).
@@ -15,6 +16,13 @@
 # TEXCV_BENCH_FILTER_CONFIGS, default "f32x1 u8x1 u8x4 u8x3"); TEXCV_BENCH_FILTER narrows the ops
 # of both. peers runs bench/peers.py on the suites of the stages asked for (bench: geometry,
 # filters: filters; TEXCV_PEERS_SUITE overrides).
+# sanitize = the CUDA tests (test_cuda) under compute-sanitizer memcheck (leak check on), the
+# batch GPU tests under memcheck, and the shared-memory kernels' tests under racecheck (one
+# process per test suite, each with its own time limit); errors per tool and run in
+# sanitize.txt (also at the end of summary.txt), full reports in sanitize_*.log (in logs.tgz).
+# TEXCV_SANITIZE_PARTS ("memcheck batch racecheck"), TEXCV_RACECHECK_SUITES,
+# TEXCV_RACECHECK_SECONDS (75 per suite). Build first, then sanitize in a call of its own:
+#   bash bench/run_device.sh build test; bash bench/run_device.sh sanitize
 #
 # Writes under $OUT (default ./out-device): build.log, ctest.log, ctest_cuda.log, bench.txt,
 # bench.json (+ bench_<config>.json), filters.txt, filters.json (+ filters_<config>.json),
@@ -41,8 +49,8 @@ WANT=()
 for a in "$@"; do
   case "$a" in
     quick) QUICK=1 ;;
-    build | test | python | batch | bench | filters | peers | profile) WANT+=("$a") ;;
-    *) echo "run_device.sh: unknown stage '$a' (stages: build test python batch bench filters peers profile; flag: quick)" ;;
+    build | test | python | batch | bench | filters | peers | profile | sanitize) WANT+=("$a") ;;
+    *) echo "run_device.sh: unknown stage '$a' (stages: build test python batch bench filters peers profile sanitize; flag: quick)" ;;
   esac
 done
 [ ${#WANT[@]} -eq 0 ] && WANT=(build test bench filters peers)
@@ -416,6 +424,103 @@ do_profile() {
   return $rc
 }
 
+# compute-sanitizer over the CUDA tests (issue 18): memcheck (out-of-bounds and misaligned
+# accesses, invalid frees, device leaks) on the whole CUDA test binary; racecheck (shared-memory
+# hazards) on the suites whose kernels use shared memory, one process per suite so that a slow
+# one is cut alone (racecheck over all of them did not finish in 120 s); memcheck on the batch
+# GPU tests (GPU workers, nvJPEG, the injected GPU loss). Each run has a time limit cut to the
+# run's ($HARD); a run cut short says so. sanitize.txt: one line per run with the errors the tool
+# counted ("ERROR SUMMARY: N errors", racecheck's "N hazards"), its exit code and seconds.
+# The stage fails when any run reports an error or does not finish.
+SANITIZE_TXT=""
+sanitize_run() {  # sanitize_run TOOL NAME LIMIT BINARY [ARGS...]
+  local tool=$1 name=$2 limit=$3 bin=$4
+  shift 4
+  local log="$OUT/sanitize_${tool}_${name}.log" t rc errs hz verdict
+  if [ "$limit" -lt 20 ]; then
+    printf '%-10s %-22s skipped: %s s left before the run limit\n' "$tool" "$name" "$limit" |
+      tee -a "$SANITIZE_TXT"
+    return 1
+  fi
+  local args=(--tool "$tool" --target-processes all --error-exitcode 99)
+  [ "$tool" = memcheck ] && args+=(--leak-check full)
+  [ "$tool" = racecheck ] && args+=(--racecheck-report all)
+  t=$(date +%s)
+  timeout -k 5 "$limit" "$SANITIZER" "${args[@]}" "$bin" "$@" >"$log" 2>&1
+  rc=$?
+  errs=$(grep -oE 'ERROR SUMMARY: [0-9]+ error' "$log" | awk '{s += $3} END {print s + 0}')
+  hz=$(grep -oE 'RACECHECK SUMMARY: [0-9]+ hazard' "$log" | awk '{s += $3} END {print s + 0}')
+  local passed failed
+  passed=$(grep -oE '^\[  PASSED  \] [0-9]+' "$log" | awk '{print $4}' | tail -1)
+  failed=$(grep -cE '^\[  FAILED  \] [A-Za-z]' "$log")
+  verdict=clean
+  if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
+    verdict="CUT at ${limit} s (not all tests ran)"
+  elif [ "$errs" -gt 0 ] || [ "$hz" -gt 0 ] || [ $rc -eq 99 ]; then
+    verdict="ERRORS"
+  elif [ $rc -ne 0 ]; then
+    verdict="FAILED (exit $rc)"
+  fi
+  printf '%-10s %-22s %4s errors %4s hazards  tests passed %s, failed %s  exit %3s  %4s s  %s\n' \
+    "$tool" "$name" "$errs" "$hz" "${passed:-?}" "$failed" "$rc" $(($(date +%s) - t)) "$verdict" |
+    tee -a "$SANITIZE_TXT"
+  if [ "$verdict" != clean ]; then
+    grep -E '^========= (Invalid|Race|Error|Leaked|Program hit|Saved host backtrace|    at )' "$log" |
+      head -12
+  fi
+  [ "$verdict" = clean ]
+}
+
+do_sanitize() {
+  SANITIZER=/usr/local/cuda/bin/compute-sanitizer
+  command -v compute-sanitizer >/dev/null 2>&1 && SANITIZER=$(command -v compute-sanitizer)
+  if [ ! -x "$SANITIZER" ]; then
+    echo "no compute-sanitizer"
+    return 1
+  fi
+  local cuda="$BUILD/tests/test_cuda" cli="$BUILD/tests/test_cli" rc=0 s
+  [ -x "$cuda" ] || cuda=$(find "$BUILD" -name test_cuda -type f -perm -u+x | head -1)
+  [ -x "$cli" ] || cli=$(find "$BUILD" -name test_cli -type f -perm -u+x | head -1)
+  if [ -z "$cuda" ]; then
+    echo "no test_cuda under $BUILD (build stage failed or not run)"
+    return 1
+  fi
+  SANITIZE_TXT="$OUT/sanitize.txt"
+  {
+    echo "== compute-sanitizer ($("$SANITIZER" --version 2>/dev/null | grep -oE 'Version [0-9.]+' | head -1))"
+    printf '%-10s %-22s %s\n' tool run result
+  } | tee "$SANITIZE_TXT"
+  # In this order, each taking what it asks for while the run's limit allows (the rest skipped
+  # and said so): memcheck on every CUDA test, memcheck on the batch GPU tests, racecheck on the
+  # suites whose kernels use shared memory (histogram and CLAHE, median and bilateral, the
+  # shared-tile filter path, colour statistics, the warp's tiles), one process per suite.
+  # TEXCV_SANITIZE_PARTS picks parts ("memcheck batch racecheck"): after a build stage there is
+  # not time for all three in one run; `bash bench/run_device.sh sanitize` in a second call
+  # (same build folder) has the whole run for them.
+  local parts=${TEXCV_SANITIZE_PARTS:-"memcheck batch racecheck"}
+  local rsecs=${TEXCV_RACECHECK_SECONDS:-75}
+  if [[ " $parts " == *" memcheck "* ]]; then
+    sanitize_run memcheck test_cuda "$(cap 180 15)" "$cuda" || rc=1
+  fi
+  if [[ " $parts " == *" batch "* ]]; then
+    if [ -n "$cli" ]; then
+      sanitize_run memcheck batch_gpu "$(cap 120 15)" "$cli" \
+        --gtest_filter='Batch.Gpu*:BatchEngine.InjectedGpu*:BatchEngine.DevicesNaming*' || rc=1
+    else
+      echo "no test_cli under $BUILD: the batch GPU tests were not run" | tee -a "$SANITIZE_TXT"
+      rc=1
+    fi
+  fi
+  if [[ " $parts " == *" racecheck "* ]]; then
+    local suites=${TEXCV_RACECHECK_SUITES:-"HistCuda NonlinearCuda FiltersCuda ColorCuda GeometryCudaPaths"}
+    for s in $suites; do
+      sanitize_run racecheck "$s" "$(cap "$rsecs" 15)" "$cuda" --gtest_filter="$s.*" || rc=1
+    done
+  fi
+  STAGE_NOTE="$(grep -cE ' clean$' "$SANITIZE_TXT") clean runs of $(($(grep -c '' "$SANITIZE_TXT") - 2))"
+  return $rc
+}
+
 # ---------------------------------------------------------------------------------------------
 stage info do_info
 wanted build && stage build do_build
@@ -426,6 +531,7 @@ wanted bench && stage bench do_bench
 wanted filters && stage filters do_filters
 wanted peers && stage peers do_peers
 wanted profile && stage profile do_profile
+wanted sanitize && stage sanitize do_sanitize
 
 {
   echo
@@ -433,6 +539,10 @@ wanted profile && stage profile do_profile
   echo
   echo "== stages (total $(elapsed) s; logs in $OUT)"
   cat "$STAGES_FILE"
+  if [ -f "$OUT/sanitize.txt" ]; then
+    echo
+    cat "$OUT/sanitize.txt"
+  fi
 } | tee "$OUT/summary.txt"
 # The device tool brings back at most 8 files: pack everything into one archive and keep the
 # four files read most.

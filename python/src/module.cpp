@@ -29,6 +29,7 @@
 #include <utility>
 #include <vector>
 
+#include "python/src/array_view.hpp"
 #include "texcv/texcv.hpp"
 
 namespace nb = nanobind;
@@ -64,49 +65,36 @@ ImageView view_of(const A& a, const char* op, const char* which) {
   if (a.ndim() != 2 && a.ndim() != 3)
     fail(ErrorCode::InvalidArgument, op, w + " must be H x W or H x W x C",
          std::to_string(a.ndim()) + " dimensions", "2 or 3");
-  ImageView v;
+  ElemType type = ElemType::u8;
   if (a.dtype() == nb::dtype<std::uint8_t>())
-    v.type = ElemType::u8;
+    type = ElemType::u8;
   else if (a.dtype() == nb::dtype<std::uint16_t>())
-    v.type = ElemType::u16;
+    type = ElemType::u16;
   else if (a.dtype() == nb::dtype<float>())
-    v.type = ElemType::f32;
+    type = ElemType::f32;
   else
     fail(ErrorCode::Unsupported, op, w + " has an unsupported element type",
          "dtype code " + std::to_string(a.dtype().code) + " with " +
              std::to_string(a.dtype().bits) + " bits",
          "uint8, uint16 or float32");
   const auto dev = a.device_type();
+  Location location = Location::host;
   if (dev == nb::device::cpu::value)
-    v.location = Location::host;
+    location = Location::host;
   else if (dev == nb::device::cuda::value || dev == nb::device::cuda_managed::value)
-    v.location = Location::device;
+    location = Location::device;
   else
     fail(ErrorCode::Unsupported, op, w + " lives on an unsupported device",
          "DLPack device type " + std::to_string(dev), "CPU or CUDA memory");
-  v.height = static_cast<int>(a.shape(0));
-  v.width = static_cast<int>(a.shape(1));
-  v.channels = a.ndim() == 3 ? static_cast<int>(a.shape(2)) : 1;
-  v.data = const_cast<void*>(static_cast<const void*>(a.data()));
-  const std::int64_t px = v.channels;
-  // An empty array's strides mean nothing (exporters may give 0): its shape is what the
-  // library's own checks report ("source height must be positive").
-  const bool empty = v.height == 0 || v.width == 0 || v.channels == 0;
-  const bool pixels_ok = empty || ((a.ndim() == 2 || a.shape(2) <= 1 || a.stride(2) == 1) &&
-                                   (a.shape(1) <= 1 || a.stride(1) == px));
-  if (!pixels_ok || (!empty && a.stride(0) < 0))
-    fail(ErrorCode::InvalidArgument, op, w + " must have contiguous pixels (rows may be pitched)",
-         "element strides (" + std::to_string(a.stride(0)) + ", " + std::to_string(a.stride(1)) +
-             (a.ndim() == 3 ? ", " + std::to_string(a.stride(2)) : std::string()) + ")",
-         "(>= W*C, C, 1)");
-  const std::size_t es = texcv::elem_size(v.type);
-  std::size_t pitch = empty ? 0 : static_cast<std::size_t>(a.stride(0)) * es;
-  if ((empty || v.height <= 1) && pitch < v.row_bytes()) pitch = v.row_bytes();
-  v.pitch = pitch;
-  if (v.width > 0 && v.height > 0 && pitch < v.row_bytes())
-    fail(ErrorCode::InvalidArgument, op, w + " rows overlap",
-         "row stride " + std::to_string(a.stride(0)), ">= W*C elements");
-  return v;
+  // The layout (python/src/array_view.hpp, fuzzed by tests/fuzz/fuzz_view_checks.cpp).
+  const int nd = static_cast<int>(a.ndim());
+  std::size_t shape[3] = {0, 0, 0};
+  std::int64_t stride[3] = {0, 0, 0};
+  for (int i = 0; i < nd; ++i) {
+    shape[i] = a.shape(static_cast<std::size_t>(i));
+    stride[i] = a.stride(static_cast<std::size_t>(i));
+  }
+  return texcv::python::view_from_layout(type, location, a.data(), nd, shape, stride, op, w);
 }
 
 // ---- Where an operation runs ---------------------------------------------------------------

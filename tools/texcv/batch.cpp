@@ -42,6 +42,7 @@
 #include "texcv/runtime.hpp"
 #include "tools/texcv/commands.hpp"
 #include "tools/texcv/file_safety.hpp"
+#include "tools/texcv/list_file.hpp"
 
 namespace fs = std::filesystem;
 
@@ -401,12 +402,7 @@ bool make_plan(const BatchOptions& opt, const std::string& out_format, Plan& pla
     // target's parent holds x.png, not root/x.png.
     std::unordered_map<std::string, fs::path> resolved_dirs;
     std::string line;
-    while (std::getline(lf, line)) {
-      while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
-      std::size_t b = 0;
-      while (b < line.size() && line[b] == ' ') ++b;
-      line.erase(0, b);
-      if (line.empty() || line[0] == '#') continue;
+    while (next_list_entry(lf, line)) {
       const fs::path given(line);
       const fs::path joined = given.is_relative() ? root / given : given;
       const fs::path name = joined.filename();

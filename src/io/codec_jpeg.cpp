@@ -306,6 +306,29 @@ bool jpeg_scan_stage(jpeg_decompress_struct* cinfo, JpegErr* err) {
   return true;
 }
 
+// Whether a component's sampling factors do not divide the largest ones (e.g. 3x1 beside 2x1):
+// libjpeg-turbo's upsampler refuses those at jpeg_start_decompress ("Fractional sampling not
+// implemented yet"), before reading any entropy data, which jpeg_read_coefficients never does.
+bool fractional_sampling(const jpeg_decompress_struct& c) {
+  for (int i = 0; i < c.num_components; ++i) {
+    const jpeg_component_info& k = c.comp_info[i];
+    if (k.h_samp_factor <= 0 || k.v_samp_factor <= 0 || c.max_h_samp_factor % k.h_samp_factor ||
+        c.max_v_samp_factor % k.v_samp_factor)
+      return true;
+  }
+  return false;
+}
+
+// check_jpeg's stage for such files: imread's jpeg_start_decompress (the same output colour
+// space), for its verdict and message; nothing is decoded after it.
+bool jpeg_start_stage(jpeg_decompress_struct* cinfo, JpegErr* err, int channels) {
+  if (setjmp(err->jump)) return false;
+  cinfo->out_color_space = channels == 1 ? JCS_GRAYSCALE : JCS_RGB;
+  jpeg_start_decompress(cinfo);
+  jpeg_abort_decompress(cinfo);
+  return true;
+}
+
 // Stage 2 of check_jpeg: decodes the entropy data into coefficients (no IDCT, no color
 // conversion) up to EOI, as the full decode reads it.
 bool jpeg_coefficients_stage(jpeg_decompress_struct* cinfo, JpegErr* err) {
@@ -374,16 +397,23 @@ std::string check_jpeg_data(const unsigned char* data, std::size_t size, const s
   // symbols in the same order, so a file the quick pass finds sound is sound for the full one.
   {
     JpegReader quick(data, size);
-    bool sound = false;
+    bool sound = false, fractional = false;
     try {
       const ImageInfo info = jpeg_info_of(quick, false, "imread", path);
       check_pixel_cap("imread", path, info, opt.max_pixels);
       check_image_size("imread", path, info);
-      sound = jpeg_scan_stage(&quick.cinfo, &quick.err);
+      fractional = fractional_sampling(quick.cinfo);
+      sound = !fractional && jpeg_scan_stage(&quick.cinfo, &quick.err);
     } catch (const Error&) {
       sound = false;
     }
     if (sound) return std::string();
+    if (fractional) {  // imread's verdict at its jpeg_start_decompress, before any data
+      JpegReader start(data, size);
+      const ImageInfo info = jpeg_info_of(start, opt.allow_corrupt, "imread", path);
+      if (!jpeg_start_stage(&start.cinfo, &start.err, info.channels))
+        fail_file(ErrorCode::Io, "imread", path, start.err.text.text);
+    }
   }
   JpegReader r(data, size);
   const ImageInfo info = jpeg_info_of(r, opt.allow_corrupt, "imread", path);

@@ -325,6 +325,22 @@ TEST(IoCorruptJpeg, CheckJpegAgreesOnFilesThatAreNotGoodJpegs) {
   write_bytes(huge, b);
   expect_check_jpeg_agrees(huge);
   EXPECT_NE(imread_verdict(huge, false).message.find("too large to decode"), std::string::npos);
+  // Sampling factors that do not divide the largest (luma 2x1, chroma 3x1): imread stops at
+  // jpeg_start_decompress ("Fractional sampling not implemented yet") before any entropy data,
+  // which check_jpeg's passes read first (found by fuzz_jpeg: check_jpeg named a data error).
+  b = read_bytes(sample_image("rocket.jpg"));
+  const std::size_t sof0 = b.find("\xFF\xC0");
+  ASSERT_NE(sof0, std::string::npos);
+  ASSERT_EQ(static_cast<unsigned char>(b[sof0 + 9]), 3u);  // three components
+  b[sof0 + 11] = static_cast<char>(0x21);
+  b[sof0 + 14] = static_cast<char>(0x31);
+  b[sof0 + 17] = static_cast<char>(0x11);
+  const std::string fractional = dir.file("fractional.jpg");
+  write_bytes(fractional, b);
+  expect_check_jpeg_agrees(fractional);
+  EXPECT_NE(imread_verdict(fractional, false).message.find("Fractional sampling"),
+            std::string::npos)
+      << imread_verdict(fractional, false).message;
 }
 
 // ------------------------------------------------------------------ PNG

@@ -331,6 +331,39 @@ bool unsharp_row(const std::uint16_t*, const std::uint16_t*, std::uint16_t*, int
 bool unsharp_row(const float*, const float*, float*, int, float, float) {
   return false;
 }
+bool filter_taps_store(const float* const*, const float*, int, int, float, float, std::uint8_t*) {
+  return false;
+}
+bool filter_taps_store(const float* const*, const float*, int, int, float, float, std::uint16_t*) {
+  return false;
+}
+bool filter_taps_store(const float* const*, const float*, int, int, float, float, float*) {
+  return false;
+}
+bool scaled_store_row(const float*, int, float, float, std::uint8_t*) {
+  return false;
+}
+bool scaled_store_row(const float*, int, float, float, std::uint16_t*) {
+  return false;
+}
+bool scaled_store_row(const float*, int, float, float, float*) {
+  return false;
+}
+bool convert_row(const std::uint8_t*, int, float, float, std::uint8_t*) {
+  return false;
+}
+bool convert_row(const std::uint16_t*, int, float, float, std::uint16_t*) {
+  return false;
+}
+bool convert_row(const float*, int, float, float, std::uint8_t*) {
+  return false;
+}
+bool convert_row(const float*, int, float, float, std::uint16_t*) {
+  return false;
+}
+bool convert_row(const float*, int, float, float, float*) {
+  return false;
+}
 }  // namespace texcv::cpu::simd
 
 #endif

@@ -420,6 +420,18 @@ bool warp_linear_row(const WarpRow&, std::uint16_t*) {
 bool warp_linear_row(const WarpRow&, float*) {
   return false;
 }
+bool warp_cubic_row(const WarpRow&, int, std::uint8_t*) {
+  return false;
+}
+bool remap_linear_row(const RemapRow&, std::uint8_t*) {
+  return false;
+}
+bool remap_linear_row(const RemapRow&, std::uint16_t*) {
+  return false;
+}
+bool remap_linear_row(const RemapRow&, float*) {
+  return false;
+}
 }  // namespace texcv::cpu::simd
 
 #endif

@@ -16,9 +16,9 @@
 #   ISSUE17_PHASE=4 (about 5 min): builds the Python module (run_device.sh build python), then
 #     the rows still above OpenCV on 16 threads after phase 3 on 1, 2, 4, 8 and 16 threads each
 #     (cpu_scale_<threads>.txt, 11 repetitions): where each library stops gaining from threads.
-#   ISSUE17_PHASE=5 (about 6 min): build, every ctest label and the Python module, then phase 3's
-#     rows on 16 threads with --order blocks (each library's calls together: cpu_blocks16.txt)
-#     and alternated (cpu_alt16.txt), 11 repetitions. A later call on the warm machine can run
+#   ISSUE17_PHASE=5 (about 8 min): build, every ctest label and the Python module, then the rows
+#     above OpenCV in phases 3-4 on 16 threads with --order blocks (each library's calls
+#     together: cpu_blocks16.txt), 11 repetitions. A next call on the warm machine can run
 #     run_device.sh's sanitize stage on the same build.
 # At most 8 files come back: summary.txt, info.txt, cpu_*.txt, batch_table.md, logs<phase>.tgz.
 set -u
@@ -72,16 +72,13 @@ elif [ "$phase" = 5 ]; then
   TEXCV_DEADLINE=${TEXCV_DEADLINE:-300} TEXCV_HARD_LIMIT=${TEXCV_HARD_LIMIT:-420} \
     bash bench/run_device.sh build test python
   [ -x "$texcv_bin" ] && "$texcv_bin" info 2>&1 | sed -n 1,12p >"$OUT/info.txt"
-  rows="3x3 convolution u8,resize 0.5 area RGB u8,rotate 30 linear f32,RGB to gray"
-  rows+=",erode 3x3 u8,separable 5x3 u8,sobel dx 3x3 u8,sobel dy 5x5 f32,scharr dx u8"
-  rows+=",sharpen u8,bilateral d=9 u8,erode 15x15 u8,resize 1.7 nearest"
-  rows+=",resize 0.3 linear u16,resize 0.3 cubic RGB u8,resize 0.3 nearest"
-  rows+=",resize 0.3 area f32,resize 1.7 area u8,crop 3/4 RGB u8,threshold binary f32"
-  rows+=",dilate 3x3 u8,median 5x5 u8,resize 0.5 linear u8,gray to RGB u8"
-  PYTHONPATH=$pkg timeout 70 python3 bench/cpu_vs_opencv.py --threads 16 --set all --reps 11 \
+  # the rows above 1.0 in phase 3's or 4's 16-thread runs, and two controls
+  rows="RGB to gray,erode 3x3 u8,sobel dy 5x5 f32,bilateral d=9 u8,resize 1.7 nearest"
+  rows+=",resize 0.3 cubic RGB u8,resize 1.7 area u8,crop 3/4 RGB u8,threshold binary f32"
+  rows+=",dilate 3x3 u8,3x3 convolution u8,median 5x5 u8"
+  PYTHONPATH=$pkg timeout 60 python3 bench/cpu_vs_opencv.py --threads 16 --set all --reps 11 \
     --order blocks --filter "$rows" >"$OUT/cpu_blocks16.txt" 2>&1
   echo "blocks: rc $?"
-  cpu_bench 16 all 45 11 "$rows" alt16
 elif [ "$phase" = 4 ]; then
   TEXCV_DEADLINE=${TEXCV_DEADLINE:-250} TEXCV_HARD_LIMIT=${TEXCV_HARD_LIMIT:-330} \
     bash bench/run_device.sh build python

@@ -500,7 +500,12 @@ do_sanitize() {
   local parts=${TEXCV_SANITIZE_PARTS:-"memcheck batch racecheck"}
   local rsecs=${TEXCV_RACECHECK_SECONDS:-75}
   if [[ " $parts " == *" memcheck "* ]]; then
-    sanitize_run memcheck test_cuda "$(cap 180 15)" "$cuda" || rc=1
+    # Without CudaRuntime.ImpossibleAllocationThrowsOutOfMemory: it asks for more than the GPU
+    # has on purpose, and memcheck counts the refused cudaMallocPitch (and the error it leaves for
+    # cudaGetLastError) as 2 API errors each time (4 in all, the only ones, on the H200 in the
+    # sixth session: 0 access errors, 0 bytes leaked over the other 162 tests).
+    sanitize_run memcheck test_cuda "$(cap 180 15)" "$cuda" \
+      --gtest_filter='-CudaRuntime.ImpossibleAllocationThrowsOutOfMemory' || rc=1
   fi
   if [[ " $parts " == *" batch "* ]]; then
     if [ -n "$cli" ]; then

@@ -20,6 +20,9 @@ instead of alternating: with as many threads as cores, each library's idle pool 
 a while after a call (libgomp's and OpenCV's both) and take cores from the other's next call, so
 alternation measures that contention as much as the operations (seen on the 16-core device
 machine: rows at 1-8 ms moved between 0.1x and 2x from run to run at 16 threads, not at 8).
+--order isolated times each library in a process of its own (this script run twice with
+--only texcv and --only opencv, the other library given one thread there, used only for the
+output compared), as a program using one of them runs: no second thread pool on the cores.
 
 Usage: python3 bench/cpu_vs_opencv.py [--threads N] [--reps N] [--size N] [--filter S[,S]]
                                       [--set issue|all] [--order alternate|blocks] [--out F.json]
@@ -306,18 +309,22 @@ def main():
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--size", type=int, default=4096)
     ap.add_argument("--filter", default="")
-    ap.add_argument("--order", choices=("alternate", "blocks"), default="alternate")
+    ap.add_argument("--order", choices=("alternate", "blocks", "isolated"), default="alternate")
+    ap.add_argument("--only", choices=("texcv", "opencv"), help=argparse.SUPPRESS)
     ap.add_argument("--out", default="")
     ap.add_argument("--set", choices=("issue", "all"), default="issue",
                     help="issue: issue 17's rows (default); all: those and the rest of the "
                          "registry")
     a = ap.parse_args()
-    os.environ["OMP_NUM_THREADS"] = str(a.threads)  # before texcv's OpenMP starts
+    if a.order == "isolated" and not a.only:
+        return isolated(a)
+    # before texcv's OpenMP starts (one thread when only OpenCV is timed: no second pool)
+    os.environ["OMP_NUM_THREADS"] = "1" if a.only == "opencv" else str(a.threads)
     import numpy as np
     import cv2
     import texcv as tx
 
-    cv2.setNumThreads(a.threads)
+    cv2.setNumThreads(1 if a.only == "texcv" else a.threads)
     rng = np.random.default_rng(17)
     n = a.size
     u8 = rng.integers(0, 256, (n, n), dtype=np.uint8)
@@ -401,7 +408,15 @@ def main():
                 f(src, d)
                 times.append((time.perf_counter() - t0) * 1e3)
 
-            if a.order == "alternate":
+            if a.only == "texcv":
+                for _ in range(a.reps):
+                    once(f_tx, d_tx, t_tx)
+                t_cv = [float("nan")]
+            elif a.only == "opencv":
+                for _ in range(a.reps):
+                    once(f_cv, d_cv, t_cv)
+                t_tx = [float("nan")]
+            elif a.order == "alternate":
                 for _ in range(a.reps):
                     once(f_cv, d_cv, t_cv)
                     once(f_tx, d_tx, t_tx)
@@ -416,7 +431,8 @@ def main():
                     once(f_tx, d_tx, t_tx)
             diff = (cmp or max_abs_diff)(d_tx, d_cv)
             mt, mc = statistics.median(t_tx), statistics.median(t_cv)
-            print(f"| {name} | {mc:.1f} | {mt:.1f} | {mt / mc:.2f} | {diff:.3g} |", flush=True)
+            if not a.only:
+                print(f"| {name} | {mc:.1f} | {mt:.1f} | {mt / mc:.2f} | {diff:.3g} |", flush=True)
             results.append({"op": name, "registry_op": op, "opencv_ms": mc, "texcv_ms": mt,
                             "ratio": mt / mc, "max_abs_diff": diff})
             timed.add(op)
@@ -440,6 +456,48 @@ def main():
                        "not_timed": not_timed,
                        "no_opencv_peer": [{"op": o, "variant": v, "why": w}
                                           for o, v, w in NO_PEER]}, f, indent=1)
+    return 0
+
+
+def isolated(a):
+    """--order isolated: this script once per library (--only), then one table of both."""
+    import subprocess
+    import tempfile
+    runs = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for lib in ("opencv", "texcv"):
+            out = os.path.join(tmp, lib + ".json")
+            cmd = [sys.executable, os.path.abspath(__file__), "--only", lib, "--order", "isolated",
+                   "--threads", str(a.threads), "--reps", str(a.reps), "--size", str(a.size),
+                   "--filter", a.filter, "--set", a.set, "--out", out]
+            r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            if r.returncode != 0:
+                print(r.stdout)
+                return r.returncode
+            with open(out) as f:
+                runs[lib] = json.load(f)
+            if lib == "texcv":
+                tail = r.stdout  # the notes and coverage lines, printed after the table
+    cv_rows = {row["op"]: row for row in runs["opencv"]["rows"]}
+    t = runs["texcv"]
+    print(f"texcv CPU vs OpenCV {t['opencv']}; {t['cpu']}; {a.threads} threads each; "
+          f"{a.size}x{a.size}; median of {a.reps}; order isolated (one process per library)")
+    print("| op | OpenCV ms | texcv ms | texcv / OpenCV | max abs diff |")
+    print("| --- | ---: | ---: | ---: | ---: |")
+    rows = []
+    for row in t["rows"]:
+        c = cv_rows.get(row["op"], {})
+        if "error" in row or "error" in c:
+            print(f"| {row['op']} | error | error | - | {row.get('error') or c.get('error')} |")
+            rows.append(dict(row, error=row.get("error") or c.get("error")))
+            continue
+        mt, mc = row["texcv_ms"], c["opencv_ms"]
+        print(f"| {row['op']} | {mc:.1f} | {mt:.1f} | {mt / mc:.2f} | {row['max_abs_diff']:.3g} |")
+        rows.append(dict(row, opencv_ms=mc, ratio=mt / mc))
+    print("\n".join(line for line in tail.splitlines() if not line.startswith("|")).strip())
+    if a.out:
+        with open(a.out, "w") as f:
+            json.dump(dict(t, order="isolated", rows=rows), f, indent=1)
     return 0
 
 

@@ -20,6 +20,10 @@
 #     above OpenCV in phases 3-4 on 16 threads with --order blocks (each library's calls
 #     together: cpu_blocks16.txt), 11 repetitions. A next call on the warm machine can run
 #     run_device.sh's sanitize stage on the same build.
+#   ISSUE17_PHASE=6 (about 7 min; next session): build and the Python module, then every row on
+#     16 threads with --order isolated (each library timed in a process of its own: the 16-thread
+#     rows of phases 3-5 were bimodal, e.g. erode 3x3 0.3 ms or 5-8 ms, with both libraries'
+#     pools in one process), 11 repetitions (cpu_isolated16.txt).
 # At most 8 files come back: summary.txt, info.txt, cpu_*.txt, batch_table.md, logs<phase>.tgz.
 set -u
 cd "$(dirname "$0")/.." || exit 1
@@ -79,6 +83,13 @@ elif [ "$phase" = 5 ]; then
   PYTHONPATH=$pkg timeout 60 python3 bench/cpu_vs_opencv.py --threads 16 --set all --reps 11 \
     --order blocks --filter "$rows" >"$OUT/cpu_blocks16.txt" 2>&1
   echo "blocks: rc $?"
+elif [ "$phase" = 6 ]; then
+  TEXCV_DEADLINE=${TEXCV_DEADLINE:-250} TEXCV_HARD_LIMIT=${TEXCV_HARD_LIMIT:-300} \
+    bash bench/run_device.sh build python
+  [ -x "$texcv_bin" ] && "$texcv_bin" info 2>&1 | sed -n 1,12p >"$OUT/info.txt"
+  PYTHONPATH=$pkg timeout 270 python3 bench/cpu_vs_opencv.py --threads 16 --set all --reps 11 \
+    --order isolated --out "$OUT/cpu_isolated16.json" >"$OUT/cpu_isolated16.txt" 2>&1
+  echo "isolated: rc $?"
 elif [ "$phase" = 4 ]; then
   TEXCV_DEADLINE=${TEXCV_DEADLINE:-250} TEXCV_HARD_LIMIT=${TEXCV_HARD_LIMIT:-330} \
     bash bench/run_device.sh build python

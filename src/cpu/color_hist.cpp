@@ -185,10 +185,12 @@ void clahe_t(const ImageView& src, const ImageView& dst, double clip_limit, int 
   const float lut_scale = g.lut_scale;
   std::vector<T> luts(static_cast<std::size_t>(tiles_x) * tiles_y * kBins);
   const int ntiles = tiles_x * tiles_y;
+  detail::RegionErrors errors;  // a failed allocation is thrown after the region
   TEXCV_OMP_PARALLEL_FOR_IF(static_cast<long>(w) * h)
   for (int t = 0; t < ntiles; ++t) {
     const int tx = t % tiles_x, ty = t / tiles_x;
-    std::vector<int> hist(kBins, 0);
+    std::vector<int> hist;
+    if (!errors.guard([&] { hist.assign(kBins, 0); })) continue;
     for (int y = ty * th; y < (ty + 1) * th; ++y) {
       const T* s = src.row<const T>(sd::border_index(y, h, Border::reflect101));
       for (int x = tx * tw; x < (tx + 1) * tw; ++x)
@@ -216,6 +218,7 @@ void clahe_t(const ImageView& src, const ImageView& dst, double clip_limit, int 
       lut[i] = sd::saturate<T>(static_cast<float>(sum) * lut_scale);
     }
   }
+  errors.rethrow();
   // Per column: the two tiles and the weight of the right one.
   std::vector<std::size_t> x1(w), x2(w);
   std::vector<float> xa(w);

@@ -1,7 +1,10 @@
 // Private helpers of the CPU backend: dispatch on (element type, channels) and row parallelism.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
+#include <exception>
+#include <mutex>
 #include <type_traits>
 
 #include "src/core/backends.hpp"
@@ -28,6 +31,37 @@
 #endif
 
 namespace texcv::cpu::detail {
+
+// An exception that leaves an OpenMP region ends the process (std::terminate): a failed
+// allocation of a thread's scratch rows would crash a whole batch. Code inside a region runs
+// through guard(), which keeps the first exception and skips the rest of the work (every thread
+// still meets the region's worksharing loop); rethrow() after the region throws it on the
+// calling thread.
+class RegionErrors {
+ public:
+  // Runs f() unless an earlier call failed; false when it did not run or threw.
+  template <typename F>
+  bool guard(F&& f) noexcept {
+    if (failed_.load(std::memory_order_relaxed)) return false;
+    try {
+      f();
+      return true;
+    } catch (...) {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (!error_) error_ = std::current_exception();
+      failed_.store(true);
+      return false;
+    }
+  }
+  void rethrow() const {
+    if (error_) std::rethrow_exception(error_);
+  }
+
+ private:
+  std::atomic<bool> failed_{false};
+  std::mutex mutex_;
+  std::exception_ptr error_;
+};
 
 // Below this many destination pixels an operation runs on the calling thread.
 constexpr long kParallelWork = 32 * 1024;

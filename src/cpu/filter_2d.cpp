@@ -20,23 +20,29 @@ void filter_2d(const ImageView& src, const ImageView& dst, const texcv::detail::
     const std::size_t stride = xi.size() * C;
     // Each thread's rows, allocated once and not zeroed (a fresh zeroed 160 KB per block of 8 rows
     // went through mmap: page faults and memset on every block).
+    detail::RegionErrors errors;  // a failed allocation is thrown after the region
     TEXCV_OMP_PARALLEL_IF(static_cast<long>(w) * h * d.kw * d.kh / 8) {
-      const auto pad = std::make_unique_for_overwrite<float[]>(
-          static_cast<std::size_t>(std::min(h, kBlock) + d.kh - 1) * stride);
-      const auto acc = std::make_unique_for_overwrite<float[]>(static_cast<std::size_t>(n));
+      std::unique_ptr<float[]> pad, acc;
       // The kernel's nonzero taps in order (row by row): the padded row and column offset of each.
       std::vector<int> tap_row, tap_col;
       std::vector<float> tap_k;
-      for (int j = 0; j < d.kh; ++j)
-        for (int k = 0; k < d.kw; ++k)
-          if (d.k[static_cast<std::size_t>(j) * d.kw + k] != 0.0f) {
-            tap_row.push_back(j);
-            tap_col.push_back(k * C);
-            tap_k.push_back(d.k[static_cast<std::size_t>(j) * d.kw + k]);
-          }
-      std::vector<const float*> tap_src(tap_k.size());
+      std::vector<const float*> tap_src;
+      const bool ready = errors.guard([&] {
+        pad = std::make_unique_for_overwrite<float[]>(
+            static_cast<std::size_t>(std::min(h, kBlock) + d.kh - 1) * stride);
+        acc = std::make_unique_for_overwrite<float[]>(static_cast<std::size_t>(n));
+        for (int j = 0; j < d.kh; ++j)
+          for (int k = 0; k < d.kw; ++k)
+            if (d.k[static_cast<std::size_t>(j) * d.kw + k] != 0.0f) {
+              tap_row.push_back(j);
+              tap_col.push_back(k * C);
+              tap_k.push_back(d.k[static_cast<std::size_t>(j) * d.kw + k]);
+            }
+        tap_src.resize(tap_k.size());
+      });
       TEXCV_OMP_FOR
       for (int b = 0; b < blocks; ++b) {
+        if (!ready) continue;
         const int y0 = b * kBlock, y1 = std::min(h, y0 + kBlock);
         // The block's source rows y0 - ay .. y1 - 1 - ay + kh - 1, each padded and converted once.
         const int rows = y1 - y0 + d.kh - 1;
@@ -61,6 +67,7 @@ void filter_2d(const ImageView& src, const ImageView& dst, const texcv::detail::
         }
       }
     }
+    errors.rethrow();
   });
 }
 

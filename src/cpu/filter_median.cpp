@@ -69,16 +69,23 @@ void median_select(const ImageView& src, const ImageView& dst, int k) {
   using K = KeyOf<T>;
   const int r = k / 2, w = src.width, h = src.height;
   const int n = k * k;
+  detail::RegionErrors errors;  // a failed allocation is thrown after the region
   TEXCV_OMP_PARALLEL_FOR_IF(static_cast<long>(w) * h)
   for (int y = 0; y < h; ++y) {
-    std::vector<typename K::type> win(static_cast<std::size_t>(n));
-    std::vector<const T*> rows(static_cast<std::size_t>(k));
+    std::vector<typename K::type> win;
+    std::vector<const T*> rows;
+    if (!errors.guard([&] {
+          win.resize(static_cast<std::size_t>(n));
+          rows.resize(static_cast<std::size_t>(k));
+        }))
+      continue;
     for (int j = 0; j < k; ++j) rows[j] = src.row<const T>(clamp_index(y + j - r, h));
     T* out = dst.row<T>(y);
     for (int x = 0; x < w; ++x)
       for (int c = 0; c < C; ++c)
         out[x * C + c] = median_at<T, C>(rows.data(), k, w, x, c, win.data());
   }
+  errors.rethrow();
 }
 
 // The values of one channel element at a time, kBlock of them: enough to fill the vector units
@@ -195,9 +202,11 @@ template <int C>
 void median_hist_u8(const ImageView& src, const ImageView& dst, int k) {
   const int r = k / 2, w = src.width, h = src.height;
   const int target = k * k / 2;  // 0-based rank of the median
+  detail::RegionErrors errors;   // a failed allocation is thrown after the region
   TEXCV_OMP_PARALLEL_FOR_IF(static_cast<long>(w) * h)
   for (int y = 0; y < h; ++y) {
-    std::vector<const std::uint8_t*> rows(static_cast<std::size_t>(k));
+    std::vector<const std::uint8_t*> rows;
+    if (!errors.guard([&] { rows.resize(static_cast<std::size_t>(k)); })) continue;
     for (int j = 0; j < k; ++j) rows[j] = src.row<const std::uint8_t>(clamp_index(y + j - r, h));
     std::array<std::array<int, 256>, C> fine{};
     std::array<std::array<int, 16>, C> coarse{};
@@ -226,6 +235,7 @@ void median_hist_u8(const ImageView& src, const ImageView& dst, int k) {
       }
     }
   }
+  errors.rethrow();
 }
 
 }  // namespace

@@ -26,23 +26,30 @@ void filter_separable(const ImageView& src, const ImageView& dst,
     const int blocks = (h + block - 1) / block;
     // Each thread's rows, allocated once and not zeroed (a fresh zeroed buffer per block, 1.2 MB
     // for 4096-wide rows, went through mmap: page faults and memset on every block).
+    detail::RegionErrors errors;  // a failed allocation is thrown after the region
     TEXCV_OMP_PARALLEL_IF(static_cast<long>(w) * h * (kw + kh) / 8) {
-      const auto buf = std::make_unique_for_overwrite<float[]>(xi.size() * C);
-      const auto acc = std::make_unique_for_overwrite<float[]>(static_cast<std::size_t>(n));
-      const auto tmp = std::make_unique_for_overwrite<float[]>(static_cast<std::size_t>(kh) * n);
+      std::unique_ptr<float[]> buf, acc, tmp;
       // The nonzero taps of each pass, in order (simd::filter_taps_store sums them from zero in
       // registers: the same floats as zeroing a row and taps_add, whose zero taps are skipped;
       // the x pass stores with scale 1 and offset 0, exact as its sums are never -0).
       std::vector<int> xo, yo;
       std::vector<float> xk, yk;
-      for (int k = 0; k < kw; ++k)
-        if (d.kx[k] != 0.0f) xo.push_back(k * C), xk.push_back(d.kx[k]);
-      for (int k = 0; k < kh; ++k)
-        if (d.ky[k] != 0.0f) yo.push_back(k), yk.push_back(d.ky[k]);
-      std::vector<const float*> xs(xk.size()), ys(yk.size());
+      std::vector<const float*> xs, ys;
+      const bool ready = errors.guard([&] {
+        buf = std::make_unique_for_overwrite<float[]>(xi.size() * C);
+        acc = std::make_unique_for_overwrite<float[]>(static_cast<std::size_t>(n));
+        tmp = std::make_unique_for_overwrite<float[]>(static_cast<std::size_t>(kh) * n);
+        for (int k = 0; k < kw; ++k)
+          if (d.kx[k] != 0.0f) xo.push_back(k * C), xk.push_back(d.kx[k]);
+        for (int k = 0; k < kh; ++k)
+          if (d.ky[k] != 0.0f) yo.push_back(k), yk.push_back(d.ky[k]);
+        xs.resize(xk.size());
+        ys.resize(yk.size());
+      });
       const int nx = static_cast<int>(xk.size()), ny = static_cast<int>(yk.size());
       TEXCV_OMP_FOR
       for (int b = 0; b < blocks; ++b) {
+        if (!ready) continue;
         const int y0 = b * block, y1 = std::min(h, y0 + block);
         // Source row r's x sums go to ring slot r % kh, just before the first output row that
         // needs them: the kh rows in use stay in cache (a block's whole buffer, 1.1 MB for
@@ -73,6 +80,7 @@ void filter_separable(const ImageView& src, const ImageView& dst,
         }
       }
     }
+    errors.rethrow();
   });
 }
 

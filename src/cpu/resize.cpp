@@ -166,9 +166,11 @@ void resize_separable(const ImageView& src, const ImageView& dst, const AxisTaps
     if (vec_ok(x)) xa = xb = 0;  // not one run (no such table): the plain loop only
   constexpr int kBlock = 32;     // destination rows per task, each with its own K source rows
   const int blocks = (dst.height + kBlock - 1) / kBlock;
+  detail::RegionErrors errors;  // a failed allocation is thrown after the region
   TEXCV_OMP_PARALLEL_FOR_IF(static_cast<long>(dst.width) * dst.height)
   for (int blk = 0; blk < blocks; ++blk) {
-    std::vector<float> rows(static_cast<std::size_t>(K) * n);
+    std::vector<float> rows;
+    if (!errors.guard([&] { rows.resize(static_cast<std::size_t>(K) * n); })) continue;
     int tag[K];
     bool tagged[K] = {};
     // The x sums of raw source row r (before the border) into slot r mod K.
@@ -222,6 +224,7 @@ void resize_separable(const ImageView& src, const ImageView& dst, const AxisTaps
       }
     }
   }
+  errors.rethrow();
 }
 
 template <typename T, int C>

@@ -18,6 +18,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <future>
 #include <mutex>
 #include <new>
@@ -296,6 +297,70 @@ TEST_F(BatchAllocFailure, EveryAllocationFailingInTurnLeavesOneResultPerFileAndN
       "runs refused before any file\n",
       clean.allocations, runs_with_failure, failed_files, threw);
   EXPECT_GE(runs_with_failure, clean.allocations / 2);
+}
+
+// The CPU operations whose threads allocate scratch memory inside an OpenMP region (the filters'
+// rows, resize's rows, the medians' windows, CLAHE's histograms): an exception leaving the region
+// ended the process (std::terminate). Each allocation of one call fails in turn, on an image
+// large enough for the threads to be used; the call either succeeds or throws std::bad_alloc on
+// the calling thread, and the test program lives on.
+TEST(CpuOpsAllocFailure, AFailedAllocationInsideTheThreadsIsThrownToTheCaller) {
+  using texcv::ElemType;
+  const texcv::Image u8 = texcv::test::random_image(256, 256, 1, ElemType::u8, 3);
+  const texcv::Image f32 = texcv::test::random_image(256, 256, 1, ElemType::f32, 4);
+  texcv::Image o8(256, 256, 1, ElemType::u8), o32(256, 256, 1, ElemType::f32);
+  texcv::Image big(300, 300, 1, ElemType::u8);
+  const texcv::Kernel k3{3, 3, {0.f, 1.f, 0.f, 1.f, -4.f, 1.f, 0.f, 1.f, 0.f}};
+  texcv::GaussianParams g;
+  g.ksize_x = 5;
+  g.sigma_x = 1.5;
+  texcv::ResizeParams linear, cubic;
+  cubic.interp = texcv::Interp::cubic;
+  texcv::ClaheParams cp;
+  cp.clip_limit = 2.0;
+  struct Op {
+    const char* name;
+    std::function<void()> call;
+  };
+  const std::vector<Op> ops = {
+      {"gaussian_blur", [&] { texcv::gaussian_blur(u8.view(), o8.view(), g); }},
+      {"convolve", [&] { texcv::convolve(u8.view(), o8.view(), k3); }},
+      {"median_blur 7 u8", [&] { texcv::median_blur(u8.view(), o8.view(), 7); }},
+      {"median_blur 7 f32", [&] { texcv::median_blur(f32.view(), o32.view(), 7); }},
+      {"resize linear", [&] { texcv::resize(u8.view(), big.view(), linear); }},
+      {"resize cubic", [&] { texcv::resize(u8.view(), big.view(), cubic); }},
+      {"clahe", [&] { texcv::clahe(u8.view(), o8.view(), cp); }},
+  };
+  for (const Op& op : ops) {
+    long allocations = 0;
+    for (long n = 0;; ++n) {
+      g_count = 0;
+      g_failed = 0;
+      g_countdown = n;
+      g_counting = true;
+      std::string threw;
+      try {
+        op.call();
+      } catch (const std::bad_alloc&) {
+        threw = "bad_alloc";
+      } catch (const texcv::Error& e) {
+        Suspend s;
+        threw = std::string("texcv::Error: ") + e.what();
+      }
+      g_counting = false;
+      g_countdown = 0;
+      if (n == 0) {
+        ASSERT_TRUE(threw.empty()) << op.name << ": " << threw;
+        allocations = g_count.load();
+        ASSERT_GT(allocations, 0) << op.name;
+        continue;
+      }
+      if (g_failed.load() == 0) break;  // fewer than n allocations: every one has failed once
+      EXPECT_FALSE(threw.empty()) << op.name << ": allocation " << n
+                                  << " failed and the call returned normally";
+      if (n > 4 * allocations + 16) break;  // a guard: allocations vary little between calls
+    }
+  }
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/batch_test_util.hpp"
 #include "common/test_support.hpp"
 #include "texcv/texcv.hpp"
 
@@ -20,50 +21,23 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct CliRun {
-  int code = -1;
-  std::string err;
+using texcv::test::batch::has;
+using texcv::test::batch::Proc;
+
+struct CliRun : Proc {
   double seconds = 0;
 };
 
-std::string slurp(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
-}
-
-std::string quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) {
-    if (c == '\'') {
-      q += "'\\''";
-    } else {
-      q += c;
-    }
-  }
-  return q + "'";
-}
-
-bool has(const std::string& haystack, const std::string& needle) {
-  return haystack.find(needle) != std::string::npos;
-}
-
 class PipelineBounds : public ::testing::Test {
  protected:
+  // texcv as a process (batch_test_util.hpp's spawn and wait_for), timed.
   CliRun texcv(const std::vector<std::string>& args) {
-    std::string cmd = quote(TEXCV_CLI_PATH);
-    for (const auto& a : args) {
-      cmd += ' ';
-      cmd += quote(a);
-    }
-    const fs::path err = dir_ / "stderr.txt";
-    cmd += " >/dev/null 2>";
-    cmd += quote(err.string());
     const auto t0 = std::chrono::steady_clock::now();
-    const int status = std::system(cmd.c_str());
     CliRun r;
+    static_cast<Proc&>(r) = texcv::test::batch::wait_for(
+        texcv::test::batch::spawn(args, dir_ / "stdout.txt", dir_ / "stderr.txt"),
+        dir_ / "stdout.txt", dir_ / "stderr.txt");
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    r.err = slurp(err);
     return r;
   }
   fs::path image(const std::string& name, int w, int h) {
@@ -142,7 +116,7 @@ TEST_F(PipelineBounds, BatchFailsTheFileOverTheCapAndRunsTheOthers) {
   EXPECT_TRUE(
       has(r.err, std::string("FAILED ") + (dir_ / "in" / "large.png").string() + ": " + msg))
       << r.err;
-  const std::string rep = slurp(report);
+  const std::string rep = texcv::test::batch::read_all(report);
   EXPECT_TRUE(has(
       rep, std::string("\"status\":\"failed\",\"error\":\"") + msg + "\",\"stage\":\"process\""))
       << rep;

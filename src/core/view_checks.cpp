@@ -10,13 +10,15 @@ namespace texcv::detail {
 
 namespace {
 
-// Byte range [first, last) that a view's pixels span.
+// Byte range [first, last] (inclusive: a view whose bytes end at the top of the address space
+// would make an exclusive end wrap to 0 and look disjoint from everything) that a non-empty
+// view's pixels span.
 struct ByteRange {
   std::uintptr_t first, last;
 };
 ByteRange bytes_of(const ImageView& v) {
   const auto first = reinterpret_cast<std::uintptr_t>(v.data);
-  return {first, first + v.pitch * static_cast<std::size_t>(v.height - 1) + v.row_bytes()};
+  return {first, first + v.pitch * static_cast<std::size_t>(v.height - 1) + v.row_bytes() - 1};
 }
 
 }  // namespace
@@ -35,7 +37,7 @@ void check_no_overlap(const char* op, const ImageView& out, const ImageView& in,
                       const char* in_name) {
   if (out.location != in.location) return;
   const ByteRange a = bytes_of(out), b = bytes_of(in);
-  if (a.first < b.last && b.first < a.last) {
+  if (a.first <= b.last && b.first <= a.last) {
     std::string got("destination bytes overlapping the ");
     got.append(in_name);
     fail(ErrorCode::InvalidArgument, op, "output aliasing input", got, "separate memory");

@@ -142,7 +142,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (pair_ok && va.location == vb.location) {
     u128 a0, a1, b0, b1;
     if (byte_range(va, a0, a1) && byte_range(vb, b0, b1) && a0 < b1 && b0 < a1)
-      broken("check_pair accepted a destination overlapping the source");
+      broken("check_pair accepted a destination overlapping the source:",
+             ("source " + describe(a, va) + " at " + std::to_string(a.address) + "; destination " +
+              describe(b, vb) + " at " + std::to_string(b.address))
+                 .c_str());
   }
   return 0;
 }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "common/test_support.hpp"
+#include "src/core/view_checks.hpp"
 
 namespace texcv {
 namespace {
@@ -288,6 +289,27 @@ TEST_F(GeometryErrors, Aliasing) {
                "flip" + msg);
   Image other(8, 6, 3, ElemType::u8);
   EXPECT_NO_THROW(flip(src, other, FlipCode::vertical));
+}
+
+// Found by fuzz_view_checks
+// (tests/fuzz/corpus/fuzz_view_checks/finding-overlap-top-of-address-space): two 1x1 u8 views of
+// the last byte of the address space. Their exclusive end wraps to 0, and the overlap check took
+// them for disjoint. Views are only compared, never read.
+TEST(ViewChecks, OverlapAtTopOfAddressSpace) {
+  ImageView a;
+  a.data = reinterpret_cast<void*>(~std::uintptr_t{0});
+  a.width = a.height = a.channels = 1;
+  a.type = ElemType::u8;
+  a.pitch = 1;
+  a.location = Location::host;
+  const ImageView b = a;
+  expect_error([&] { texcv::detail::check_pair("op", a, b, true); }, ErrorCode::InvalidArgument,
+               "op: output aliasing input; got destination bytes overlapping the source, expected "
+               "separate memory");
+  ImageView c = a;  // the byte before: adjacent, not overlapping
+  c.data = reinterpret_cast<void*>(~std::uintptr_t{0} - 1);
+  EXPECT_NO_THROW(texcv::detail::check_pair("op", c, a, true));
+  EXPECT_NO_THROW(texcv::detail::check_pair("op", a, c, true));
 }
 
 TEST_F(GeometryErrors, Matrices) {

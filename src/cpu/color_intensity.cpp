@@ -12,6 +12,7 @@
 #include "src/core/sampling.hpp"
 #include "src/cpu/dispatch.hpp"
 #include "src/cpu/lut_row.hpp"
+#include "src/cpu/pow_rounded.hpp"
 #include "src/cpu/simd.hpp"
 
 namespace texcv::cpu {
@@ -40,8 +41,11 @@ void gamma(const ImageView& src, const ImageView& dst, double g) {
     using T = typename decltype(tag)::type;
     if constexpr (sizeof(T) == 4) {
       const float gf = static_cast<float>(g);
+      // |x|^g rounded to the nearest float (pow_rounded.hpp), in vectors where the CPU has them.
       for_rows<T, T>(src, dst, [&](const T* s, T* d, int n) {
-        for (int i = 0; i < n; ++i) d[i] = std::copysign(std::pow(std::fabs(s[i]), gf), s[i]);
+        if (simd::gamma_row(s, d, n, gf)) return;
+        for (int i = 0; i < n; ++i)
+          d[i] = std::copysign(detail::pow_rounded(std::fabs(s[i]), gf), s[i]);
       });
     } else {
       // One table over every element of the row, whatever the channel count.

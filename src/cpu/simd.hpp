@@ -190,6 +190,11 @@ bool pick_rows(const float* a, const float* b, float* out, int n, bool max);
 bool bilateral_row(const std::uint8_t* center, int channels, const long* ofs, const float* space,
                    int taps, const float* table, int w, std::uint8_t* out);
 
+// gamma of f32 elements (simd_color.cpp): d[i] = copysign(detail::pow_rounded(|s[i]|, g), s[i]),
+// i < n, g finite and > 0 (pow_rounded.hpp: |x|^g rounded to the nearest float, the same bits on
+// every target). Returns false when n is shorter than one vector.
+bool gamma_row(const float* s, float* d, int n, float g);
+
 // The name of the Highway target the dispatch picks on this CPU (e.g. "AVX2"), or "none".
 const char* simd_target();
 

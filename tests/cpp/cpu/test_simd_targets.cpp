@@ -20,6 +20,7 @@
 #include "cpu/on_every_simd_target.hpp"
 #include "src/core/color_pixel.hpp"
 #include "src/core/sampling.hpp"
+#include "src/cpu/pow_rounded.hpp"
 #include "src/cpu/simd.hpp"
 #include "texcv/filters.hpp"
 #include "texcv/geometry.hpp"
@@ -1116,6 +1117,77 @@ TEST(SimdTargets, ConvertRowsArePxConvertOnEveryTarget) {
     expect_convert_rows_match<float, std::uint16_t>(name);
     expect_convert_rows_match<float, float>(name);
   });
+}
+
+// gamma on f32: |x|^g rounded to the nearest float. Checked against an independent reference,
+// powl's value rounded to float (exact but for values within about 2^-63 of a midpoint, far
+// rarer than the cases here), element by element through pow_rounded (the plain loop), and
+// through gamma_row on every target, bit for bit. The random values include some whose power
+// lies within the margin of a midpoint of two floats (the slow path); this is counted, so the
+// test keeps covering it.
+TEST(SimdTargets, GammaF32RowsArePowRoundedOnEveryTarget) {
+  const float inf = std::numeric_limits<float>::infinity();
+  const float qnan = std::numeric_limits<float>::quiet_NaN();
+  std::vector<float> src;
+  std::uint32_t state = 12345;
+  auto next = [&state] {
+    state = state * 1664525u + 1013904223u;
+    return state;
+  };
+  for (int i = 0; i < 60000; ++i) {
+    const float u = static_cast<float>(next() >> 8) / 16777216.0f;  // [0, 1)
+    src.push_back((next() & 1 ? -8.0f : 8.0f) * u);
+  }
+  for (float e : {0.0f, -0.0f, 1.0f, -1.0f, inf, -inf, qnan, -qnan, 1e-40f, -3e-45f, 1e-30f, 3e38f,
+                  -3e38f, 0x1p60f, 0x1p-60f, 0.5f, 2.0f, 1.0f + 0x1p-12f})
+    src.push_back(e);
+  for (int i = 0; i < 37; ++i) src.push_back(static_cast<float>(i) * 0.25f);  // a ragged tail
+  const int n = static_cast<int>(src.size());
+  auto bits = [](float f) {
+    std::uint32_t b;
+    std::memcpy(&b, &f, 4);
+    return b;
+  };
+  for (float g : {0.45f, 1.0f, 2.2f, 2.0f, 7.3f}) {
+    SCOPED_TRACE("gamma " + std::to_string(g));
+    std::vector<float> plain(n);
+    int near_midpoint = 0;
+    for (int i = 0; i < n; ++i) {
+      const float ax = std::fabs(src[i]);
+      plain[i] = std::copysign(cpu::detail::pow_rounded(ax, g), src[i]);
+      if (std::isnan(ax)) {
+        ASSERT_EQ(bits(plain[i]), bits(src[i])) << i;
+        continue;
+      }
+      const long double exact = std::pow(static_cast<long double>(ax), static_cast<long double>(g));
+      const float want = std::copysign(static_cast<float>(exact), src[i]);
+      ASSERT_EQ(bits(plain[i]), bits(want)) << "x " << src[i] << " (element " << i << ")";
+      // The float below and above the exact value; near_midpoint: within the margin of theirs.
+      const float f = static_cast<float>(exact);
+      if (std::isfinite(f) && f > 0x1p-126f) {
+        const long double other =
+            exact < static_cast<long double>(f) ? std::nextafter(f, 0.0f) : std::nextafter(f, inf);
+        const long double mid = (static_cast<long double>(f) + other) / 2;
+        if (std::fabs(exact - mid) < exact * static_cast<long double>(cpu::detail::kPowMargin))
+          ++near_midpoint;
+      }
+    }
+    if (g != 1.0f) {  // (x^1 is x: never near a midpoint)
+      EXPECT_GT(near_midpoint, 0) << "no value took the slow path; the test lost its coverage";
+    }
+    test::on_every_simd_target("gamma f32 rows", [&](const std::string& name) {
+      for (int len : {n, 5, 1}) {
+        std::vector<float> out(len, -123.0f);
+        if (!cpu::simd::gamma_row(src.data(), out.data(), len, g)) {
+          for (int i = 0; i < len; ++i)
+            out[i] = std::copysign(cpu::detail::pow_rounded(std::fabs(src[i]), g), src[i]);
+        }
+        for (int i = 0; i < len; ++i)
+          ASSERT_EQ(bits(out[i]), bits(plain[i]))
+              << name << ", x " << src[i] << " (element " << i << " of " << len << ")";
+      }
+    });
+  }
 }
 
 }  // namespace

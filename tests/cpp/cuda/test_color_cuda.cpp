@@ -3,9 +3,10 @@
 // threshold type, on odd-sized random images, both with aligned whole images (vector loads and
 // stores) and with offset sub-views as source and destination (scalar paths). Device outputs are
 // poisoned first; the frame around a sub-view destination must stay poisoned.
-// The one exception: gamma on f32 uses pow, whose CUDA (double pow rounded to float) and glibc
-// (powf) results are each within 1 ulp of the exact value but not always the same float; those
-// are compared within 1 ulp (every other case, including gamma on u8/u16, must be identical).
+// The one exception: gamma on f32, whose CUDA (double pow rounded to float) and CPU (the exact
+// value rounded to the nearest float: src/cpu/pow_rounded.hpp) results can differ where the
+// exact value lies near the midpoint of two floats; those are compared within 1 ulp (every other
+// case, including gamma on u8/u16, must be identical).
 #include <gtest/gtest.h>
 
 #include <cmath>

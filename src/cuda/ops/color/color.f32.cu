@@ -1,5 +1,6 @@
 // Pointwise colour kernels for f32 sources, and gamma on f32: sign(in) * |in|^gamma through the
-// double-precision pow rounded to float (within 1 ulp of the CPU's powf; docs/ops/color.md).
+// double-precision pow rounded to float (within 1 ulp of the CPU's correctly rounded value;
+// docs/ops/color.md).
 #include "src/cuda/ops/color/color_kernels.cuh"
 
 namespace texcv::cuda::ops {

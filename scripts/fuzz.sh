@@ -121,9 +121,16 @@ for t in "${targets[@]}"; do
   rss=$(sed -nE 's/^stat::peak_rss_mb: *([0-9]+)/\1/p' "$log" | tail -1 || true)
   cov=$(grep -oE 'cov: [0-9]+ ft: [0-9]+ corp: [0-9]+(/[0-9]+[a-zA-Z]*)?' "$log" | tail -1 || true)
   verdict=ok
+  # With -fork and -ignore_crashes (long runs) libFuzzer goes on after a finding and exits 0: a
+  # kept input still fails the target.
+  kept=$(find "$out/artifacts" -maxdepth 1 -type f -name "$t-*" | wc -l)
   if [ $rc -ne 0 ]; then
     verdict="FAILED (exit $rc)"
     failed+=("$t")
+  elif [ "$kept" -gt 0 ]; then
+    verdict="FAILED ($kept input(s) kept in $out/artifacts)"
+    failed+=("$t")
+    rc=1
   fi
   line="$t: ${secs} s, ${execs:-?} runs, ${cov:-no coverage line}, peak RSS ${rss:-?} MB: $verdict"
   echo "$line" | tee -a "$summary"

@@ -517,9 +517,21 @@ do_sanitize() {
     fi
   fi
   if [[ " $parts " == *" racecheck "* ]]; then
-    local suites=${TEXCV_RACECHECK_SUITES:-"HistCuda NonlinearCuda FiltersCuda ColorCuda GeometryCudaPaths"}
+    # FiltersCuda test by test, with TEXCV_TEST_SANITIZER_SUBSET=1 (test_filters_cuda.cpp: every
+    # kernel instantiation, two borders, one layout): its whole matrix under racecheck did not get
+    # past its first test in 300 s (seventh session). An entry with a '.' is a gtest filter as is.
+    local filt="FiltersCuda.SeparableFilterIdenticalToCpu FiltersCuda.GaussianBlurIdenticalToCpu"
+    filt+=" FiltersCuda.BoxFilterIdenticalToCpu FiltersCuda.ConvolveIdenticalToCpu"
+    filt+=" FiltersCuda.RegisterKernelsInteriorAndEdgeBlocksIdenticalToCpu"
+    filt+=" FiltersCuda.SharpenIdenticalToCpu FiltersCuda.DerivativesIdenticalToCpu"
+    filt+=" FiltersCuda.UnsharpMaskIdenticalToCpu"
+    local suites=${TEXCV_RACECHECK_SUITES:-"HistCuda NonlinearCuda ColorCuda GeometryCudaPaths $filt"}
+    local s f
     for s in $suites; do
-      sanitize_run racecheck "$s" "$(cap "$rsecs" 15)" "$cuda" --gtest_filter="$s.*" || rc=1
+      f="$s.*"
+      [[ $s == *.* ]] && f=$s
+      TEXCV_TEST_SANITIZER_SUBSET=1 sanitize_run racecheck "${s#FiltersCuda.}" \
+        "$(cap "$rsecs" 15)" "$cuda" --gtest_filter="$f" || rc=1
     done
   fi
   STAGE_NOTE="$(grep -cE ' clean$' "$SANITIZE_TXT") clean runs of $(($(grep -c '' "$SANITIZE_TXT") - 2))"

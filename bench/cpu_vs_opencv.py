@@ -23,9 +23,12 @@ machine: rows at 1-8 ms moved between 0.1x and 2x from run to run at 16 threads,
 --order isolated times each library in a process of its own (this script run twice with
 --only texcv and --only opencv, the other library given one thread there, used only for the
 output compared), as a program using one of them runs: no second thread pool on the cores.
+--out writes the table as JSON, with every repetition's time besides the medians (a bimodal
+row shows there).
 
 Usage: python3 bench/cpu_vs_opencv.py [--threads N] [--reps N] [--size N] [--filter S[,S]]
-                                      [--set issue|all] [--order alternate|blocks] [--out F.json]
+                                      [--set issue|all] [--order alternate|blocks|isolated]
+                                      [--out F.json]
 """
 
 import argparse
@@ -434,7 +437,8 @@ def main():
             if not a.only:
                 print(f"| {name} | {mc:.1f} | {mt:.1f} | {mt / mc:.2f} | {diff:.3g} |", flush=True)
             results.append({"op": name, "registry_op": op, "opencv_ms": mc, "texcv_ms": mt,
-                            "ratio": mt / mc, "max_abs_diff": diff})
+                            "ratio": mt / mc, "max_abs_diff": diff,
+                            "opencv_times_ms": t_cv, "texcv_times_ms": t_tx})
             timed.add(op)
             if note:
                 notes.append(f"- {name}: {note}")
@@ -493,7 +497,8 @@ def isolated(a):
             continue
         mt, mc = row["texcv_ms"], c["opencv_ms"]
         print(f"| {row['op']} | {mc:.1f} | {mt:.1f} | {mt / mc:.2f} | {row['max_abs_diff']:.3g} |")
-        rows.append(dict(row, opencv_ms=mc, ratio=mt / mc))
+        rows.append(dict(row, opencv_ms=mc, ratio=mt / mc,
+                         opencv_times_ms=c.get("opencv_times_ms")))
     print("\n".join(line for line in tail.splitlines() if not line.startswith("|")).strip())
     if a.out:
         with open(a.out, "w") as f:

@@ -24,6 +24,11 @@
 #     16 threads with --order isolated (each library timed in a process of its own: the 16-thread
 #     rows of phases 3-5 were bimodal, e.g. erode 3x3 0.3 ms or 5-8 ms, with both libraries'
 #     pools in one process), 11 repetitions (cpu_isolated16.txt).
+#   ISSUE17_PHASE=7 (about 8 min; next session): build and the Python module, then every row on
+#     16 threads with --order isolated twice (cpu_iso16_a/b.txt) and once on 8 threads
+#     (cpu_iso8.txt), 11 repetitions, every repetition's time in the JSON: phase 6 (a1c9339) had
+#     44 of 100 rows over 1.0, texcv's own times up to 8x off phase 5's (RGB to gray 0.5 -> 4.0
+#     ms, erode 3x3 5.0 -> 0.4 ms): is a row bimodal within a run, between runs, or only at 16?
 # At most 8 files come back: summary.txt, info.txt, cpu_*.txt, batch_table.md, logs<phase>.tgz.
 set -u
 cd "$(dirname "$0")/.." || exit 1
@@ -90,6 +95,16 @@ elif [ "$phase" = 6 ]; then
   PYTHONPATH=$pkg timeout 270 python3 bench/cpu_vs_opencv.py --threads 16 --set all --reps 11 \
     --order isolated --out "$OUT/cpu_isolated16.json" >"$OUT/cpu_isolated16.txt" 2>&1
   echo "isolated: rc $?"
+elif [ "$phase" = 7 ]; then
+  TEXCV_DEADLINE=${TEXCV_DEADLINE:-250} TEXCV_HARD_LIMIT=${TEXCV_HARD_LIMIT:-300} \
+    bash bench/run_device.sh build python
+  [ -x "$texcv_bin" ] && "$texcv_bin" info 2>&1 | sed -n 1,12p >"$OUT/info.txt"
+  for run in "16 iso16_a" "16 iso16_b" "8 iso8"; do
+    set -- $run
+    PYTHONPATH=$pkg timeout 120 python3 bench/cpu_vs_opencv.py --threads "$1" --set all --reps 11 \
+      --order isolated --out "$OUT/cpu_$2.json" >"$OUT/cpu_$2.txt" 2>&1
+    echo "$2: rc $?"
+  done
 elif [ "$phase" = 4 ]; then
   TEXCV_DEADLINE=${TEXCV_DEADLINE:-250} TEXCV_HARD_LIMIT=${TEXCV_HARD_LIMIT:-330} \
     bash bench/run_device.sh build python

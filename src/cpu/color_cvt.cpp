@@ -17,7 +17,7 @@ namespace sd = texcv::detail;
 // Calls f(row index) for every row, in parallel for large images.
 template <class F>
 void for_rows(const ImageView& v, F&& f) {
-  TEXCV_OMP_PARALLEL_FOR_IF(static_cast<long>(v.width) * v.height)
+  TEXCV_OMP_PARALLEL_FOR_ROWS(v.width, v.height)
   for (int y = 0; y < v.height; ++y) f(y);
 }
 

@@ -20,7 +20,7 @@ namespace sd = texcv::detail;
 // parallel (one band per thread) when there are several.
 template <class F>
 void for_bands(int h, int bands, long work, F&& f) {
-  TEXCV_OMP_PARALLEL_FOR_IF(bands > 1 ? work : 0)
+  TEXCV_OMP_PARALLEL_FOR_N(bands > 1 ? work : 0, bands)
   for (int b = 0; b < bands; ++b)
     f(b, static_cast<int>(static_cast<long>(h) * b / bands),
       static_cast<int>(static_cast<long>(h) * (b + 1) / bands));
@@ -159,7 +159,7 @@ void equalize_hist(const ImageView& src, const ImageView& dst) {
   const std::vector<std::uint64_t> h = value_counts<std::uint8_t, 1>(src);
   std::uint8_t lut[256];
   sd::equalize_lut(h.data(), static_cast<std::uint64_t>(src.width) * src.height, lut);
-  TEXCV_OMP_PARALLEL_FOR_IF(static_cast<long>(src.width) * src.height)
+  TEXCV_OMP_PARALLEL_FOR_ROWS(src.width, src.height)
   for (int y = 0; y < src.height; ++y) {
     const std::uint8_t* s = src.row<const std::uint8_t>(y);
     std::uint8_t* d = dst.row<std::uint8_t>(y);
@@ -186,7 +186,7 @@ void clahe_t(const ImageView& src, const ImageView& dst, double clip_limit, int 
   std::vector<T> luts(static_cast<std::size_t>(tiles_x) * tiles_y * kBins);
   const int ntiles = tiles_x * tiles_y;
   detail::RegionErrors errors;  // a failed allocation is thrown after the region
-  TEXCV_OMP_PARALLEL_FOR_IF(static_cast<long>(w) * h)
+  TEXCV_OMP_PARALLEL_FOR_N(static_cast<long>(w) * h, ntiles)
   for (int t = 0; t < ntiles; ++t) {
     const int tx = t % tiles_x, ty = t / tiles_x;
     std::vector<int> hist;
@@ -252,7 +252,7 @@ void clahe_t(const ImageView& src, const ImageView& dst, double clip_limit, int 
   // same in any order.
   constexpr int kBlock = 16;
   const int blocks = (h + kBlock - 1) / kBlock;
-  TEXCV_OMP_PARALLEL_FOR_IF(static_cast<long>(w) * h)
+  TEXCV_OMP_PARALLEL_FOR_N(static_cast<long>(w) * h, blocks)
   for (int b = 0; b < blocks; ++b) {
     const int yb = b * kBlock, ye = std::min(yb + kBlock, h);
     for (std::size_t k = 0; k + 1 < span.size(); ++k) {

@@ -25,7 +25,7 @@ namespace sd = texcv::detail;
 template <typename S, typename D, class F>
 void for_rows(const ImageView& src, const ImageView& dst, F&& f) {
   const int n = src.width * src.channels;
-  TEXCV_OMP_PARALLEL_FOR_IF(static_cast<long>(src.width) * src.height)
+  TEXCV_OMP_PARALLEL_FOR_ROWS(src.width, src.height)
   for (int y = 0; y < src.height; ++y) f(src.row<const S>(y), dst.row<D>(y), n);
 }
 
@@ -66,7 +66,7 @@ void min_max(const ImageView& src, double& lo, double& hi) {
     using T = typename decltype(tag)::type;
     std::vector<double> rlo(src.height), rhi(src.height);
     const int n = src.width * src.channels;
-    TEXCV_OMP_PARALLEL_FOR_IF(static_cast<long>(src.width) * src.height)
+    TEXCV_OMP_PARALLEL_FOR_ROWS(src.width, src.height)
     for (int y = 0; y < src.height; ++y) {
       const T* s = src.row<const T>(y);
       T a = s[0], b = s[0];
@@ -91,7 +91,7 @@ void mean_std(const ImageView& src, double mean[4], double std_out[4]) {
       // u8/u16: exact integer sums and sums of squares (per row in 64 bits, the rows in 128),
       // turned into mean and std by the host formula the CUDA backend uses too.
       std::vector<std::uint64_t> rows(static_cast<std::size_t>(src.height) * 8, 0);
-      TEXCV_OMP_PARALLEL_FOR_IF(static_cast<long>(src.width) * src.height)
+      TEXCV_OMP_PARALLEL_FOR_ROWS(src.width, src.height)
       for (int y = 0; y < src.height; ++y) {
         const T* s = src.row<const T>(y);
         std::uint64_t acc[8] = {0, 0, 0, 0, 0, 0, 0, 0};
@@ -116,7 +116,7 @@ void mean_std(const ImageView& src, double mean[4], double std_out[4]) {
     // two passes (the mean, then the squared deviations from it).
     std::vector<double> rows(static_cast<std::size_t>(src.height) * 4);
     auto pass = [&](const double* centre) {
-      TEXCV_OMP_PARALLEL_FOR_IF(static_cast<long>(src.width) * src.height)
+      TEXCV_OMP_PARALLEL_FOR_ROWS(src.width, src.height)
       for (int y = 0; y < src.height; ++y) {
         const T* s = src.row<const T>(y);
         double acc[4] = {0, 0, 0, 0};

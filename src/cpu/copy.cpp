@@ -29,7 +29,7 @@ void copy(const ImageView& src, const ImageView& dst) {
       std::memmove(dst.row<unsigned char>(y), src.row<const unsigned char>(y), bytes);
     return;
   }
-  TEXCV_OMP_PARALLEL_FOR_IF(static_cast<long>(bytes / 4) * src.height)
+  TEXCV_OMP_PARALLEL_FOR_ROWS(static_cast<long>(bytes / 4), src.height)
   for (int y = 0; y < src.height; ++y)
     std::memcpy(dst.row<unsigned char>(y), src.row<const unsigned char>(y), bytes);
 }

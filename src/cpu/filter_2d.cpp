@@ -40,7 +40,7 @@ void filter_2d(const ImageView& src, const ImageView& dst, const texcv::detail::
             }
         tap_src.resize(tap_k.size());
       });
-      TEXCV_OMP_FOR
+      TEXCV_OMP_FOR_N(blocks)
       for (int b = 0; b < blocks; ++b) {
         if (!ready) continue;
         const int y0 = b * kBlock, y1 = std::min(h, y0 + kBlock);

@@ -63,7 +63,7 @@ void bilateral(const ImageView& src, const ImageView& dst, const texcv::detail::
   for (int j = 0; j < pw; ++j) xi[j] = texcv::detail::border_index(j - r, w, d.border.border);
   // The padded copy in parallel, each row's inside in one copy (xi[j] == j - r there): made on
   // one thread element by element, it did not shrink with the filter's threads.
-  TEXCV_OMP_PARALLEL_FOR_IF(static_cast<long>(pw) * ph)
+  TEXCV_OMP_PARALLEL_FOR_ROWS(pw, ph)
   for (int py = 0; py < ph; ++py) {
     const int iy = texcv::detail::border_index(py - r, h, d.border.border);
     T* o = pad.get() + static_cast<std::size_t>(py) * pw * C;
@@ -85,7 +85,7 @@ void bilateral(const ImageView& src, const ImageView& dst, const texcv::detail::
   std::vector<long> ofs(static_cast<std::size_t>(taps));
   for (int k = 0; k < taps; ++k) ofs[k] = (static_cast<long>(d.dy[k]) * pw + d.dx[k]) * C;
   const std::vector<float>& color_table = color.table;
-  TEXCV_OMP_PARALLEL_FOR_IF(static_cast<long>(w) * h * taps)
+  TEXCV_OMP_PARALLEL_FOR_ROWS(static_cast<long>(w) * taps, h)
   for (int y = 0; y < h; ++y) {
     T* out = dst.row<T>(y);
     if constexpr (std::is_same_v<T, std::uint8_t>) {

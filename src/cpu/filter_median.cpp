@@ -70,7 +70,7 @@ void median_select(const ImageView& src, const ImageView& dst, int k) {
   const int r = k / 2, w = src.width, h = src.height;
   const int n = k * k;
   detail::RegionErrors errors;  // a failed allocation is thrown after the region
-  TEXCV_OMP_PARALLEL_FOR_IF(static_cast<long>(w) * h)
+  TEXCV_OMP_PARALLEL_FOR_ROWS(w, h)
   for (int y = 0; y < h; ++y) {
     std::vector<typename K::type> win;
     std::vector<const T*> rows;
@@ -164,7 +164,7 @@ void median_network(const ImageView& src, const ImageView& dst) {
   constexpr std::size_t M = static_cast<std::size_t>(k) * k;
   const int w = src.width, h = src.height;
   const int lo = r * C, hi = (w - r) * C;  // inner elements [lo, hi)
-  TEXCV_OMP_PARALLEL_FOR_IF(static_cast<long>(w) * h)
+  TEXCV_OMP_PARALLEL_FOR_ROWS(w, h)
   for (int y = 0; y < h; ++y) {
     std::array<const T*, M> rows{};
     for (int j = 0; j < k; ++j)
@@ -203,7 +203,7 @@ void median_hist_u8(const ImageView& src, const ImageView& dst, int k) {
   const int r = k / 2, w = src.width, h = src.height;
   const int target = k * k / 2;  // 0-based rank of the median
   detail::RegionErrors errors;   // a failed allocation is thrown after the region
-  TEXCV_OMP_PARALLEL_FOR_IF(static_cast<long>(w) * h)
+  TEXCV_OMP_PARALLEL_FOR_ROWS(w, h)
   for (int y = 0; y < h; ++y) {
     std::vector<const std::uint8_t*> rows;
     if (!errors.guard([&] { rows.resize(static_cast<std::size_t>(k)); })) continue;

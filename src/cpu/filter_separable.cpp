@@ -47,7 +47,7 @@ void filter_separable(const ImageView& src, const ImageView& dst,
         ys.resize(yk.size());
       });
       const int nx = static_cast<int>(xk.size()), ny = static_cast<int>(yk.size());
-      TEXCV_OMP_FOR
+      TEXCV_OMP_FOR_N(blocks)
       for (int b = 0; b < blocks; ++b) {
         if (!ready) continue;
         const int y0 = b * block, y1 = std::min(h, y0 + block);

@@ -12,7 +12,7 @@ void unsharp_mask(const ImageView& src, const ImageView& dst, const texcv::detai
     using T = typename decltype(tag)::type;
     constexpr int C = decltype(ch)::value;
     const int n = src.width * C;
-    TEXCV_OMP_PARALLEL_FOR_IF(static_cast<long>(src.width) * src.height)
+    TEXCV_OMP_PARALLEL_FOR_ROWS(src.width, src.height)
     for (int y = 0; y < src.height; ++y) {
       const T* s = src.row<const T>(y);
       const T* b = bv.row<const T>(y);

@@ -48,7 +48,7 @@ void flip(const ImageView& src, const ImageView& dst, FlipCode code) {
   const bool mirror_y = code != FlipCode::horizontal;
   const std::size_t px = src.pixel_bytes();
   const int w = src.width, h = src.height;
-  TEXCV_OMP_PARALLEL_FOR_IF(static_cast<long>(dst.width) * dst.height)
+  TEXCV_OMP_PARALLEL_FOR_ROWS(dst.width, h)
   for (int y = 0; y < h; ++y) {
     const unsigned char* s = src.row<const unsigned char>(mirror_y ? h - 1 - y : y);
     unsigned char* d = dst.row<unsigned char>(y);

@@ -93,7 +93,7 @@ void run(const ImageView& src, const ImageView& dst, const texcv::detail::MorphD
   TEXCV_OMP_PARALLEL_IF(static_cast<long>(w) * h * (kw + kh) / 8) {
     std::unique_ptr<T[]> pad, red_rows, g_rows, hg_rows;
     std::vector<const T*> red, g, hg;
-    TEXCV_OMP_FOR
+    TEXCV_OMP_FOR_N(blocks)
     for (int b = 0; b < blocks; ++b) {
       if (failed.load(std::memory_order_relaxed)) continue;
       if (!pad) {
@@ -225,7 +225,7 @@ void morph_subtract(const ImageView& a, const ImageView& b, const ImageView& dst
     using T = typename decltype(tag)::type;
     constexpr int C = decltype(ch)::value;
     const int n = a.width * C;
-    TEXCV_OMP_PARALLEL_FOR_IF(static_cast<long>(a.width) * a.height)
+    TEXCV_OMP_PARALLEL_FOR_ROWS(a.width, a.height)
     for (int y = 0; y < a.height; ++y) {
       const T* pa = a.row<const T>(y);
       const T* pb = b.row<const T>(y);

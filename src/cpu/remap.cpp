@@ -11,7 +11,7 @@ void remap(const ImageView& src, const ImageView& dst, const ImageView& map_x,
     using T = typename decltype(tag)::type;
     constexpr int C = decltype(ch)::value;
     const auto s = detail::source_of<T, C>(src);
-    TEXCV_OMP_PARALLEL_FOR_IF(static_cast<long>(dst.width) * dst.height)
+    TEXCV_OMP_PARALLEL_FOR_ROWS(dst.width, dst.height)
     for (int y = 0; y < dst.height; ++y) {
       const float* mx = map_x.row<const float>(y);
       const float* my = map_y.row<const float>(y);

@@ -36,7 +36,7 @@ void resize_nearest(const ImageView& src, const ImageView& dst, const ResizeDesc
   std::vector<int> xs(dst.width);
   for (int x = 0; x < dst.width; ++x) xs[x] = d.ax.nearest(x, src.width);
   const int* xi = xs.data();
-  TEXCV_OMP_PARALLEL_FOR_IF(static_cast<long>(dst.width) * dst.height)
+  TEXCV_OMP_PARALLEL_FOR_ROWS(dst.width, dst.height)
   for (int y = 0; y < dst.height; ++y) {
     const T* srow = src.row<const T>(d.ay.nearest(y, src.height));
     T* drow = dst.row<T>(y);
@@ -60,7 +60,7 @@ void resize_area_shrink(const ImageView& src, const ImageView& dst, const Resize
   area_table(dst.width, d.scale_x, src.width, xt, xo);
   area_table(dst.height, d.scale_y, src.height, yt, yo);
   const auto s = detail::source_of<T, C>(src);
-  TEXCV_OMP_PARALLEL_FOR_IF(static_cast<long>(dst.width) * dst.height)
+  TEXCV_OMP_PARALLEL_FOR_ROWS(dst.width, dst.height)
   for (int y = 0; y < dst.height; ++y) {
     T* drow = dst.row<T>(y);
     for (int x = 0; x < dst.width; ++x) {
@@ -167,7 +167,7 @@ void resize_separable(const ImageView& src, const ImageView& dst, const AxisTaps
   constexpr int kBlock = 32;     // destination rows per task, each with its own K source rows
   const int blocks = (dst.height + kBlock - 1) / kBlock;
   detail::RegionErrors errors;  // a failed allocation is thrown after the region
-  TEXCV_OMP_PARALLEL_FOR_IF(static_cast<long>(dst.width) * dst.height)
+  TEXCV_OMP_PARALLEL_FOR_N(static_cast<long>(dst.width) * dst.height, blocks)
   for (int blk = 0; blk < blocks; ++blk) {
     std::vector<float> rows;
     if (!errors.guard([&] { rows.resize(static_cast<std::size_t>(K) * n); })) continue;
@@ -254,7 +254,7 @@ bool half_size(const ImageView& src, const ImageView& dst, const ResizeDesc& d) 
 template <typename T, int C>
 void resize_half_linear(const ImageView& src, const ImageView& dst) {
   const int w = dst.width;
-  TEXCV_OMP_PARALLEL_FOR_IF(static_cast<long>(dst.width) * dst.height)
+  TEXCV_OMP_PARALLEL_FOR_ROWS(dst.width, dst.height)
   for (int y = 0; y < dst.height; ++y) {
     const T* a = src.row<const T>(2 * y);
     const T* b = src.row<const T>(2 * y + 1);

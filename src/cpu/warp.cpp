@@ -26,7 +26,7 @@ void warp_tiles(const ImageView& src, const ImageView& dst, const Map& map,
   const int tw = (dst.width + kTileW - 1) / kTileW;
   const int th = (dst.height + kTileH - 1) / kTileH;
   const long tiles = static_cast<long>(tw) * th;
-  TEXCV_OMP_PARALLEL_FOR_IF(static_cast<long>(dst.width) * dst.height)
+  TEXCV_OMP_PARALLEL_FOR_N(static_cast<long>(dst.width) * dst.height, tiles)
   for (long t = 0; t < tiles; ++t) {
     const int y0 = static_cast<int>(t / tw) * kTileH, x0 = static_cast<int>(t % tw) * kTileW;
     const int y1 = std::min(y0 + kTileH, dst.height), x1 = std::min(x0 + kTileW, dst.width);

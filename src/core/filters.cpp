@@ -266,7 +266,7 @@ void detail::check_sobel(const char* op, Naming n, const SobelParams& p) {
   const std::string k = std::to_string(p.ksize);
   check_order(op, "dx", p.dx);
   check_order(op, "dy", p.dy);
-  if (p.dx + p.dy == 0)
+  if (p.dx == 0 && p.dy == 0)  // (not dx + dy: that overflows for dx=1, dy=INT_MAX)
     fail(kInvalid, op, "derivative orders are both zero", "dx=0, dy=0", "dx + dy > 0");
   // ksize 1: no smoothing (1 tap) along an axis of order 0, the 3-tap derivative otherwise.
   const std::pair<int, const char*> orders[2] = {{p.dx, "dx"}, {p.dy, "dy"}};

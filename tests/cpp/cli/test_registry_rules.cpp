@@ -97,6 +97,10 @@ TEST(RegistryRules, DerivativeOrdersAndKernelSizes) {
   EXPECT_EQ(plan_error("sobel", {{"dx", "0"}, {"dy", "3"}, {"ksize", "1"}}),
             "sobel: derivative order is too high for the kernel size; got dy=3, ksize=1, expected "
             "dy < 3");
+  // Found by CI's fuzz_pipeline (corpus: finding-sobel-dy-int-max): dx + dy overflowed (UBSan).
+  EXPECT_EQ(plan_error("sobel", {{"dy", "2147483647"}}),
+            "sobel: derivative order is too high for the kernel size; got dy=2147483647, ksize=3, "
+            "expected dy < 3");
   EXPECT_NO_THROW(texcv::validate("sobel", {{"dx", "2"}, {"dy", "1"}, {"ksize", "5"}}));
   EXPECT_EQ(plan_error("scharr", {{"dy", "1"}}),
             "scharr: derivative orders are not supported; got dx=1, dy=1, expected dx=1, dy=0 or "

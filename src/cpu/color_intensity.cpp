@@ -43,9 +43,7 @@ void gamma(const ImageView& src, const ImageView& dst, double g) {
       const float gf = static_cast<float>(g);
       // |x|^g rounded to the nearest float (pow_rounded.hpp), in vectors where the CPU has them.
       for_rows<T, T>(src, dst, [&](const T* s, T* d, int n) {
-        if (simd::gamma_row(s, d, n, gf)) return;
-        for (int i = 0; i < n; ++i)
-          d[i] = std::copysign(detail::pow_rounded(std::fabs(s[i]), gf), s[i]);
+        if (!simd::gamma_row(s, d, n, gf)) detail::gamma_plain(s, d, n, gf);
       });
     } else {
       // One table over every element of the row, whatever the channel count.

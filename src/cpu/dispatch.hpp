@@ -18,11 +18,11 @@
 // Iterations are handed out in chunks as threads free up (schedule(dynamic)), about four chunks
 // a thread, not split into one equal block per thread: a static split waits for its slowest
 // thread, so one thread sharing its core with anything else (the batch engine's decode threads,
-// another process) held the whole call back. On 2 cores with a fuzzer busy on one of them
-// (seventh session, docs/performance.md): 3x3 convolution u8 19.9 -> 8.0 ms, erode 3x3 11.9 ->
-// 1.7 ms (OpenCV's pool, which also hands out stripes: 11.3 and 2.0 ms). One row or block at a
-// time instead cost up to 2x on a quiet machine (RGB to gray 1.7 -> 3.6 ms). Every loop below
-// has independent iterations.
+// another process) held the whole call back. On 2 cores with one of them kept busy (seventh
+// session, docs/performance.md): 3x3 convolution u8 13.3 -> 8.0 ms, median 3x3 6.9 -> 1.6 ms
+// (OpenCV's pool, which also hands out stripes: 11.5 and 3.4 ms). One row or block at a time
+// instead cost up to 2x on a quiet machine (RGB to gray 1.7 -> 3.6 ms). Every loop below has
+// independent iterations.
 #define TEXCV_PRAGMA(x) _Pragma(#x)
 // TEXCV_OMP_PARALLEL_FOR_ROWS(width, height): a loop over `height` rows of `width` pixels.
 // TEXCV_OMP_PARALLEL_FOR_N(work, n): a loop of n iterations (blocks, tiles, bands) that does

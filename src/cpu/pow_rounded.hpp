@@ -40,4 +40,10 @@ inline float pow_rounded(float ax, float g) {
   return pow_rounded_slow(ax, g);
 }
 
+// gamma's plain loop: d[i] = copysign(pow_rounded(|s[i]|, g), s[i]) for i < n (also the vectors'
+// tail and their fallback).
+inline void gamma_plain(const float* s, float* d, int n, float g) {
+  for (int i = 0; i < n; ++i) d[i] = std::copysign(pow_rounded(std::fabs(s[i]), g), s[i]);
+}
+
 }  // namespace texcv::cpu::detail

@@ -753,8 +753,7 @@ bool gamma_f32(const float* s, float* d, int n, float g) {
     const auto is_inf = hn::Gt(lo, over), is_zero = hn::Lt(hi, under);
     const auto settled = hn::Or(hn::Not(finite), hn::Or(normal, hn::Or(is_inf, is_zero)));
     if (!hn::AllTrue(dd, settled)) {
-      for (int k = i; k < i + lanes; ++k)
-        d[k] = std::copysign(detail::pow_rounded(std::fabs(s[k]), g), s[k]);
+      detail::gamma_plain(s + i, d + i, lanes, g);
       continue;
     }
     // The accepted rounding (lo demotes to it again), inf or 0; |x| itself where it is 0, inf or
@@ -764,7 +763,7 @@ bool gamma_f32(const float* s, float* d, int n, float g) {
     const auto m = hn::IfThenElse(finite_f, hn::DemoteTo(df, v), af);
     hn::StoreU(hn::CopySign(m, vf), df, d + i);
   }
-  for (; i < n; ++i) d[i] = std::copysign(detail::pow_rounded(std::fabs(s[i]), g), s[i]);
+  detail::gamma_plain(s + i, d + i, n - i, g);
   return true;
 }
 #endif

@@ -1178,10 +1178,8 @@ TEST(SimdTargets, GammaF32RowsArePowRoundedOnEveryTarget) {
     test::on_every_simd_target("gamma f32 rows", [&](const std::string& name) {
       for (int len : {n, 5, 1}) {
         std::vector<float> out(len, -123.0f);
-        if (!cpu::simd::gamma_row(src.data(), out.data(), len, g)) {
-          for (int i = 0; i < len; ++i)
-            out[i] = std::copysign(cpu::detail::pow_rounded(std::fabs(src[i]), g), src[i]);
-        }
+        if (!cpu::simd::gamma_row(src.data(), out.data(), len, g))
+          cpu::detail::gamma_plain(src.data(), out.data(), len, g);
         for (int i = 0; i < len; ++i)
           ASSERT_EQ(bits(out[i]), bits(plain[i]))
               << name << ", x " << src[i] << " (element " << i << " of " << len << ")";

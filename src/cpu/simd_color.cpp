@@ -757,10 +757,15 @@ bool gamma_f32(const float* s, float* d, int n, float g) {
       continue;
     }
     // The accepted rounding (lo demotes to it again), inf or 0; |x| itself where it is 0, inf or
-    // NaN (taken from the float lanes: a NaN keeps its bits, as in the plain loop).
-    const auto v = hn::IfThenElse(is_inf, inf_d, hn::IfThenElseZero(hn::Not(is_zero), lo));
+    // NaN (taken from the float lanes: a NaN keeps its bits, as in the plain loop). inf is not
+    // demoted: EMU128's DemoteTo saturates it to FLT_MAX (Highway 1.0.3), so those lanes carry
+    // -1 (every other value is >= 0) and become inf as floats.
+    const auto v =
+        hn::IfThenElse(is_inf, hn::Set(dd, -1.0), hn::IfThenElseZero(hn::Not(is_zero), lo));
+    const auto vf32 = hn::DemoteTo(df, v);
+    const auto r32 = hn::IfThenElse(hn::Lt(vf32, hn::Zero(df)), inf_f, vf32);
     const auto finite_f = hn::And(hn::Gt(af, hn::Zero(df)), hn::Lt(af, inf_f));
-    const auto m = hn::IfThenElse(finite_f, hn::DemoteTo(df, v), af);
+    const auto m = hn::IfThenElse(finite_f, r32, af);
     hn::StoreU(hn::CopySign(m, vf), df, d + i);
   }
   detail::gamma_plain(s + i, d + i, n - i, g);

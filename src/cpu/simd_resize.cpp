@@ -117,8 +117,11 @@ bool combine_impl(const float* const* h, const float* w, int k, int n, T* out) {
 
 // The horizontal pass over pixels [xa, xb) of one source row: h[x * C + c] = the K taps
 // srow[ix[k][x] + c] weighted by wx[k][x] in order (K = 2: p0 w0 + p1 w1; K = 4: from 0).
-// u8/u16 taps come from 32-bit gathers at their byte offsets (the caller keeps the 4 bytes read
-// inside the image), masked.
+// Per vector, the first that applies: taps within one vector's span (an enlargement) are lane
+// permutations of one load; one channel with adjacent taps (a shrink) is copied lane by lane and
+// deinterleaved; u8 pixels of 3 or 4 channels take one gather a tap; else one gather a tap and
+// channel (u8/u16 as 32-bit gathers at their byte offsets, masked: the caller keeps the 4 bytes
+// read inside the image).
 template <typename T, int C, int K>
 void taps_impl(const T* srow, int row_px, const int* const* ix, const float* const* wx, int xa,
                int xb, float* h) {

@@ -173,6 +173,16 @@ void taps_impl(const T* srow, int row_px, const int* const* ix, const float* con
       idx[k] = hn::LoadU(di, ix[k] + xs);
       wv[k] = hn::LoadU(df, wx[k] + xs);
     }
+    // The K taps p(k) weighted in order (K = 2: p0 w0 + p1 w1; K = 4: from 0).
+    const auto weigh = [&](const auto& p) HWY_ATTR {
+      if constexpr (K == 2) {
+        return hn::Add(hn::Mul(p(0), wv[0]), hn::Mul(p(1), wv[1]));
+      } else {
+        auto v = hn::Zero(df);
+        for (int k = 0; k < K; ++k) v = hn::Add(v, hn::Mul(p(k), wv[k]));
+        return v;
+      }
+    };
     hn::Vec<decltype(df)> v[C];
     // Taps within one vector's span of pixels (an enlargement): the source pixels loaded once
     // (channels apart), each tap a lane permutation of them instead of a gather.
@@ -196,13 +206,7 @@ void taps_impl(const T* srow, int row_px, const int* const* ix, const float* con
       decltype(hn::IndicesFromVec(df, bv)) sel[K];
       for (int k = 0; k < K; ++k) sel[k] = hn::IndicesFromVec(df, hn::Sub(idx[k], bv));
       for (int c = 0; c < C; ++c) {
-        const auto p = [&](int k) HWY_ATTR { return hn::TableLookupLanes(win[c], sel[k]); };
-        if constexpr (K == 2) {
-          v[c] = hn::Add(hn::Mul(p(0), wv[0]), hn::Mul(p(1), wv[1]));
-        } else {
-          v[c] = hn::Zero(df);
-          for (int k = 0; k < K; ++k) v[c] = hn::Add(v[c], hn::Mul(p(k), wv[k]));
-        }
+        v[c] = weigh([&](int k) HWY_ATTR { return hn::TableLookupLanes(win[c], sel[k]); });
       }
     } else if (C == 1 && lanes <= kMaxLanes && adjacent(idx)) {
       // One channel, the K taps of each lane adjacent elements (resize's tables inside the row):
@@ -228,19 +232,13 @@ void taps_impl(const T* srow, int row_px, const int* const* ix, const float* con
       } else {
         hn::LoadInterleaved4(dt, buf, t[0], t[1], t[2], t[3]);
       }
-      const auto p = [&](int k) HWY_ATTR {
+      v[0] = weigh([&](int k) HWY_ATTR {
         if constexpr (sizeof(T) == 4) {
           return t[k];
         } else {
           return hn::ConvertTo(df, hn::PromoteTo(di, t[k]));
         }
-      };
-      if constexpr (K == 2) {
-        v[0] = hn::Add(hn::Mul(p(0), wv[0]), hn::Mul(p(1), wv[1]));
-      } else {
-        v[0] = hn::Zero(df);
-        for (int k = 0; k < K; ++k) v[0] = hn::Add(v[0], hn::Mul(p(k), wv[k]));
-      }
+      });
     } else if constexpr (sizeof(T) == 1 && C >= 3) {
       // u8 pixels of 3 or 4 channels: one 32-bit gather a tap brings every channel of the pixel
       // (bytes 0..C-1 of the lane), instead of one gather per channel; the same products.
@@ -249,25 +247,12 @@ void taps_impl(const T* srow, int row_px, const int* const* ix, const float* con
         g[k] = hn::GatherOffset(di, reinterpret_cast<const std::int32_t*>(srow),
                                 hn::Mul(idx[k], hn::Set(di, C)));
       for (int c = 0; c < C; ++c) {
-        const auto p = [&](int k) HWY_ATTR {
+        v[c] = weigh([&](int k) HWY_ATTR {
           return hn::ConvertTo(df, hn::And(hn::ShiftRightSame(g[k], 8 * c), hn::Set(di, 0xFF)));
-        };
-        if constexpr (K == 2) {
-          v[c] = hn::Add(hn::Mul(p(0), wv[0]), hn::Mul(p(1), wv[1]));
-        } else {
-          v[c] = hn::Zero(df);
-          for (int k = 0; k < K; ++k) v[c] = hn::Add(v[c], hn::Mul(p(k), wv[k]));
-        }
+        });
       }
     } else {
-      for (int c = 0; c < C; ++c) {
-        if constexpr (K == 2) {
-          v[c] = hn::Add(hn::Mul(tap(idx[0], c), wv[0]), hn::Mul(tap(idx[1], c), wv[1]));
-        } else {
-          v[c] = hn::Zero(df);
-          for (int k = 0; k < K; ++k) v[c] = hn::Add(v[c], hn::Mul(tap(idx[k], c), wv[k]));
-        }
-      }
+      for (int c = 0; c < C; ++c) v[c] = weigh([&](int k) HWY_ATTR { return tap(idx[k], c); });
     }
     float* o = h + static_cast<std::size_t>(xs) * C;
     if constexpr (C == 1) {

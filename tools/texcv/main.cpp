@@ -94,6 +94,21 @@ int main(int argc, char** argv) {
   auto* info_cmd =
       app.add_subcommand("info", "show the version, build options and GPUs with texture limits");
 
+  // A first word that is neither an option nor a command: CLI11 would only say "A subcommand is
+  // required".
+  if (argc > 1 && argv[1][0] != '-') {
+    std::string names;
+    bool known = false;
+    for (const CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
+      known = known || sub->get_name() == argv[1];
+      names += (names.empty() ? "" : ", ") + sub->get_name();
+    }
+    if (!known) {
+      std::cerr << "texcv: unknown command '" << argv[1] << "'; expected one of " << names
+                << " (texcv --help says what each does)\n";
+      return kExitUsage;
+    }
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

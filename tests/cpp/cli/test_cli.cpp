@@ -324,6 +324,10 @@ TEST_F(Cli, VersionAndHelp) {
   EXPECT_TRUE(contains(h.out, "Exit codes:")) << h.out;
   const Result none = texcv({});
   EXPECT_EQ(none.code, 2);
+  const Result unknown = texcv({"rnu", "-i", "a.png"});
+  EXPECT_EQ(unknown.code, 2);
+  EXPECT_TRUE(contains(unknown.err, "unknown command 'rnu'; expected one of run, batch, ops, info"))
+      << unknown.err;
 }
 
 }  // namespace

@@ -8,5 +8,6 @@
 #include "texcv/image.hpp"
 #include "texcv/io.hpp"
 #include "texcv/morphology.hpp"
+#include "texcv/pipeline.hpp"
 #include "texcv/registry.hpp"
 #include "texcv/runtime.hpp"

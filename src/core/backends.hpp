@@ -4,8 +4,10 @@
 // functions throw Error(NotCompiled).
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 #include "src/core/sampling.hpp"
 #include "texcv/geometry.hpp"
@@ -78,4 +80,12 @@ void clear_texture_cache();
 MemoryInfo device_memory_info();
 std::string compiled_version();        // e.g. "13.0"
 std::string compiled_architectures();  // e.g. "90"
+// Whether operation `name`'s CUDA call may be recorded in a batched launch: its last launch is a
+// batched kernel and it frees nothing that launch reads when it returns (launch_batch.hpp). The
+// batch engine's GPU workers and texcv::Pipeline's lists batch these steps.
+bool batchable_op(std::string_view name);
+// Calls calls() with the launches of batchable operations on `stream` recorded, then launches
+// each recorded kernel once for all its calls (launch_batch.hpp). What calls() throws propagates
+// and nothing recorded is launched. A build without CUDA just calls calls().
+void run_batched(void* stream, const std::function<void()>& calls);
 }  // namespace texcv::cuda

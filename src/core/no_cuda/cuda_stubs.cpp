@@ -46,6 +46,14 @@ MemoryInfo device_memory_info() {
 std::string compiled_version() {
   return "";
 }
+bool batchable_op(std::string_view) {
+  return false;
+}
+
+void run_batched(void*, const std::function<void()>& calls) {
+  calls();
+}
+
 std::string compiled_architectures() {
   return "";
 }

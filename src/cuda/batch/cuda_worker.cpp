@@ -36,6 +36,7 @@
 #include <vector>
 
 #include "src/batch/engine.hpp"
+#include "src/core/backends.hpp"
 #include "texcv/error.hpp"
 #include "texcv/registry.hpp"
 
@@ -624,7 +625,7 @@ class CudaWorker final : public Worker {
     for (const auto& step : steps_) {
       const bool crop = step.name == "crop";
       std::optional<cuda::ops::LaunchBatch> batch;
-      if (!crop && batched_op(step.name)) batch.emplace(s);
+      if (!crop && cuda::batchable_op(step.name)) batch.emplace(s);
       for (std::size_t j = 0; j < n; ++j) {
         if (!alive[j]) continue;
         try {
@@ -656,17 +657,6 @@ class CudaWorker final : public Worker {
       if (alive[j]) stepped_[who[j]] = cur[j];
   }
 
-  // Whether a step's CUDA call may be recorded in a LaunchBatch: its last launch is a batched
-  // kernel and it frees nothing the launch reads when it returns (launch_batch.hpp).
-  static bool batched_op(const std::string& name) {
-    static const char* const kOps[] = {"resize",    "warp_affine",     "warp_perspective", "flip",
-                                       "cvt_color", "convert",         "threshold",        "gamma",
-                                       "convolve",  "gaussian_blur",   "box_filter",       "sobel",
-                                       "scharr",    "separable_filter"};
-    for (const char* o : kOps)
-      if (name == o) return true;
-    return false;
-  }
   static bool batched_steps_enabled() {
     const char* v = std::getenv("TEXCV_BATCH_BATCHED_STEPS");
     return !(v && std::string(v) == "0");

@@ -1,5 +1,7 @@
 #include "src/cuda/ops/common/launch_batch.hpp"
 
+#include "src/core/backends.hpp"
+
 #include <cstring>
 
 namespace texcv::cuda::ops {
@@ -55,3 +57,23 @@ void LaunchBatch::flush() {
 }
 
 }  // namespace texcv::cuda::ops
+
+namespace texcv::cuda {
+
+bool batchable_op(std::string_view name) {
+  static constexpr std::string_view kOps[] = {
+      "resize",    "warp_affine",     "warp_perspective", "flip",          "cvt_color",  "convert",
+      "threshold", "gamma",           "convolve",         "gaussian_blur", "box_filter", "sobel",
+      "scharr",    "separable_filter"};
+  for (std::string_view o : kOps)
+    if (name == o) return true;
+  return false;
+}
+
+void run_batched(void* stream, const std::function<void()>& calls) {
+  ops::LaunchBatch batch(static_cast<cudaStream_t>(stream));
+  calls();
+  batch.flush();
+}
+
+}  // namespace texcv::cuda

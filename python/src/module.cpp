@@ -255,6 +255,63 @@ nb::dict gpu_dict(const texcv::GpuInfo& g) {
   return d;
 }
 
+// ---- Pipelines -----------------------------------------------------------------------------
+
+// texcv.Pipeline's native side: the library's Pipeline (its intermediate buffers kept between
+// calls) and, for host arrays processed on the GPU, the device copies of the inputs and outputs,
+// also kept and reused while their formats stay.
+struct PyPipeline {
+  texcv::Pipeline p;
+  std::vector<texcv::Image> dev_in, dev_out;
+
+  explicit PyPipeline(const std::string& text) : p(text) {}
+  PyPipeline(const PyPipeline&) = delete;
+  PyPipeline& operator=(const PyPipeline&) = delete;
+
+  static texcv::Image& fit(std::vector<texcv::Image>& v, std::size_t i, const ImageView& like) {
+    if (v.size() <= i) v.resize(i + 1);
+    texcv::Image& m = v[i];
+    if (m.data() == nullptr || m.width() != like.width || m.height() != like.height ||
+        m.channels() != like.channels || m.type() != like.type)
+      m = texcv::Image(like.width, like.height, like.channels, like.type, Location::device);
+    return m;
+  }
+
+  void run_into(const std::vector<InArray>& srcs, const std::vector<OutArray>& dsts,
+                const std::string& device, std::uintptr_t stream_int) {
+    const char* op = "Pipeline";
+    std::vector<ImageView> in, out;
+    for (const InArray& a : srcs) in.push_back(view_of(a, op, "src"));
+    for (const OutArray& a : dsts) out.push_back(view_of(a, op, "dst"));
+    bool any_device = false;
+    for (const ImageView& v : in) any_device = any_device || v.location == Location::device;
+    for (const ImageView& v : out) any_device = any_device || v.location == Location::device;
+    if (any_device && device == "cpu")
+      fail(ErrorCode::InvalidArgument, op, "device='cpu' was asked for CUDA arrays",
+           "device=\"cpu\"", "\"cuda\" or \"auto\" (or host arrays)");
+    const bool upload = !any_device && host_on_cuda(op, device);
+    void* stream = reinterpret_cast<void*>(stream_int);
+    nb::gil_scoped_release nogil;
+    if (!upload) {
+      p.run_into(in, out, stream);
+      return;
+    }
+    std::vector<ImageView> d_in, d_out;
+    for (std::size_t i = 0; i < in.size(); ++i) {
+      texcv::validate_view(in[i], op, "source");
+      texcv::Image& d = fit(dev_in, i, in[i]);
+      texcv::copy(in[i], d.view(), stream);
+      d_in.push_back(d.view());
+    }
+    for (std::size_t i = 0; i < out.size(); ++i) {
+      texcv::validate_view(out[i], op, "destination");
+      d_out.push_back(fit(dev_out, i, out[i]).view());
+    }
+    p.run_into(d_in, d_out, stream);
+    for (std::size_t i = 0; i < out.size(); ++i) texcv::copy(d_out[i], out[i], stream);
+  }
+};
+
 }  // namespace
 
 NB_MODULE(_texcv, m) {
@@ -891,4 +948,27 @@ NB_MODULE(_texcv, m) {
             [&](auto& in, auto& out, void* st) { texcv::clahe(in[0], out, p, st); });
       },
       "src"_a, "dst"_a, "clip_limit"_a, "tiles_x"_a, "tiles_y"_a, "device"_a, "stream"_a);
+
+  // ---- Pipelines -------------------------------------------------------------------------
+  nb::class_<PyPipeline>(m, "Pipeline")
+      .def(nb::init<const std::string&>(), "text"_a)
+      .def_prop_ro("text", [](const PyPipeline& self) { return self.p.text(); })
+      .def_prop_ro("steps",
+                   [](const PyPipeline& self) {
+                     nb::list steps;
+                     for (const texcv::PipelineStep& st : self.p.steps()) {
+                       nb::dict params;
+                       for (const auto& [k, v] : st.params) params[k.c_str()] = v;
+                       steps.append(nb::make_tuple(st.name, params));
+                     }
+                     return steps;
+                   })
+      .def(
+          "output_format",
+          [](const PyPipeline& self, InArray src) {
+            const texcv::OutputFormat f = self.p.output_format(view_of(src, "Pipeline", "src"));
+            return nb::make_tuple(f.width, f.height, f.channels, texcv::to_string(f.type));
+          },
+          "src"_a)
+      .def("run_into", &PyPipeline::run_into, "srcs"_a, "dsts"_a, "device"_a, "stream"_a);
 }

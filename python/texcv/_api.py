@@ -934,6 +934,87 @@ def operations() -> list[dict]:
     return list(_n.operations())
 
 
+
+class Pipeline:
+    """A pipeline of operations, parsed and validated once: ``Pipeline("resize:scale=0.5;sharpen")``.
+
+    The text is the ``texcv run -p`` / ``texcv batch -p`` syntax (steps separated by ";", each
+    "name" or "name:key=value,key=value"; ``texcv.operations()`` lists the names and parameters),
+    with the same errors. ``p(img)`` runs it on one array and returns a new array of the same kind
+    (numpy, CuPy, torch); ``p([a, b, ...])`` runs it on a list of arrays of any sizes and returns
+    a list; on the GPU each step of a list is one batched kernel launch where the operation
+    supports it (as ``texcv batch``'s GPU workers). ``p.run_into(dst, src)`` writes into arrays
+    you own. ``device=`` and ``stream=`` work as for the single operations; the GIL is released
+    while it runs, and its intermediate buffers (and, for numpy arrays on the GPU, the device
+    copies) are kept and reused between calls. Not thread-safe: one call at a time per Pipeline.
+    """
+
+    def __init__(self, text: str) -> None:
+        if not isinstance(text, str):
+            raise invalid("Pipeline", "the pipeline must be a string", repr(text),
+                          "steps such as \"resize:scale=0.5;sharpen\"")
+        self._p = _n.Pipeline(text)
+
+    @property
+    def text(self) -> str:
+        """The steps as written, joined with ";"."""
+        return self._p.text
+
+    @property
+    def steps(self) -> list[tuple[str, dict[str, str]]]:
+        """Each step's operation name and its parameters as written."""
+        return [(name, dict(params)) for name, params in self._p.steps]
+
+    def __repr__(self) -> str:
+        return f"texcv.Pipeline({self.text!r})"
+
+    def output_format(self, src: Any) -> tuple[int, int, int, str]:
+        """(width, height, channels, dtype) of the output on src; validates every step on it."""
+        a = as_input(src, "Pipeline")
+        w, h, c, t = self._p.output_format(a.native)
+        return w, h, c, _DTYPES[t]
+
+    def __call__(self, src: Any, *, device: str = "auto", stream: Any = None) -> Any:
+        many = isinstance(src, (list, tuple))
+        ins = [as_input(a, "Pipeline") for a in (src if many else [src])]
+        outs = []
+        for a in ins:
+            w, h, c, t = self._p.output_format(a.native)
+            # As the single operations: an H x W x 1 source keeps its third axis while the
+            # channel count does not change.
+            shape = out_shape(a, h, w) if c == a.channels else out_shape(a, h, w, c)
+            outs.append(a.empty(shape, _DTYPES[t]))
+        self._run(ins, outs, device, stream)
+        return [o.obj for o in outs] if many else outs[0].obj
+
+    def run_into(self, dst: Any, src: Any, *, device: str = "auto", stream: Any = None) -> Any:
+        """Runs into dst (an array, or a list of them for a list src); returns dst."""
+        many = isinstance(src, (list, tuple))
+        if many != isinstance(dst, (list, tuple)):
+            raise invalid("Pipeline", "src and dst must both be arrays or both be lists",
+                          f"{type(src).__name__} and {type(dst).__name__}", "the same")
+        ins = [as_input(a, "Pipeline") for a in (src if many else [src])]
+        outs = [as_output(a, "Pipeline") for a in (dst if many else [dst])]
+        self._run(ins, outs, device, stream)
+        return dst
+
+    def _run(self, ins: list[Array], outs: list[Array], device: str, stream: Any) -> None:
+        if not isinstance(device, str):
+            raise invalid("Pipeline", "device must be a string", repr(device), "cpu, cuda or auto")
+        if not ins:
+            return
+        first = next((a for a in ins + outs if a.is_cuda), None)
+        if first is not None:
+            with first.device_context():
+                self._p.run_into([a.native for a in ins], [o.native for o in outs], device,
+                                 first.stream(stream))
+            return
+        st = 0 if stream is None else _stream_int(stream)
+        self._p.run_into([a.native for a in ins], [o.native for o in outs], device, st)
+
+
+_DTYPES = {"u8": "uint8", "u16": "uint16", "f32": "float32"}
+
 __all__ = sorted(
     n for n, v in list(globals().items())
     if callable(v) and not n.startswith("_") and getattr(v, "__module__", "") == __name__

@@ -33,6 +33,22 @@ def _signature(fn) -> str:
     return f"def {fn.__name__}({', '.join(parts)}){ret}: ..."
 
 
+def _class(cls) -> list[str]:
+    """A class's stub: its public properties (with their getters' return types), then
+    __init__, __call__ and its public methods, in the order they are defined."""
+    out = [f"class {cls.__name__}:"]
+    for name, member in vars(cls).items():
+        if isinstance(member, property) and not name.startswith("_"):
+            ret = inspect.signature(member.fget).return_annotation
+            out.append(f"    {name}: {_annotation(ret)}")
+    for name, member in vars(cls).items():
+        if inspect.isfunction(member) and (name in ("__init__", "__call__")
+                                           or not name.startswith("_")):
+            out.append("    " + _signature(member))
+    out.append("")
+    return out
+
+
 def generate() -> str:
     import texcv
     from texcv import _errors
@@ -56,6 +72,8 @@ def generate() -> str:
         obj = getattr(texcv, name)
         if inspect.isfunction(obj):
             lines.append(_signature(obj))
+        elif inspect.isclass(obj) and not issubclass(obj, BaseException):
+            lines.extend(_class(obj))
     lines.append("")
     return "\n".join(lines)
 

@@ -346,6 +346,10 @@ class CpuWorker final : public Worker {
       threads_set_ = true;
     }
     item.result.device = "cpu";
+    if (steps_.empty()) {  // decode only (texcv.decode's lists): the image as decoded
+      (void)host_input(item);
+      return;
+    }
     Image out = run_steps_on_host(host_input(item).view(), steps_);
     item.image = std::move(out);
   }

@@ -140,6 +140,30 @@ TEST_F(BatchApi, EncodedAndImageOutputsGoToTheCallbackAndNothingIsWritten) {
   }
 }
 
+// No steps, images delivered: the decoded inputs themselves (texcv.decode's lists). The CPU
+// worker returned an empty image for an empty pipeline before (its status ok, no pixels).
+TEST_F(BatchApi, NoStepsDeliversTheDecodedImages) {
+  const std::vector<unsigned char> bytes = file_bytes(png_);
+  const texcv::Image decoded = texcv::imread(png_);
+  std::vector<batch::Job> jobs = {{"a", bytes, ""}, {"b", bytes, ""}, {"c", {9, 9, 9}, ""}};
+  std::mutex m;
+  std::map<std::size_t, batch::Output> outs;
+  opt_.steps.clear();
+  opt_.deliver = batch::Deliver::images;
+  opt_.on_output = [&](const batch::Result& r, batch::Output&& o) {
+    std::lock_guard<std::mutex> lock(m);
+    outs[r.index] = std::move(o);
+  };
+  const batch::Summary s = batch::run(jobs, opt_);
+  EXPECT_EQ(s.ok, 2u);
+  EXPECT_EQ(s.failed, 1u);
+  ASSERT_EQ(outs.size(), 2u);
+  for (std::size_t i : {0u, 1u}) {
+    ASSERT_FALSE(outs[i].image.empty()) << i;
+    expect_same(outs[i].image.view(), decoded.view(), "job " + std::to_string(i));
+  }
+}
+
 TEST_F(BatchApi, StopBeforeOrDuringTheRunCancelsTheFilesNotStarted) {
   std::vector<batch::Job> jobs;
   for (int i = 0; i < 12; ++i) jobs.push_back({png_, {}, tmp_.file(numbered("o", i))});

@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "python/src/array_view.hpp"
+#include "texcv/batch.hpp"
 #include "texcv/texcv.hpp"
 
 namespace nb = nanobind;
@@ -452,6 +453,91 @@ NB_MODULE(_texcv, m) {
       },
       "path"_a, "img"_a, "jpeg_quality"_a, "png_compression"_a, "tiff_compression"_a,
       "tiff_level"_a, "tiff_compress"_a);
+  m.def(
+      "imdecode",
+      [](nb::bytes data, bool allow_corrupt, std::uint64_t max_pixels) {
+        texcv::ReadOptions o;
+        o.allow_corrupt = allow_corrupt;
+        o.max_pixels = max_pixels;
+        const auto* p = static_cast<const unsigned char*>(data.data());
+        const std::size_t n = data.size();
+        texcv::Image img;
+        {
+          nb::gil_scoped_release nogil;  // data is immutable and kept alive by the caller
+          img = texcv::imdecode(p, n, "", o);
+        }
+        return to_numpy(std::move(img));
+      },
+      "data"_a, "allow_corrupt"_a, "max_pixels"_a);
+  m.def(
+      "imencode",
+      [](InArray img, const std::string& format, int jpeg_quality, int png_compression,
+         const std::string& tiff_compression, int tiff_level) {
+        const ImageView v = view_of(img, "imencode", "img");
+        texcv::WriteOptions o;
+        o.jpeg_quality = jpeg_quality;
+        o.png_compression = png_compression;
+        o.tiff_compression = texcv::parse_tiff_compression(tiff_compression);
+        o.tiff_level = tiff_level;
+        const texcv::ImageFormat f = texcv::format_from_path("x." + format);
+        std::vector<unsigned char> bytes;
+        {
+          nb::gil_scoped_release nogil;
+          bytes = texcv::imencode(v, f, o);
+        }
+        return nb::bytes(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+      },
+      "img"_a, "format"_a, "jpeg_quality"_a, "png_compression"_a, "tiff_compression"_a,
+      "tiff_level"_a);
+  // A list of encoded images through the batch engine with no steps (its decode threads on the
+  // CPU; on a GPU, nvJPEG, batched on the JPEG engines where the GPU has them): the images on
+  // the host, None for an item that failed, and one status per item.
+  m.def(
+      "decode_many",
+      [](const std::vector<nb::bytes>& datas, const std::string& device, bool allow_corrupt,
+         std::uint64_t max_pixels) {
+        std::vector<texcv::batch::Job> jobs(datas.size());
+        for (std::size_t i = 0; i < datas.size(); ++i) {
+          const auto* p = static_cast<const unsigned char*>(datas[i].data());
+          jobs[i].input = "item " + std::to_string(i);
+          jobs[i].data.assign(p, p + datas[i].size());
+        }
+        texcv::batch::Options opt;
+        opt.device = texcv::batch::parse_device(device);
+        opt.deliver = texcv::batch::Deliver::images;
+        opt.read.allow_corrupt = allow_corrupt;
+        opt.max_pixels = max_pixels;
+        std::vector<texcv::Image> images(jobs.size());
+        std::vector<texcv::batch::Result> results(jobs.size());
+        opt.on_output = [&](const texcv::batch::Result& r, texcv::batch::Output&& out) {
+          images[r.index] = std::move(out.image);  // one call per index: no two write one slot
+        };
+        opt.on_result = [&](const texcv::batch::Result& r) { results[r.index] = r; };
+        if (!jobs.empty()) {
+          nb::gil_scoped_release nogil;
+          texcv::batch::run(jobs, opt);
+        }
+        nb::list arrays, statuses;
+        for (std::size_t i = 0; i < jobs.size(); ++i) {
+          const texcv::batch::Result& r = results[i];
+          const bool have = images[i].data() != nullptr;
+          if (have)
+            arrays.append(to_numpy(std::move(images[i])));
+          else
+            arrays.append(nb::none());
+          nb::dict d;
+          d["status"] = texcv::batch::to_string(r.status);
+          d["error"] = r.error.empty() ? nb::object(nb::none()) : nb::cast(r.error);
+          d["stage"] = r.stage.empty() ? nb::object(nb::none()) : nb::cast(r.stage);
+          d["device"] = r.read_device.empty() ? nb::object(nb::none()) : nb::cast(r.read_device);
+          d["decoder"] = r.decoder.empty() ? nb::object(nb::none()) : nb::cast(r.decoder);
+          d["bytes"] = jobs[i].data.size();
+          d["ms"] = r.read_ms;
+          statuses.append(d);
+        }
+        return nb::make_tuple(arrays, statuses);
+      },
+      "datas"_a, "device"_a, "allow_corrupt"_a, "max_pixels"_a);
   m.def(
       "read_info",
       [](const std::string& path) {

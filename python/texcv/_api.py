@@ -17,7 +17,7 @@ import numpy as np
 
 from . import _texcv as _n
 from ._arrays import Array, as_input, as_output, host_floats, kind_of, out_shape
-from ._errors import invalid, unsupported
+from ._errors import Error, invalid, unsupported
 
 _FILTER_DST = ("float32",)
 
@@ -895,6 +895,72 @@ def imwrite(path: Any, img: Any, *, jpeg_quality: int = 95, png_compression: int
     a = as_input(img, "imwrite", "img")
     _n.imwrite(str(path), a.native, int(jpeg_quality), int(png_compression),
                str(tiff_compression), int(tiff_level), bool(tiff_compress))
+
+
+_BYTES = (bytes, bytearray, memoryview)
+
+
+def decode(data: Any, *, device: str = "auto", allow_corrupt: bool = False,
+           max_pixels: int = 256_000_000) -> Any:
+    """Decodes encoded PNG, JPEG or TIFF bytes (the format from the bytes' signature).
+
+    One bytes object: a numpy array (as imread on a file of those bytes, with the CPU codecs);
+    a failure raises (texcv.IoError for damaged or unsupported data). A list of them: ``(arrays,
+    statuses)``, one of each per item, in order: a bad item is reported, not raised: its array
+    is None and its status says why (``{"status": "failed", "error": "...", "stage": "read",
+    ...}``; "ok" and "corrupt" (allow_corrupt) items have their array). A list runs through the
+    batch engine: its decode threads on the CPU, and with device="cuda" (or "auto" on a machine
+    with a usable GPU) JPEGs through nvJPEG, batched on the GPU's hardware JPEG decoders where
+    it has them; each status's "device" and "decoder" say where an item was decoded. The arrays
+    are numpy arrays either way. max_pixels: the largest image accepted (0: no limit), checked
+    from the header before any pixel is allocated."""
+    if isinstance(data, _BYTES):
+        return _n.imdecode(bytes(data), bool(allow_corrupt), int(max_pixels))
+    if not isinstance(data, (list, tuple)):
+        raise invalid("decode", "data must be bytes or a list of bytes", type(data).__name__,
+                      "bytes, bytearray, memoryview or a list of them")
+    for i, d in enumerate(data):
+        if not isinstance(d, _BYTES):
+            raise invalid("decode", f"item {i} is not bytes", type(d).__name__,
+                          "bytes, bytearray or memoryview")
+    if not isinstance(device, str):
+        raise invalid("decode", "device must be a string", repr(device), "cpu, cuda or auto")
+    arrays, statuses = _n.decode_many([bytes(d) for d in data], device, bool(allow_corrupt),
+                                      int(max_pixels))
+    return list(arrays), list(statuses)
+
+
+def encode(img: Any, format: str = "png", *, jpeg_quality: int = 95, png_compression: int = 6,
+           tiff_compression: str = "none", tiff_level: int = 0) -> Any:
+    """Encodes an image (numpy, or CuPy/torch copied to the host) as format ("png", "jpeg" or
+    "jpg", "tiff" or "tif"): the bytes imwrite would write to such a file with the same
+    options. One image: bytes; a failure raises (a type the format cannot hold: texcv.
+    UnsupportedError). A list: ``(encoded, statuses)``, one of each per item, in order: a bad
+    item's bytes are None and its status says why (``{"status": "failed", "error": "..."}``),
+    the others are encoded. The CPU codecs encode (libjpeg-turbo, libpng, libtiff)."""
+    opts = (str(format), int(jpeg_quality), int(png_compression), str(tiff_compression),
+            int(tiff_level))
+
+    def one(a: Any) -> bytes:
+        k = kind_of(a)
+        if k == "cupy":
+            a = a.get()
+        elif k in ("torch", "torch_cpu"):
+            a = a.detach().cpu().numpy()
+        return _n.imencode(as_input(a, "encode", "img").native, *opts)
+
+    if not isinstance(img, (list, tuple)):
+        return one(img)
+    encoded: list[bytes | None] = []
+    statuses: list[dict] = []
+    for a in img:
+        try:
+            encoded.append(one(a))
+            statuses.append({"status": "ok", "error": None})
+        except Error as e:
+            encoded.append(None)
+            statuses.append({"status": "failed", "error": str(e)})
+    return encoded, statuses
 
 
 def read_info(path: Any) -> dict:

@@ -425,9 +425,10 @@ NB_MODULE(_texcv, m) {
   // ---- I/O -------------------------------------------------------------------------------
   m.def(
       "imread",
-      [](const std::string& path, bool allow_corrupt) {
+      [](const std::string& path, bool allow_corrupt, std::uint64_t max_pixels) {
         texcv::ReadOptions o;
         o.allow_corrupt = allow_corrupt;
+        o.max_pixels = max_pixels;
         texcv::Image img;
         {
           nb::gil_scoped_release nogil;
@@ -435,7 +436,7 @@ NB_MODULE(_texcv, m) {
         }
         return to_numpy(std::move(img));
       },
-      "path"_a, "allow_corrupt"_a);
+      "path"_a, "allow_corrupt"_a, "max_pixels"_a);
   m.def(
       "imwrite",
       [](const std::string& path, InArray img, int jpeg_quality, int png_compression,

@@ -865,14 +865,19 @@ def clahe_into(dst: Any, src: Any, clip_limit: float = 40.0, tiles_x: int = 8,
 # ---- Files and runtime ----------------------------------------------------------------------------
 
 
-def imread(path: Any, *, allow_corrupt: bool = False) -> np.ndarray:
+def imread(path: Any, *, allow_corrupt: bool = False,
+           max_pixels: int = 256_000_000) -> np.ndarray:
     """Reads a PNG, JPEG or TIFF file (a TIFF's first page) into a numpy array (H x W for gray,
     else H x W x C, RGB order; uint8, uint16 or float32) through texcv's codecs.
 
     Corrupt data raises texcv.IoError ("imread: <path>: Corrupt JPEG data: bad Huffman code",
     ...), as texcv::imread does; allow_corrupt=True returns what the decoder recovered instead
-    (texcv::ReadOptions::allow_corrupt; damage the decoder cannot get past still raises)."""
-    return _n.imread(str(path), bool(allow_corrupt))
+    (texcv::ReadOptions::allow_corrupt; damage the decoder cannot get past still raises).
+
+    max_pixels: the largest image read (width x height; 0: no limit), as texcv run's and texcv
+    batch's --max-pixels (the same default): a larger one raises texcv.IoError from its header,
+    before any pixel is allocated."""
+    return _n.imread(str(path), bool(allow_corrupt), int(max_pixels))
 
 
 def imwrite(path: Any, img: Any, *, jpeg_quality: int = 95, png_compression: int = 6,

@@ -252,3 +252,11 @@ def test_corrupt_jpeg_raises_unless_allowed(tmp_path):
     img = texcv.imread(path, allow_corrupt=True)
     assert img.shape == (872, 1000, 3) and img.dtype == np.uint8
     assert texcv.read_info(path)["pages"] == 1  # the header is intact
+
+
+def test_imread_pixel_cap_refuses_from_the_header(tmp_path):
+    # coffee.png is 600 x 400 = 240,000 pixels: refused under a cap of 239,999, read at 240,000.
+    with pytest.raises(texcv.IoError, match=r"more than the pixel cap.*240000 pixels.*239999"):
+        texcv.imread(EXAMPLES / "coffee.png", max_pixels=239_999)
+    assert texcv.imread(EXAMPLES / "coffee.png", max_pixels=240_000).shape == (400, 600, 3)
+    assert texcv.imread(EXAMPLES / "coffee.png", max_pixels=0).shape == (400, 600, 3)

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# Kept as the record of that call: its racecheck names the test before 2b88c91 split it by type;
+# bench/session9_device.sh is the one to run now.
 # One GPU call (eighth session, about 9.5 min): what issues 17 and 18 still need after 7dc6b91.
 #   1. bench/run_device.sh build python (the library, tests, Python module and its pytest run);
 #   2. the SimdTargets tests (gamma f32 on every target: EMU128 failed on the H200 at 7dc6b91);

@@ -66,6 +66,10 @@ class Pipeline {
     Image buf[2];
   };
   std::vector<OutputFormat> formats(const ImageView& src) const;
+  std::vector<std::vector<OutputFormat>> list_formats(const std::vector<ImageView>& srcs,
+                                                      const std::vector<ImageView>* dsts) const;
+  void run_steps(const std::vector<ImageView>& srcs, const std::vector<ImageView>& dsts,
+                 const std::vector<std::vector<OutputFormat>>& fmt, void* stream);
   ImageView fit(Image& buf, const OutputFormat& f, Location loc);
   void check_dst(const ImageView& src, const ImageView& dst, const OutputFormat& f) const;
 

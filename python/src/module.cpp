@@ -256,6 +256,24 @@ nb::dict gpu_dict(const texcv::GpuInfo& g) {
   return d;
 }
 
+// The codecs' options from the Python keywords (imread / imdecode, imwrite / imencode).
+texcv::ReadOptions read_options(bool allow_corrupt, std::uint64_t max_pixels) {
+  texcv::ReadOptions o;
+  o.allow_corrupt = allow_corrupt;
+  o.max_pixels = max_pixels;
+  return o;
+}
+texcv::WriteOptions write_options(int jpeg_quality, int png_compression,
+                                  const std::string& tiff_compression, int tiff_level) {
+  texcv::WriteOptions o;
+  o.jpeg_quality = jpeg_quality;
+  o.png_compression = png_compression;
+  // The library's parser: an unknown name throws its message listing the accepted ones.
+  o.tiff_compression = texcv::parse_tiff_compression(tiff_compression);
+  o.tiff_level = tiff_level;
+  return o;
+}
+
 // ---- Pipelines -----------------------------------------------------------------------------
 
 // texcv.Pipeline's native side: the library's Pipeline (its intermediate buffers kept between
@@ -426,9 +444,7 @@ NB_MODULE(_texcv, m) {
   m.def(
       "imread",
       [](const std::string& path, bool allow_corrupt, std::uint64_t max_pixels) {
-        texcv::ReadOptions o;
-        o.allow_corrupt = allow_corrupt;
-        o.max_pixels = max_pixels;
+        const texcv::ReadOptions o = read_options(allow_corrupt, max_pixels);
         texcv::Image img;
         {
           nb::gil_scoped_release nogil;
@@ -442,12 +458,8 @@ NB_MODULE(_texcv, m) {
       [](const std::string& path, InArray img, int jpeg_quality, int png_compression,
          const std::string& tiff_compression, int tiff_level, bool tiff_compress) {
         const ImageView v = view_of(img, "imwrite", "img");
-        texcv::WriteOptions o;
-        o.jpeg_quality = jpeg_quality;
-        o.png_compression = png_compression;
-        // The library's parser: an unknown name throws its message listing the accepted ones.
-        o.tiff_compression = texcv::parse_tiff_compression(tiff_compression);
-        o.tiff_level = tiff_level;
+        texcv::WriteOptions o =
+            write_options(jpeg_quality, png_compression, tiff_compression, tiff_level);
         o.tiff_compress = tiff_compress;  // deprecated: false forces uncompressed
         nb::gil_scoped_release nogil;
         texcv::imwrite(path, v, o);
@@ -457,9 +469,7 @@ NB_MODULE(_texcv, m) {
   m.def(
       "imdecode",
       [](nb::bytes data, bool allow_corrupt, std::uint64_t max_pixels) {
-        texcv::ReadOptions o;
-        o.allow_corrupt = allow_corrupt;
-        o.max_pixels = max_pixels;
+        const texcv::ReadOptions o = read_options(allow_corrupt, max_pixels);
         const auto* p = static_cast<const unsigned char*>(data.data());
         const std::size_t n = data.size();
         texcv::Image img;
@@ -475,11 +485,8 @@ NB_MODULE(_texcv, m) {
       [](InArray img, const std::string& format, int jpeg_quality, int png_compression,
          const std::string& tiff_compression, int tiff_level) {
         const ImageView v = view_of(img, "imencode", "img");
-        texcv::WriteOptions o;
-        o.jpeg_quality = jpeg_quality;
-        o.png_compression = png_compression;
-        o.tiff_compression = texcv::parse_tiff_compression(tiff_compression);
-        o.tiff_level = tiff_level;
+        const texcv::WriteOptions o =
+            write_options(jpeg_quality, png_compression, tiff_compression, tiff_level);
         const texcv::ImageFormat f = texcv::format_from_path("x." + format);
         std::vector<unsigned char> bytes;
         {

@@ -132,27 +132,44 @@ void Pipeline::check_dst(const ImageView& src, const ImageView& dst, const Outpu
 }
 
 Image Pipeline::run(const ImageView& src, void* stream) {
-  const OutputFormat f = output_format(src);
-  Image out(f.width, f.height, f.channels, f.type, src.location);
-  run_into(src, out.view(), stream);
-  return out;
+  return std::move(run(std::vector<ImageView>{src}, stream).front());
 }
 
 void Pipeline::run_into(const ImageView& src, const ImageView& dst, void* stream) {
   run_into(std::vector<ImageView>{src}, std::vector<ImageView>{dst}, stream);
 }
 
+// Every image's step formats, each failure prefixed "image I: " in a list of several; with
+// dsts, each destination checked against its source's output.
+std::vector<std::vector<OutputFormat>> Pipeline::list_formats(
+    const std::vector<ImageView>& srcs, const std::vector<ImageView>* dsts) const {
+  const std::size_t n = srcs.size();
+  std::vector<std::vector<OutputFormat>> fmt(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::string at = n > 1 ? "image " + std::to_string(i) + ": " : "";
+    prefixed(at, [&] {
+      if (srcs[i].location != srcs[0].location)
+        fail(ErrorCode::InvalidArgument, "pipeline", "the images are not all in one location",
+             to_string(srcs[i].location),
+             std::string(to_string(srcs[0].location)) + " (as image 0)");
+      fmt[i] = formats(srcs[i]);
+      if (dsts) check_dst(srcs[i], (*dsts)[i], fmt[i].back());
+    });
+  }
+  return fmt;
+}
+
 std::vector<Image> Pipeline::run(const std::vector<ImageView>& srcs, void* stream) {
+  const std::vector<std::vector<OutputFormat>> fmt = list_formats(srcs, nullptr);
   std::vector<Image> outs;
   outs.reserve(srcs.size());
   std::vector<ImageView> dsts;
   for (std::size_t i = 0; i < srcs.size(); ++i) {
-    OutputFormat f;
-    prefixed("image " + std::to_string(i) + ": ", [&] { f = output_format(srcs[i]); });
+    const OutputFormat& f = fmt[i].back();
     outs.emplace_back(f.width, f.height, f.channels, f.type, srcs[i].location);
     dsts.push_back(outs.back().view());
   }
-  run_into(srcs, dsts, stream);
+  run_steps(srcs, dsts, fmt, stream);
   return outs;
 }
 
@@ -161,20 +178,14 @@ void Pipeline::run_into(const std::vector<ImageView>& srcs, const std::vector<Im
   if (srcs.size() != dsts.size())
     fail(ErrorCode::InvalidArgument, "pipeline", "one destination per source is needed",
          std::to_string(dsts.size()) + " destinations", std::to_string(srcs.size()));
+  run_steps(srcs, dsts, list_formats(srcs, &dsts), stream);
+}
+
+void Pipeline::run_steps(const std::vector<ImageView>& srcs, const std::vector<ImageView>& dsts,
+                         const std::vector<std::vector<OutputFormat>>& fmt, void* stream) {
   const std::size_t n = srcs.size();
   if (n == 0) return;
   const Location loc = srcs[0].location;
-  std::vector<std::vector<OutputFormat>> fmt(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    const std::string at = n > 1 ? "image " + std::to_string(i) + ": " : "";
-    prefixed(at, [&] {
-      if (srcs[i].location != loc)
-        fail(ErrorCode::InvalidArgument, "pipeline", "the images are not all in one location",
-             to_string(srcs[i].location), std::string(to_string(loc)) + " (as image 0)");
-      fmt[i] = formats(srcs[i]);
-      check_dst(srcs[i], dsts[i], fmt[i].back());
-    });
-  }
   if (scratch_.size() < n) scratch_.resize(n);
   std::vector<ImageView> cur(srcs);
   std::vector<int> in_buf(n, -1);  // the scratch buffer cur[i] lies in (-1: the source)

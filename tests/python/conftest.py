@@ -82,3 +82,12 @@ def max_diff(a: np.ndarray, b: np.ndarray) -> float:
 
 def has_cuda() -> bool:
     return texcv.cuda_available()
+
+
+def need_gpu() -> None:
+    """Skips the calling test, with the reason, where the GPU forms cannot run."""
+    if not texcv.info()["cuda_compiled"]:
+        pytest.skip("this texcv build has no CUDA backend (built with TEXCV_CUDA=OFF or without "
+                    "nvcc); the GPU tests run on a CUDA build on the GPU machine")
+    if not texcv.cuda_available():
+        pytest.skip("no usable GPU on this machine; the GPU tests run on the GPU machine")

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import texcv
-from conftest import EXAMPLES
+from conftest import EXAMPLES, need_gpu
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
@@ -81,11 +81,7 @@ def test_encode_list_reports_bad_items():
 
 
 def test_gpu_list_decode_uses_nvjpeg():
-    if not texcv.info()["cuda_compiled"]:
-        pytest.skip("this texcv build has no CUDA backend (built with TEXCV_CUDA=OFF or without "
-                    "nvcc); the GPU decode runs on a CUDA build on the GPU machine")
-    if not texcv.cuda_available():
-        pytest.skip("no usable GPU on this machine; the GPU decode runs on the GPU machine")
+    need_gpu()
     jpg = (EXAMPLES / "rocket.jpg").read_bytes()
     cpu = texcv.imread(EXAMPLES / "rocket.jpg")
     arrays, statuses = texcv.decode([jpg] * 6 + [b"bad"], device="cuda")

@@ -9,15 +9,7 @@ import numpy as np
 import pytest
 
 import texcv
-from conftest import random_image, source
-
-
-def need_gpu():
-    if not texcv.info()["cuda_compiled"]:
-        pytest.skip("this texcv build has no CUDA backend (built with TEXCV_CUDA=OFF or without "
-                    "nvcc); the GPU tests run on a CUDA build on the GPU machine")
-    if not texcv.cuda_available():
-        pytest.skip("no usable GPU on this machine; the GPU tests run on the GPU machine")
+from conftest import need_gpu, random_image, source
 
 
 def need_cupy():

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import texcv
+from conftest import need_gpu
 
 TEXT = "resize:scale=0.5,interp=area;gaussian_blur:sigma=1.5;flip:code=vertical;sharpen"
 
@@ -103,16 +104,8 @@ def test_messages():
         p.run_into(np.zeros((8, 8), np.uint8), [rgb], device="cpu")
 
 
-def _gpu():
-    if not texcv.info()["cuda_compiled"]:
-        pytest.skip("this texcv build has no CUDA backend (built with TEXCV_CUDA=OFF or without "
-                    "nvcc); the GPU forms run on a CUDA build on the GPU machine")
-    if not texcv.cuda_available():
-        pytest.skip("no usable GPU on this machine; the GPU forms run on the GPU machine")
-
-
 def test_cupy_list_same_kind_out_equal_to_the_cpu():
-    _gpu()
+    need_gpu()
     cupy = pytest.importorskip("cupy", reason="CuPy is not installed (the GPU machine has it)")
     # Steps whose CUDA results are identical to the CPU's (resize within 1 level is left out).
     p = texcv.Pipeline("gaussian_blur:sigma=1.5;flip:code=vertical;convert:type=f32,scale=0.5")
@@ -130,7 +123,7 @@ def test_cupy_list_same_kind_out_equal_to_the_cpu():
 
 
 def test_torch_one_tensor_on_a_stream():
-    _gpu()
+    need_gpu()
     torch = pytest.importorskip("torch", reason="torch is not installed (the GPU machine has it)")
     p = texcv.Pipeline("gaussian_blur:sigma=1.5;flip:code=both")
     a = images()[0]

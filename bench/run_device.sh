@@ -343,7 +343,9 @@ do_python() {
   fi
   local pkg=/tmp/texcv-pypkg
   rm -rf "$pkg" && mkdir -p "$pkg" && cp -r "$ROOT/python/texcv" "$pkg/" && cp "$so" "$pkg/texcv/"
-  (cd "$ROOT/tests/python" && PYTHONPATH=$pkg timeout "$(cap 150 150)" python3 -m pytest -q -rs \
+  # The texcv command from the same build on PATH: `python -m texcv` finds it there (pip would
+  # have installed it beside Python; test_command.py runs it).
+  (cd "$ROOT/tests/python" && PATH=$BUILD/bin:$PATH PYTHONPATH=$pkg timeout "$(cap 150 150)" python3 -m pytest -q -rs \
     -p no:cacheprovider --ignore=test_notebook.py >"$OUT/pytest.log" 2>&1)
   local rc=$?
   tail -25 "$OUT/pytest.log"

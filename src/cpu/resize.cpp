@@ -165,7 +165,10 @@ void resize_separable(const ImageView& src, const ImageView& dst, const AxisTaps
   for (xb = xa; xb < w && vec_ok(xb);) ++xb;
   for (int x = xb; x < w; ++x)
     if (vec_ok(x)) xa = xb = 0;  // not one run (no such table): the plain loop only
-  constexpr int kBlock = 32;     // destination rows per task, each with its own K source rows
+  simd::TapBlocks plan;          // one channel's shrink: its taps without gathers (simd.hpp)
+  if constexpr (C == 1)
+    if (xb > xa) simd::plan_tap_blocks(plan, sizeof(T), src.width, ixp, K, xa, xb);
+  constexpr int kBlock = 32;  // destination rows per task, each with its own K source rows
   const int blocks = (dst.height + kBlock - 1) / kBlock;
   detail::RegionErrors errors;  // a failed allocation is thrown after the region
   // Each thread's K rows of x sums, allocated once a call and not zeroed (a zeroed vector a
@@ -204,7 +207,7 @@ void resize_separable(const ImageView& src, const ImageView& dst, const AxisTaps
               h[static_cast<std::size_t>(x) * C + c] = v;
             }
         };
-        if (srow && simd::taps_row(srow, src.width, C, ixp, wxp, K, xa, xb, h)) {
+        if (srow && simd::taps_row(srow, src.width, C, ixp, wxp, K, xa, xb, h, &plan)) {
           plain(0, xa);
           plain(xb, w);
         } else {

@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "texcv/geometry.hpp"
 
@@ -128,15 +129,35 @@ bool half_mean_row(const std::uint16_t* a, const std::uint16_t* b, std::uint16_t
 // row's width in pixels (a vector may load pixels up to its end). The taps must rise with x and j
 // (ix[j][x] <= ix[j'][x'] for j <= j', x <= x'), as resize's do before any border: a vector whose
 // taps span fewer pixels than its lanes then loads them once and permutes lanes.
+//
+// TapBlocks: a shrink's taps of one channel read without gathers. Destination pixels go in groups
+// of 4 (one 16-byte block of 4 floats); a group's taps come from L (1, 2 or 4) 16-byte loads of
+// the source row, each serving 4 / L of its pixels, and tap k of the group is the OR of the L
+// loads' byte shuffles ctl (pshufb: bytes 0x80 give 0), zero-extended to 32-bit lanes (u8, u16)
+// or the float itself. plan_tap_blocks makes it once a call for [xa, xb) (taps rising with x);
+// taps_row then computes the groups it covers with it (the same products in the same order) and
+// the rest as before. No plan where no group fits (an enlargement keeps its lane permutations).
+struct TapBlocks {
+  int loads = 0;                  // L; 0: no plan
+  int xa = 0;                     // the first group's first pixel
+  int groups = 0;                 // groups of 4 pixels from xa
+  std::vector<int> offset;        // [group][L]: each load's first element
+  std::vector<std::uint8_t> ctl;  // [k][L][group][16]: the shuffle bytes
+};
+void plan_tap_blocks(TapBlocks& plan, int elem_bytes, int row_n, const int* const* ix, int k,
+                     int xa, int xb);
 bool combine_rows(const float* const* h, const float* w, int k, int n, std::uint8_t* out);
 bool combine_rows(const float* const* h, const float* w, int k, int n, std::uint16_t* out);
 bool combine_rows(const float* const* h, const float* w, int k, int n, float* out);
 bool taps_row(const std::uint8_t* srow, int row_n, int channels, const int* const* ix,
-              const float* const* wx, int k, int xa, int xb, float* h);
+              const float* const* wx, int k, int xa, int xb, float* h,
+              const TapBlocks* plan = nullptr);
 bool taps_row(const std::uint16_t* srow, int row_n, int channels, const int* const* ix,
-              const float* const* wx, int k, int xa, int xb, float* h);
+              const float* const* wx, int k, int xa, int xb, float* h,
+              const TapBlocks* plan = nullptr);
 bool taps_row(const float* srow, int row_n, int channels, const int* const* ix,
-              const float* const* wx, int k, int xa, int xb, float* h);
+              const float* const* wx, int k, int xa, int xb, float* h,
+              const TapBlocks* plan = nullptr);
 
 // The warps' bilinear sampling of a one-channel image (simd_warp.cpp): destination pixels
 // [x0, x1) of row y, whose source positions m gives (affine: 2x3; perspective: 3x3, row-major,

@@ -32,10 +32,16 @@ def kind_of(a: Any) -> str:
     return "other"
 
 
+# numpy's and CuPy's dtypes of the supported types by name: str(dtype) costs about 3 us a call
+# in numpy (half of a small call's Python time, ninth session), a dict lookup a tenth of it.
+_NUMPY_DTYPE_NAMES = {np.dtype(n): n for n in DTYPES}
+
+
 def _dtype_name(a: Any, kind: str) -> str:
     if kind in ("torch", "torch_cpu"):
         return str(a.dtype).replace("torch.", "")
-    return str(a.dtype)
+    name = _NUMPY_DTYPE_NAMES.get(a.dtype)
+    return name if name is not None else str(a.dtype)
 
 
 def _pixels_contiguous(shape: tuple, strides_el: tuple) -> bool:

@@ -24,7 +24,9 @@
 #     16 threads with --order isolated (each library timed in a process of its own: the 16-thread
 #     rows of phases 3-5 were bimodal, e.g. erode 3x3 0.3 ms or 5-8 ms, with both libraries'
 #     pools in one process), 11 repetitions (cpu_isolated16.txt).
-#   ISSUE17_PHASE=7 (about 8 min; next session): build and the Python module, then every row on
+#   ISSUE17_PHASE=8 (about 8 min, ninth session): build and the Python module, then every row on
+#     16 threads isolated at 4096 and at 256 (a call's fixed cost), and the issue's rows on 2.
+#   ISSUE17_PHASE=7 (about 8 min; eighth session): build and the Python module, then every row on
 #     16 threads with --order isolated twice (cpu_iso16_a/b.txt) and once on 8 threads
 #     (cpu_iso8.txt), 11 repetitions, every repetition's time in the JSON: phase 6 (a1c9339) had
 #     44 of 100 rows over 1.0, texcv's own times up to 8x off phase 5's (RGB to gray 0.5 -> 4.0
@@ -104,6 +106,20 @@ elif [ "$phase" = 7 ]; then
     PYTHONPATH=$pkg timeout 120 python3 bench/cpu_vs_opencv.py --threads "$1" --set all --reps 11 \
       --order isolated --out "$OUT/cpu_$2.json" >"$OUT/cpu_$2.txt" 2>&1
     echo "$2: rc $?"
+  done
+elif [ "$phase" = 8 ]; then
+  # ninth session: the new one-channel shrink (77ae25a) and the Python call's cost (2f00dd8),
+  # every row on 16 threads isolated at 4096 (cpu_iso16.txt), the same at 256x256
+  # (cpu_small16.txt: a call's fixed cost, each library, as a profile of the sub-ms rows), and
+  # the issue's rows on 2 threads isolated (cpu_issue2.txt).
+  TEXCV_DEADLINE=${TEXCV_DEADLINE:-250} TEXCV_HARD_LIMIT=${TEXCV_HARD_LIMIT:-300} \
+    bash bench/run_device.sh build python
+  [ -x "$texcv_bin" ] && "$texcv_bin" info 2>&1 | sed -n 1,12p >"$OUT/info.txt"
+  for run in "16 all 4096 iso16" "16 all 256 small16" "2 issue 4096 issue2"; do
+    set -- $run
+    PYTHONPATH=$pkg timeout 150 python3 bench/cpu_vs_opencv.py --threads "$1" --set "$2" \
+      --size "$3" --reps 11 --order isolated --out "$OUT/cpu_$4.json" >"$OUT/cpu_$4.txt" 2>&1
+    echo "$4: rc $?"
   done
 elif [ "$phase" = 4 ]; then
   TEXCV_DEADLINE=${TEXCV_DEADLINE:-250} TEXCV_HARD_LIMIT=${TEXCV_HARD_LIMIT:-330} \

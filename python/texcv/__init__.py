@@ -24,6 +24,7 @@ _texcv._register_errors(list(_ERROR_CLASSES))
 
 from ._api import *  # noqa: E402,F401,F403
 from ._api import __all__ as _api_all  # noqa: E402
+from ._batch import batch  # noqa: E402
 from ._docs import attach_parameter_docs as _attach  # noqa: E402
 
 __version__: str = _texcv.build_info()["version"]
@@ -38,6 +39,7 @@ __all__ = [
     "NotCompiledError",
     "InternalError",
     *_api_all,
+    "batch",
 ]
 
 _attach(globals())

@@ -150,6 +150,14 @@ struct Summary {
   std::vector<std::string> timing;   // TEXCV_BATCH_TIMING=1: each worker's account
 };
 
+// One line of texcv batch's --report for a file: a JSON object (no newline) with "input",
+// "output" (null when none), "status", "error", "stage", "device", "cpu_fallback", "devices"
+// (read/process/write), "note", "warning", "decoder", "retried"/"retried_from"/"retry_reason",
+// "in" and "out" (width, height, channels, type, bytes) and "ms" (read, process, write, total),
+// each present as docs/batch.md ("The report") says; a name that is not UTF-8 is given as text
+// with U+FFFD and its bytes in "input_bytes"/"output_bytes" (base64).
+std::string report_json(const Job& job, const Result& r);
+
 // Whether this machine may have an NVIDIA GPU, without starting the CUDA runtime: the driver's
 // device nodes exist (/dev/nvidiactl, or WSL's /dev/dxg). Without them Device::automatic starts
 // no CUDA set-up and its CPU workers keep their normal priority (a thread cannot take back a

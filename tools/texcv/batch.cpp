@@ -192,94 +192,6 @@ bool depth_allowed(ImageFormat f, int depth) {
   return false;
 }
 
-// ---- JSON (the report) ------------------------------------------------------------------------
-
-// A JSON string: valid UTF-8 for any input (bytes that are not UTF-8 become U+FFFD; the report
-// gives a name's raw bytes apart, see report_line), control characters escaped.
-std::string json_string(const std::string& raw) {
-  const std::string s = valid_utf8(raw) ? raw : utf8_replaced(raw);
-  std::string o = "\"";
-  for (unsigned char c : s) {
-    switch (c) {
-      case '"':
-        o += "\\\"";
-        break;
-      case '\\':
-        o += "\\\\";
-        break;
-      case '\n':
-        o += "\\n";
-        break;
-      case '\r':
-        o += "\\r";
-        break;
-      case '\t':
-        o += "\\t";
-        break;
-      default:
-        if (c < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", c);
-          o += buf;
-        } else {
-          o += static_cast<char>(c);  // UTF-8 passes through
-        }
-    }
-  }
-  return o + "\"";
-}
-
-std::string json_ms(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.3f", v);
-  return buf;
-}
-
-std::string report_line(const BatchJob& job, const JobResult& r) {
-  std::string s = "{\"input\":" + json_string(job.input) + ",\"output\":" +
-                  (job.output.empty() ? std::string("null") : json_string(job.output)) +
-                  ",\"status\":\"" + to_string(r.status) + "\"";
-  // A name that is not UTF-8: its exact bytes, base64 (the "input"/"output" text then holds
-  // U+FFFD where the bytes were).
-  if (!valid_utf8(job.input)) s += ",\"input_bytes\":\"" + base64(job.input) + "\"";
-  if (!valid_utf8(job.output)) s += ",\"output_bytes\":\"" + base64(job.output) + "\"";
-  s += ",\"error\":" + (r.error.empty() ? std::string("null") : json_string(r.error));
-  s += ",\"stage\":" + (r.stage.empty() ? std::string("null") : json_string(r.stage));
-  s += ",\"device\":" + (r.device.empty() ? std::string("null") : json_string(r.device));
-  s += std::string(",\"cpu_fallback\":") + (r.cpu_fallback ? "true" : "false");
-  // Where each stage ran (a stage not reached: null).
-  if (!r.read_device.empty() || !r.device.empty() || !r.write_device.empty()) {
-    auto or_null = [](const std::string& v) {
-      return v.empty() ? std::string("null") : json_string(v);
-    };
-    s += ",\"devices\":{\"read\":" + or_null(r.read_device) + ",\"process\":" + or_null(r.device) +
-         ",\"write\":" + or_null(r.write_device) + "}";
-  }
-  if (!r.note.empty()) s += ",\"note\":" + json_string(r.note);
-  if (!r.warning.empty()) s += ",\"warning\":" + json_string(r.warning);
-  if (!r.decoder.empty()) s += ",\"decoder\":" + json_string(r.decoder);
-  if (!r.retried_from.empty()) {
-    s += ",\"retried\":true,\"retried_from\":[";
-    for (std::size_t i = 0; i < r.retried_from.size(); ++i) {
-      if (i) s += ',';
-      s += json_string(r.retried_from[i]);
-    }
-    s += "],\"retry_reason\":" + json_string(r.retry_reason);
-  }
-  if (r.width > 0)
-    s += ",\"in\":{\"width\":" + std::to_string(r.width) +
-         ",\"height\":" + std::to_string(r.height) + ",\"channels\":" + std::to_string(r.channels) +
-         ",\"type\":\"" + to_string(r.type) + "\",\"bytes\":" + std::to_string(r.bytes_in) + "}";
-  if (r.status == JobStatus::ok || r.status == JobStatus::corrupt)
-    s += ",\"out\":{\"width\":" + std::to_string(r.out_width) +
-         ",\"height\":" + std::to_string(r.out_height) +
-         ",\"channels\":" + std::to_string(r.out_channels) + ",\"type\":\"" +
-         to_string(r.out_type) + "\",\"bytes\":" + std::to_string(r.bytes_out) + "}";
-  s += ",\"ms\":{\"read\":" + json_ms(r.read_ms) + ",\"process\":" + json_ms(r.process_ms) +
-       ",\"write\":" + json_ms(r.write_ms) + ",\"total\":" + json_ms(r.total_ms) + "}}";
-  return s;
-}
-
 // ---- Planning ---------------------------------------------------------------------------------
 
 struct Plan {
@@ -1157,7 +1069,7 @@ int batch_command(const BatchOptions& opt) {
     else if (r.cpu_fallback && !opt.quiet)
       progress.message("texcv batch: " + job.input + ": " + r.note);
     if (report.is_open() && !report_failed) {
-      report << report_line(job, r) << '\n';
+      report << batch::report_json(job, r) << '\n';
       report.flush();
       if (!report) report_failed = true;
     }

@@ -12,6 +12,8 @@
 #include <string>
 #include <unordered_set>
 
+#include "src/batch/report.hpp"
+
 namespace texcv::cli {
 
 // A file or folder as the kernel knows it; false when nothing is there.
@@ -45,13 +47,10 @@ bool inside_folder(const std::filesystem::path& path, const FileId& dir);
 // that are not UTF-8 become escapes (\n, \t, \r, \e, \xNN, \u009b); other text is unchanged.
 std::string printable(const std::string& s);
 
-// Whether s is valid UTF-8.
-bool valid_utf8(const std::string& s);
-// s with every byte that is not part of valid UTF-8 replaced by U+FFFD (the replacement
-// character), so it can go in JSON; the raw bytes are given apart (base64).
-std::string utf8_replaced(const std::string& s);
-
-// Standard base64 (RFC 4648, with padding) of the bytes of s.
-std::string base64(const std::string& s);
+// Whether s is valid UTF-8; s with its bytes that are not UTF-8 replaced by U+FFFD; base64
+// (the library's, src/batch/report.hpp: the report uses them too).
+using texcv::batch::detail::base64;
+using texcv::batch::detail::utf8_replaced;
+using texcv::batch::detail::valid_utf8;
 
 }  // namespace texcv::cli

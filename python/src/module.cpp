@@ -546,6 +546,78 @@ NB_MODULE(_texcv, m) {
         return nb::make_tuple(arrays, statuses);
       },
       "datas"_a, "device"_a, "allow_corrupt"_a, "max_pixels"_a);
+  // Encoded files in memory through the batch engine with a pipeline (texcv.ray's actors):
+  // names[i] names item i in messages and the report, datas[i] its bytes, outputs[i] the output
+  // path (deliver "files": written there, temporary file + rename) or a name whose extension
+  // picks the format (deliver "encoded": the bytes come back; "images": the arrays). Returns
+  // (records, outputs, lost): each item's report line (report_json), its output (None for files
+  // and for an item that failed), and the devices lost during the run ("cuda:0: <reason>").
+  m.def(
+      "process_many",
+      [](const std::vector<std::string>& names, const std::vector<nb::bytes>& datas,
+         const std::vector<std::string>& outputs, const std::string& pipeline,
+         const std::string& deliver, const std::string& device, bool allow_corrupt,
+         std::uint64_t max_pixels, int bit_depth, int jpeg_quality, int png_compression,
+         const std::string& tiff_compression, int tiff_level, int workers) {
+        const char* op = "process_many";
+        if (names.size() != datas.size() || outputs.size() != datas.size())
+          fail(ErrorCode::InvalidArgument, op, "names, datas and outputs must have one item each",
+               std::to_string(names.size()) + ", " + std::to_string(datas.size()) + " and " +
+                   std::to_string(outputs.size()),
+               "equal lengths");
+        texcv::batch::Options opt;
+        opt.steps = texcv::parse_pipeline(pipeline);
+        opt.device = texcv::batch::parse_device(device);
+        if (deliver == "files")
+          opt.deliver = texcv::batch::Deliver::files;
+        else if (deliver == "encoded")
+          opt.deliver = texcv::batch::Deliver::encoded;
+        else if (deliver == "images")
+          opt.deliver = texcv::batch::Deliver::images;
+        else
+          fail(ErrorCode::InvalidArgument, op, "unknown deliver", "'" + deliver + "'",
+               "files, encoded or images");
+        opt.read = read_options(allow_corrupt, max_pixels);
+        opt.max_pixels = max_pixels;
+        opt.bit_depth = bit_depth;
+        opt.write = write_options(jpeg_quality, png_compression, tiff_compression, tiff_level);
+        if (workers > 0) opt.cpu_workers = workers;  // batch::run checks the options
+        std::vector<texcv::batch::Job> jobs(datas.size());
+        for (std::size_t i = 0; i < datas.size(); ++i) {
+          const auto* p = static_cast<const unsigned char*>(datas[i].data());
+          jobs[i].input = names[i];
+          jobs[i].data.assign(p, p + datas[i].size());
+          jobs[i].output = outputs[i];
+        }
+        std::vector<texcv::batch::Output> outs(jobs.size());
+        std::vector<std::string> records(jobs.size());
+        opt.on_output = [&](const texcv::batch::Result& r, texcv::batch::Output&& out) {
+          outs[r.index] = std::move(out);  // one call per index: no two write one slot
+        };
+        opt.on_result = [&](const texcv::batch::Result& r) {
+          records[r.index] = texcv::batch::report_json(jobs[r.index], r);
+        };
+        texcv::batch::Summary summary;
+        if (!jobs.empty()) {
+          nb::gil_scoped_release nogil;
+          summary = texcv::batch::run(jobs, opt);
+        }
+        nb::list recs, results;
+        for (std::size_t i = 0; i < jobs.size(); ++i) {
+          recs.append(nb::str(records[i].c_str(), records[i].size()));
+          if (outs[i].image.data() != nullptr)
+            results.append(to_numpy(std::move(outs[i].image)));
+          else if (opt.deliver == texcv::batch::Deliver::encoded && !outs[i].encoded.empty())
+            results.append(nb::bytes(reinterpret_cast<const char*>(outs[i].encoded.data()),
+                                     outs[i].encoded.size()));
+          else
+            results.append(nb::none());
+        }
+        return nb::make_tuple(recs, results, summary.lost);
+      },
+      "names"_a, "datas"_a, "outputs"_a, "pipeline"_a, "deliver"_a, "device"_a, "allow_corrupt"_a,
+      "max_pixels"_a, "bit_depth"_a, "jpeg_quality"_a, "png_compression"_a, "tiff_compression"_a,
+      "tiff_level"_a, "workers"_a);
   m.def(
       "read_info",
       [](const std::string& path) {

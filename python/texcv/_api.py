@@ -1039,6 +1039,10 @@ class Pipeline:
     def __repr__(self) -> str:
         return f"texcv.Pipeline({self.text!r})"
 
+    def __reduce__(self) -> tuple:
+        # Pickled as its text (multiprocessing, Ray actors' arguments); the buffers are not kept.
+        return (Pipeline, (self.text,))
+
     def output_format(self, src: Any) -> tuple[int, int, int, str]:
         """(width, height, channels, dtype) of the output on src; validates every step on it."""
         a = as_input(src, "Pipeline")

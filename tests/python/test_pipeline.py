@@ -133,3 +133,13 @@ def test_torch_one_tensor_on_a_stream():
     s.synchronize()
     assert isinstance(out, torch.Tensor) and out.is_cuda
     np.testing.assert_array_equal(out.cpu().numpy(), p(a, device="cpu"))
+
+
+def test_a_pipeline_pickles_as_its_text():
+    import pickle
+
+    p = texcv.Pipeline("resize:scale=0.5;flip:code=horizontal")
+    q = pickle.loads(pickle.dumps(p))
+    assert isinstance(q, texcv.Pipeline) and q.text == p.text and q.steps == p.steps
+    img = np.arange(12 * 10 * 3, dtype=np.uint8).reshape(12, 10, 3)
+    np.testing.assert_array_equal(q(img, device="cpu"), p(img, device="cpu"))

@@ -1,0 +1,245 @@
+"""texcv on Ray Data: the batch engine in each actor of a ``map_batches`` (issue 19, item 5).
+
+    import ray, texcv.ray
+    ds = ray.data.read_binary_files("s3://bucket/raw/", include_paths=True)
+    out = ds.map_batches(texcv.ray.Processor, fn_constructor_kwargs=dict(
+        pipeline="resize:scale=0.5;sharpen", output="/mnt/out", root="s3://bucket/raw/"),
+        batch_size=64, num_gpus=1, compute=ray.data.ActorPoolStrategy(size=2))
+    report = out.take_all()          # one row per file: path, output, status, error, record
+
+or the whole job in one call, with resume and a report file:
+
+    texcv.ray.process("raw/", "out/", "resize:scale=0.5;sharpen", num_gpus=1, concurrency=2,
+                      report="report.jsonl")
+
+Each row of a batch is an encoded file (``bytes``) and its ``path``. An actor runs the batch
+through the library's batch engine (the engine of ``texcv batch``: the CPU codecs or nvJPEG,
+the pipeline, per-file fault isolation) and writes each output itself (a temporary file beside it,
+then a rename: never a half-written file), or returns the encoded bytes or the images. Every row
+comes back with the report's status and error: a bad file is a row with ``status == "failed"``,
+not an exception that fails the block. Only a lost GPU raises (texcv.CudaError), so that Ray
+replaces the actor and retries its batch (the files it had written stay, whole).
+
+Ray is optional: ``pip install .[ray]``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any, Sequence
+
+import numpy as np
+
+from . import _texcv as _n
+from ._errors import CudaError, InvalidArgumentError
+
+_FORMAT_EXT = {"png": ".png", "jpeg": ".jpg", "jpg": ".jpg", "tiff": ".tif", "tif": ".tif"}
+_DELIVER = ("files", "encoded", "images")
+
+
+def _pipeline_text(pipeline: Any) -> str:
+    if hasattr(pipeline, "text") and not isinstance(pipeline, str):
+        return pipeline.text
+    if not isinstance(pipeline, str):
+        raise InvalidArgumentError(
+            f"texcv.ray: pipeline must be a string or a texcv.Pipeline; got "
+            f"{type(pipeline).__name__}, expected steps such as \"resize:scale=0.5;sharpen\"")
+    from ._api import Pipeline
+
+    Pipeline(pipeline)  # parsed and checked once, with the command's messages
+    return pipeline
+
+
+def output_path(path: str, output: str, root: str | None, format: str | None) -> str:
+    """Where the output of input `path` goes: under `output`, at the path relative to `root`
+    (the whole file name when root is None), with the format's extension when one is given."""
+    p = os.fspath(path)
+    if root is not None:
+        r = os.fspath(root).rstrip("/") + "/"
+        if not p.startswith(r):
+            raise InvalidArgumentError(
+                f"texcv.ray: input is not under root; got '{p}', expected a path under '{r}'")
+        rel = p[len(r):]
+    else:
+        rel = p.rsplit("/", 1)[-1]
+    if format not in (None, "same"):
+        if format not in _FORMAT_EXT:
+            raise InvalidArgumentError(
+                f"texcv.ray: unknown format; got '{format}', expected same, png, jpeg or tiff")
+        rel = os.path.splitext(rel)[0] + _FORMAT_EXT[format]
+    return os.path.join(os.fspath(output), rel)
+
+
+class Processor:
+    """A callable class for ``Dataset.map_batches``: rows of ``bytes`` and ``path`` (as
+    ``ray.data.read_binary_files(..., include_paths=True)`` makes them) in; one row per file
+    out, with the columns path, output, status, error, stage, device and record (the report line
+    of texcv batch, JSON), and with deliver="encoded" the column encoded (bytes), with
+    deliver="images" the column image (an array per row).
+
+    Parameters:
+        pipeline: steps such as "resize:scale=0.5;sharpen", or a texcv.Pipeline
+        output: the output folder (deliver="files"): each file under it at its path relative to
+            root (without root: at its file name)
+        root: the folder the input paths are relative to
+        format: output format: same (default: each input's), png, jpeg or tiff
+        deliver: files (written by the actor), encoded (bytes returned) or images (arrays
+            returned)
+        device: auto (default: cuda in an actor Ray gave a GPU, cpu otherwise), cpu or cuda
+        quality, png_compression, tiff_compression, tiff_level, bit_depth, allow_corrupt,
+            max_pixels: as texcv batch's options of those names
+        workers: the engine's CPU workers in this actor (0: one per core Ray gave it, at least 1)
+    """
+
+    def __init__(self, pipeline: Any, output: str | os.PathLike | None = None, *,
+                 root: str | os.PathLike | None = None, format: str | None = None,
+                 deliver: str = "files", device: str = "auto", quality: int = 95,
+                 png_compression: int = 6, tiff_compression: str = "none", tiff_level: int = 0,
+                 bit_depth: int = 0, allow_corrupt: bool = False,
+                 max_pixels: int = 256_000_000, workers: int = 0):
+        self.pipeline = _pipeline_text(pipeline)
+        if deliver not in _DELIVER:
+            raise InvalidArgumentError(
+                f"texcv.ray: unknown deliver; got '{deliver}', expected files, encoded or images")
+        if deliver == "files" and output is None:
+            raise InvalidArgumentError(
+                "texcv.ray: deliver=\"files\" writes the outputs under an output folder; got "
+                "output=None, expected output=\"<folder>\" (or deliver=\"encoded\"/\"images\")")
+        self.output = None if output is None else os.fspath(output)
+        self.root = None if root is None else os.fspath(root)
+        self.format = format
+        self.deliver = deliver
+        if device == "auto":
+            device = "cuda" if _ray_gpu_ids() else "cpu"
+        self.device = device
+        self.options = dict(allow_corrupt=bool(allow_corrupt), max_pixels=int(max_pixels),
+                            bit_depth=int(bit_depth), jpeg_quality=int(quality),
+                            png_compression=int(png_compression),
+                            tiff_compression=str(tiff_compression), tiff_level=int(tiff_level),
+                            workers=int(workers) or _ray_cpus())
+        if self.output is not None:
+            os.makedirs(self.output, exist_ok=True)
+
+    def __call__(self, batch: dict[str, Any]) -> dict[str, Any]:
+        paths = [str(p) for p in batch["path"]]
+        datas = [bytes(b) for b in batch["bytes"]]
+        outputs = []
+        for p in paths:
+            if self.output is not None:
+                o = output_path(p, self.output, self.root, self.format)
+                os.makedirs(os.path.dirname(o) or ".", exist_ok=True)
+            else:  # a name only: its extension picks the format
+                o = output_path(p, "", None, self.format)
+            outputs.append(o)
+        records, results, lost = _n.process_many(
+            paths, datas, outputs, self.pipeline, self.deliver, self.device, **self.options)
+        if lost:
+            # Ray replaces this actor and retries the batch; the files written stay whole.
+            raise CudaError("texcv.ray: GPU lost in this actor (" + "; ".join(lost) + ")")
+        rows = [json.loads(r) for r in records]
+        out: dict[str, Any] = {
+            "path": np.array(paths, dtype=object),
+            "output": np.array([o if self.deliver == "files" else None for o in outputs],
+                               dtype=object),
+            "status": np.array([r["status"] for r in rows], dtype=object),
+            "error": np.array([r.get("error") for r in rows], dtype=object),
+            "stage": np.array([r.get("stage") for r in rows], dtype=object),
+            "device": np.array([r.get("device") for r in rows], dtype=object),
+            "record": np.array(records, dtype=object),
+        }
+        if self.deliver != "files":
+            col = np.empty(len(results), dtype=object)
+            for i, v in enumerate(results):
+                col[i] = v
+            out["encoded" if self.deliver == "encoded" else "image"] = col
+        return out
+
+
+def _ray_gpu_ids() -> list:
+    try:
+        import ray
+
+        return list(ray.get_gpu_ids()) if ray.is_initialized() else []
+    except Exception:  # outside a Ray worker
+        return []
+
+
+def _ray_cpus() -> int:
+    try:
+        import ray
+
+        n = ray.get_runtime_context().get_assigned_resources().get("CPU", 1)
+        return max(1, int(n))
+    except Exception:
+        return 1
+
+
+def _input_files(input: str, list_: Sequence[str] | None) -> list[str]:
+    if list_ is not None:
+        return [os.path.join(input, p) for p in list_]
+    if os.path.isfile(input):
+        return [input]
+    if not os.path.isdir(input):
+        raise InvalidArgumentError(
+            f"texcv.ray.process: input not found; got '{input}', expected a folder or a file")
+    found = []
+    for d, dirs, files in os.walk(input):
+        dirs.sort()
+        for f in sorted(files):
+            if os.path.splitext(f)[1].lower() in (".png", ".jpg", ".jpeg", ".tif", ".tiff"):
+                found.append(os.path.join(d, f))
+    return found
+
+
+def process(input: str | os.PathLike, output: str | os.PathLike, pipeline: Any, *,
+            list: Sequence[str] | None = None, format: str | None = None, resume: bool = True,
+            report: str | os.PathLike | None = None, num_gpus: float = 0,
+            concurrency: int = 1, batch_size: int = 32, num_cpus: float = 1,
+            **options: Any) -> list[dict]:
+    """The whole job on the current Ray cluster (``ray.init()`` first, or it starts a local
+    one): the PNG, JPEG and TIFF files under `input` (or the `list` of paths relative to it)
+    through `pipeline` into `output`, mirroring the tree, in `concurrency` actors of
+    Processor with `num_gpus` GPUs and `num_cpus` CPUs each. resume (default True): files
+    whose output exists are not read again (their rows say "skipped"). report: also write the
+    rows as JSON lines (".jsonl") or Parquet (".parquet"). Returns the report's records (the
+    keys of texcv batch's --report), one per file. Other keywords go to Processor (quality,
+    device, max_pixels, ...). Leave the read tasks a CPU: concurrency x num_cpus below the
+    cluster's CPUs (on a 2-CPU machine two actors of 1 CPU each wait for ever).
+    """
+    import ray
+
+    input = os.fspath(input).rstrip("/") or "/"
+    output = os.fspath(output)
+    text = _pipeline_text(pipeline)
+    files = _input_files(input, list)
+    root = input if os.path.isdir(input) else os.path.dirname(input)
+    records: list[dict] = []
+    todo = []
+    for f in files:
+        o = output_path(f, output, root, format)
+        if resume and os.path.exists(o):
+            records.append({"input": f, "output": o, "status": "skipped", "error": None,
+                            "stage": None})
+        else:
+            todo.append(f)
+    if todo:
+        ds = ray.data.read_binary_files(todo, include_paths=True)
+        kwargs = dict(pipeline=text, output=output, root=root, format=format, **options)
+        done = ds.map_batches(Processor, fn_constructor_kwargs=kwargs, batch_size=batch_size,
+                              num_gpus=num_gpus, num_cpus=num_cpus,
+                              compute=ray.data.ActorPoolStrategy(size=concurrency))
+        for row in done.iter_rows():
+            records.append(json.loads(row["record"]))
+    if report is not None:
+        report = os.fspath(report)
+        if report.endswith(".parquet"):
+            import pandas as pd
+
+            pd.DataFrame([{k: json.dumps(v) if isinstance(v, (dict, list)) else v
+                           for k, v in r.items()} for r in records]).to_parquet(report)
+        else:
+            with open(report, "w", encoding="utf-8") as f:
+                for r in records:
+                    f.write(json.dumps(r) + "\n")
+    return records

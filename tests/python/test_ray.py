@@ -1,0 +1,102 @@
+"""texcv.ray (issue 19, items 5 and 6): the batch engine in Ray Data actors, on a local cluster
+of CPU workers (ray.init(num_cpus=2)): outputs equal texcv batch's, bad files are rows, resume
+does no work."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import texcv
+
+ray = pytest.importorskip("ray", reason="Ray is in tests/python/requirements.txt (pip install "
+                          ".[ray]); the device machine has none")
+import texcv.ray as tray  # noqa: E402
+
+PIPE = "resize:scale=0.5;flip:code=horizontal"
+
+# A Ray job that cannot be scheduled waits for ever: end it (pytest-timeout, in
+# tests/python/requirements.txt) rather than CI's whole budget.
+pytestmark = pytest.mark.timeout(300)
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
+             ignore_reinit_error=True)
+    yield
+    ray.shutdown()
+
+
+def make_tree(root: Path) -> None:
+    rng = np.random.default_rng(23)
+    (root / "sub").mkdir(parents=True)
+    for i in range(5):
+        texcv.imwrite(root / f"p{i}.png", rng.integers(0, 256, (30 + 3 * i, 44, 3), dtype=np.uint8))
+    texcv.imwrite(root / "sub" / "g.png", rng.integers(0, 65536, (21, 33), dtype=np.uint16))
+    texcv.imwrite(root / "sub" / "j.jpg", rng.integers(0, 256, (40, 48, 3), dtype=np.uint8))
+    (root / "bad.png").write_bytes(b"not a png at all")
+    (root / "sub" / "cut.jpg").write_bytes((root / "sub" / "j.jpg").read_bytes()[:200])
+
+
+def files_under(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def test_process_equals_texcv_batch_and_resume_does_no_work(cluster, tmp_path):
+    src = tmp_path / "in"
+    make_tree(src)
+    want = texcv.batch(src, tmp_path / "cli", PIPE, device="cpu", quality=85)
+    # Two actors of half a CPU each: the read tasks need a CPU of the two too (two actors of one
+    # CPU each wait for ever on a 2-CPU cluster).
+    got = tray.process(src, tmp_path / "ray", PIPE, device="cpu", quality=85, batch_size=3,
+                       concurrency=2, num_cpus=0.5, report=tmp_path / "report.jsonl")
+    # Outputs: the same files, byte for byte.
+    assert files_under(tmp_path / "ray") == files_under(tmp_path / "cli")
+    assert len(files_under(tmp_path / "ray")) == 7
+    # Rows: every file once, the same statuses as the command's; the bad ones say why.
+    rel = lambda rs: {os.path.relpath(r["input"], src): r for r in rs}  # noqa: E731
+    g, w = rel(got), rel(want)
+    assert set(g) == set(w) and len(g) == 9
+    assert {k: r["status"] for k, r in g.items()} == {k: r["status"] for k, r in w.items()}
+    assert g["bad.png"]["status"] == "failed" and "not a PNG" in g["bad.png"]["error"]
+    assert g["sub/cut.jpg"]["status"] == "failed" and g["sub/cut.jpg"]["stage"] == "read"
+    for k in ("p0.png", "sub/g.png"):
+        assert g[k]["out"] == w[k]["out"] and g[k]["in"] == w[k]["in"]
+    # The report file: the same rows.
+    lines = [json.loads(s) for s in (tmp_path / "report.jsonl").read_text().splitlines()]
+    assert rel(lines) == g
+    # resume: the outputs that exist are not read again (only the two bad files are).
+    mtimes = {p: p.stat().st_mtime_ns for p in (tmp_path / "ray").rglob("*") if p.is_file()}
+    again = rel(tray.process(src, tmp_path / "ray", PIPE, device="cpu"))
+    assert sorted(r["status"] for r in again.values()) == ["failed"] * 2 + ["skipped"] * 7
+    assert {p: p.stat().st_mtime_ns for p in mtimes} == mtimes
+
+
+def test_processor_returns_encoded_or_images_and_checks_its_arguments(cluster, tmp_path):
+    src = tmp_path / "in"
+    make_tree(src)
+    ds = ray.data.read_binary_files([str(src / "p1.png"), str(src / "bad.png")],
+                                    include_paths=True)
+    rows = ds.map_batches(tray.Processor, fn_constructor_kwargs=dict(
+        pipeline=texcv.Pipeline(PIPE), deliver="images", device="cpu"), batch_size=2,
+        compute=ray.data.ActorPoolStrategy(size=1)).take_all()
+    by = {os.path.basename(r["path"]): r for r in rows}
+    want = texcv.Pipeline(PIPE)(texcv.imread(src / "p1.png"), device="cpu")
+    np.testing.assert_array_equal(by["p1.png"]["image"], want)
+    assert by["bad.png"]["status"] == "failed" and by["bad.png"]["image"] is None
+    enc = tray.Processor(PIPE, deliver="encoded", format="png", device="cpu")(
+        {"path": np.array([str(src / "p1.png")]), "bytes": np.array([(src / "p1.png").read_bytes()],
+                                                                    dtype=object)})
+    np.testing.assert_array_equal(texcv.decode(enc["encoded"][0]), want)
+    assert enc["status"][0] == "ok" and json.loads(enc["record"][0])["out"]["width"] == 22
+    with pytest.raises(texcv.InvalidArgumentError, match="unknown operation 'resiz'"):
+        tray.Processor("resiz:scale=0.5", deliver="encoded")
+    with pytest.raises(texcv.InvalidArgumentError, match="output=None"):
+        tray.Processor(PIPE)
+    with pytest.raises(texcv.InvalidArgumentError, match="not under root"):
+        tray.output_path("/a/b.png", "/o", "/c", None)

@@ -91,3 +91,21 @@ def need_gpu() -> None:
                     "nvcc); the GPU tests run on a CUDA build on the GPU machine")
     if not texcv.cuda_available():
         pytest.skip("no usable GPU on this machine; the GPU tests run on the GPU machine")
+
+
+def make_image_tree(root: Path, seed: int) -> None:
+    """A folder for the batch tests (test_batch.py, test_ray.py): five RGB PNGs, a u16 PNG and a
+    JPEG in sub/, and two bad files: bad.png (not an image) and sub/cut.jpg (a JPEG cut short)."""
+    rng = np.random.default_rng(seed)
+    (root / "sub").mkdir(parents=True)
+    for i in range(5):
+        texcv.imwrite(root / f"p{i}.png", rng.integers(0, 256, (30 + 3 * i, 44, 3), dtype=np.uint8))
+    texcv.imwrite(root / "sub" / "g.png", rng.integers(0, 65536, (21, 33), dtype=np.uint16))
+    texcv.imwrite(root / "sub" / "j.jpg", rng.integers(0, 256, (40, 48, 3), dtype=np.uint8))
+    (root / "bad.png").write_bytes(b"not a png at all")
+    (root / "sub" / "cut.jpg").write_bytes((root / "sub" / "j.jpg").read_bytes()[:200])
+
+
+def files_under(root: Path) -> dict[str, bytes]:
+    """Every file under root by its relative path, with its bytes."""
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}

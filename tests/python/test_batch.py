@@ -15,19 +15,13 @@ import numpy as np
 import pytest
 
 import texcv
+from conftest import files_under, make_image_tree
 
 PIPE = "resize:scale=0.5;flip:code=horizontal"
 
 
 def make_tree(root: Path) -> None:
-    rng = np.random.default_rng(7)
-    (root / "sub").mkdir(parents=True)
-    for i in range(4):
-        texcv.imwrite(root / f"p{i}.png", rng.integers(0, 256, (30 + 3 * i, 44, 3), dtype=np.uint8))
-    texcv.imwrite(root / "sub" / "g.png", rng.integers(0, 65536, (21, 33), dtype=np.uint16))
-    texcv.imwrite(root / "sub" / "j.jpg", rng.integers(0, 256, (40, 48, 3), dtype=np.uint8))
-    (root / "bad.png").write_bytes(b"not a png at all")
-    (root / "empty.jpg").write_bytes(b"")
+    make_image_tree(root, 7)
 
 
 def rel_records(records: list[dict], src: Path, out: Path) -> dict[str, dict]:
@@ -40,10 +34,6 @@ def rel_records(records: list[dict], src: Path, out: Path) -> dict[str, dict]:
             r["output"] = os.path.relpath(r["output"], out)
         by[os.path.relpath(r.pop("input"), src)] = r
     return by
-
-
-def files_under(root: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
 
 
 def test_batch_equals_the_command_file_for_file(tmp_path):
@@ -59,11 +49,11 @@ def test_batch_equals_the_command_file_for_file(tmp_path):
     assert rel_records(got, src, tmp_path / "a") == rel_records(want, src, tmp_path / "b")
     statuses = {k: v["status"] for k, v in rel_records(got, src, tmp_path / "a").items()}
     assert statuses == {"p0.png": "ok", "p1.png": "ok", "p2.png": "ok", "p3.png": "ok",
-                        "sub/g.png": "ok", "sub/j.jpg": "ok", "bad.png": "failed",
-                        "empty.jpg": "failed"}
+                        "p4.png": "ok", "sub/g.png": "ok", "sub/j.jpg": "ok", "bad.png": "failed",
+                        "sub/cut.jpg": "failed"}
     # The same bytes on disk, and each output the module's own pipeline of its input.
     a, b = files_under(tmp_path / "a"), files_under(tmp_path / "b")
-    assert a == b and len(a) == 6
+    assert a == b and len(a) == 7
     p = texcv.Pipeline(PIPE)
     np.testing.assert_array_equal(texcv.imread(tmp_path / "a" / "sub" / "g.png"),
                                   p(texcv.imread(src / "sub" / "g.png"), device="cpu"))
@@ -89,12 +79,12 @@ def test_batch_progress_resume_list_and_pipeline_object(tmp_path):
     seen = []
     got = texcv.batch(src, tmp_path / "o", texcv.Pipeline(PIPE), device="cpu",
                       progress=seen.append, report=tmp_path / "keep.jsonl")
-    assert seen == got and len(got) == 8  # once per file, as each finished
+    assert seen == got and len(got) == 9  # once per file, as each finished
     kept = [json.loads(s) for s in (tmp_path / "keep.jsonl").read_text().splitlines()]
     assert kept == got
     # resume: nothing left to do but the two that failed.
     again = texcv.batch(src, tmp_path / "o", PIPE, device="cpu", resume=True)
-    assert sorted(r["status"] for r in again) == ["failed", "failed"] + ["skipped"] * 6
+    assert sorted(r["status"] for r in again) == ["failed", "failed"] + ["skipped"] * 7
     # list: only the listed files (paths relative to input).
     some = texcv.batch(src, tmp_path / "o2", PIPE, device="cpu", list=["p1.png", "sub/g.png"])
     assert sorted(os.path.relpath(r["input"], src) for r in some) == ["p1.png", "sub/g.png"]
@@ -106,9 +96,9 @@ def test_batch_progress_true_is_a_tqdm_bar_or_a_clear_error(tmp_path, monkeypatc
     make_tree(src)
     pytest.importorskip("tqdm", reason="tqdm is in tests/python/requirements.txt (the bar's test)")
     got = texcv.batch(src, tmp_path / "o", PIPE, device="cpu", progress=True)
-    assert len(got) == 8
+    assert len(got) == 9
     err = capsys.readouterr().err
-    assert "texcv batch" in err and "8file" in err.replace(" ", "")  # the bar's last count
+    assert "texcv batch" in err and "9file" in err.replace(" ", "")  # the bar's last count
     assert "FAILED" in err and "bad.png" in err  # failures written above the bar
     # Without tqdm: refused before the run, with what to do.
     monkeypatch.setitem(sys.modules, "tqdm", None)

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 import texcv
+from conftest import files_under, make_image_tree
 
 ray = pytest.importorskip("ray", reason="Ray is in tests/python/requirements.txt (pip install "
                           ".[ray]); the device machine has none")
@@ -33,18 +34,7 @@ def cluster():
 
 
 def make_tree(root: Path) -> None:
-    rng = np.random.default_rng(23)
-    (root / "sub").mkdir(parents=True)
-    for i in range(5):
-        texcv.imwrite(root / f"p{i}.png", rng.integers(0, 256, (30 + 3 * i, 44, 3), dtype=np.uint8))
-    texcv.imwrite(root / "sub" / "g.png", rng.integers(0, 65536, (21, 33), dtype=np.uint16))
-    texcv.imwrite(root / "sub" / "j.jpg", rng.integers(0, 256, (40, 48, 3), dtype=np.uint8))
-    (root / "bad.png").write_bytes(b"not a png at all")
-    (root / "sub" / "cut.jpg").write_bytes((root / "sub" / "j.jpg").read_bytes()[:200])
-
-
-def files_under(root: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+    make_image_tree(root, 23)
 
 
 def test_process_equals_texcv_batch_and_resume_does_no_work(cluster, tmp_path):

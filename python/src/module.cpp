@@ -558,7 +558,7 @@ NB_MODULE(_texcv, m) {
          const std::vector<std::string>& outputs, const std::string& pipeline,
          const std::string& deliver, const std::string& device, bool allow_corrupt,
          std::uint64_t max_pixels, int bit_depth, int jpeg_quality, int png_compression,
-         const std::string& tiff_compression, int tiff_level, int workers) {
+         const std::string& tiff_compression, int tiff_level, int workers, int threads) {
         const char* op = "process_many";
         if (names.size() != datas.size() || outputs.size() != datas.size())
           fail(ErrorCode::InvalidArgument, op, "names, datas and outputs must have one item each",
@@ -581,7 +581,14 @@ NB_MODULE(_texcv, m) {
         opt.max_pixels = max_pixels;
         opt.bit_depth = bit_depth;
         opt.write = write_options(jpeg_quality, png_compression, tiff_compression, tiff_level);
-        if (workers > 0) opt.cpu_workers = workers;  // batch::run checks the options
+        // workers > 0: that many CPU workers, decode and encode threads, each worker's
+        // operations on `threads` threads (a Ray actor given `workers` CPUs keeps to them);
+        // 0: the engine's defaults (one per core). batch::run checks the options.
+        if (workers > 0) {
+          opt.cpu_workers = workers;
+          opt.decode_threads = opt.encode_threads = workers;
+          opt.cpu_threads_each = threads > 0 ? threads : 1;
+        }
         std::vector<texcv::batch::Job> jobs(datas.size());
         for (std::size_t i = 0; i < datas.size(); ++i) {
           const auto* p = static_cast<const unsigned char*>(datas[i].data());
@@ -617,7 +624,7 @@ NB_MODULE(_texcv, m) {
       },
       "names"_a, "datas"_a, "outputs"_a, "pipeline"_a, "deliver"_a, "device"_a, "allow_corrupt"_a,
       "max_pixels"_a, "bit_depth"_a, "jpeg_quality"_a, "png_compression"_a, "tiff_compression"_a,
-      "tiff_level"_a, "workers"_a);
+      "tiff_level"_a, "workers"_a, "threads"_a);
   m.def(
       "read_info",
       [](const std::string& path) {

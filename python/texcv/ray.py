@@ -89,7 +89,9 @@ class Processor:
         device: auto (default: cuda in an actor Ray gave a GPU, cpu otherwise), cpu or cuda
         quality, png_compression, tiff_compression, tiff_level, bit_depth, allow_corrupt,
             max_pixels: as texcv batch's options of those names
-        workers: the engine's CPU workers in this actor (0: one per core Ray gave it, at least 1)
+        workers: the engine's CPU workers in this actor, and its decode and encode threads,
+            each worker's operations on one thread (0: one per CPU Ray gave the actor, at least
+            1): an actor keeps to its share of the node
     """
 
     def __init__(self, pipeline: Any, output: str | os.PathLike | None = None, *,
@@ -117,7 +119,7 @@ class Processor:
                             bit_depth=int(bit_depth), jpeg_quality=int(quality),
                             png_compression=int(png_compression),
                             tiff_compression=str(tiff_compression), tiff_level=int(tiff_level),
-                            workers=int(workers) or _ray_cpus())
+                            workers=int(workers) or _ray_cpus(), threads=1)
         if self.output is not None:
             os.makedirs(self.output, exist_ok=True)
 

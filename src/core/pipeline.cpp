@@ -24,17 +24,23 @@ std::string format_text(const OutputFormat& f) {
          std::to_string(f.channels) + " " + to_string(f.type);
 }
 
-// Runs f(); an Error it throws gets `prefix` in front of its message (its code kept), and a
-// failed allocation becomes Error(OutOfMemory).
-template <class F>
-void prefixed(const std::string& prefix, F&& f) {
+// Runs f(); an Error it throws gets prefix() in front of its message (its code kept), and a
+// failed allocation becomes Error(OutOfMemory). The prefix is made only on a failure: run_steps
+// calls this for every image and step.
+template <class P, class F>
+void prefixed(P&& prefix, F&& f) {
   try {
     f();
   } catch (const Error& e) {
-    throw Error(e.code(), prefix + e.what());
+    throw Error(e.code(), prefix() + e.what());
   } catch (const std::bad_alloc&) {
-    throw Error(ErrorCode::OutOfMemory, prefix + "out of memory (an allocation failed)");
+    throw Error(ErrorCode::OutOfMemory, prefix() + "out of memory (an allocation failed)");
   }
+}
+
+// "image I: " in a list of several images, "" for one.
+std::string image_prefix(std::size_t i, std::size_t n) {
+  return n > 1 ? "image " + std::to_string(i) + ": " : "";
 }
 
 }  // namespace
@@ -48,7 +54,7 @@ Pipeline::Pipeline(std::vector<PipelineStep> steps) : steps_(std::move(steps)) {
   for (std::size_t i = 0; i < steps_.size(); ++i) {
     PipelineStep& s = steps_[i];
     if (s.index == 0) s.index = static_cast<int>(i) + 1;
-    prefixed(step_prefix(s), [&] { validate(s.name, s.params); });
+    prefixed([&] { return step_prefix(s); }, [&] { validate(s.name, s.params); });
   }
 }
 
@@ -78,7 +84,8 @@ std::vector<OutputFormat> Pipeline::formats(const ImageView& src) const {
   ImageView cur = src;
   for (const PipelineStep& s : steps_) {
     OutputFormat f;
-    prefixed(step_prefix(s), [&] { f = texcv::output_format(s.name, cur, s.params); });
+    prefixed([&] { return step_prefix(s); },
+             [&] { f = texcv::output_format(s.name, cur, s.params); });
     out.push_back(f);
     cur.width = f.width;
     cur.height = f.height;
@@ -146,15 +153,15 @@ std::vector<std::vector<OutputFormat>> Pipeline::list_formats(
   const std::size_t n = srcs.size();
   std::vector<std::vector<OutputFormat>> fmt(n);
   for (std::size_t i = 0; i < n; ++i) {
-    const std::string at = n > 1 ? "image " + std::to_string(i) + ": " : "";
-    prefixed(at, [&] {
-      if (srcs[i].location != srcs[0].location)
-        fail(ErrorCode::InvalidArgument, "pipeline", "the images are not all in one location",
-             to_string(srcs[i].location),
-             std::string(to_string(srcs[0].location)) + " (as image 0)");
-      fmt[i] = formats(srcs[i]);
-      if (dsts) check_dst(srcs[i], (*dsts)[i], fmt[i].back());
-    });
+    prefixed([&] { return image_prefix(i, n); },
+             [&] {
+               if (srcs[i].location != srcs[0].location)
+                 fail(ErrorCode::InvalidArgument, "pipeline",
+                      "the images are not all in one location", to_string(srcs[i].location),
+                      std::string(to_string(srcs[0].location)) + " (as image 0)");
+               fmt[i] = formats(srcs[i]);
+               if (dsts) check_dst(srcs[i], (*dsts)[i], fmt[i].back());
+             });
   }
   return fmt;
 }
@@ -193,20 +200,20 @@ void Pipeline::run_steps(const std::vector<ImageView>& srcs, const std::vector<I
     const PipelineStep& s = steps_[k];
     const bool last = k + 1 == steps_.size();
     const auto one = [&](std::size_t i) {
-      const std::string at = (n > 1 ? "image " + std::to_string(i) + ": " : "") + step_prefix(s);
-      prefixed(at, [&] {
-        if (s.name == "crop") {  // a view, no copy (as texcv batch's workers)
-          const Rect r = output_size(s.name, cur[i].width, cur[i].height, s.params);
-          cur[i] = cur[i].roi(r);
-          if (last) copy(cur[i], dsts[i], stream);
-          return;
-        }
-        const int next = in_buf[i] == 0 ? 1 : 0;
-        const ImageView out = last ? dsts[i] : fit(scratch_[i].buf[next], fmt[i][k], loc);
-        apply_into(s.name, cur[i], out, s.params, stream);
-        cur[i] = out;
-        in_buf[i] = last ? -1 : next;
-      });
+      prefixed([&] { return image_prefix(i, n) + step_prefix(s); },
+               [&] {
+                 if (s.name == "crop") {  // a view, no copy (as texcv batch's workers)
+                   const Rect r = output_size(s.name, cur[i].width, cur[i].height, s.params);
+                   cur[i] = cur[i].roi(r);
+                   if (last) copy(cur[i], dsts[i], stream);
+                   return;
+                 }
+                 const int next = in_buf[i] == 0 ? 1 : 0;
+                 const ImageView out = last ? dsts[i] : fit(scratch_[i].buf[next], fmt[i][k], loc);
+                 apply_into(s.name, cur[i], out, s.params, stream);
+                 cur[i] = out;
+                 in_buf[i] = last ? -1 : next;
+               });
     };
     if (loc == Location::device && n > 1 && cuda::batchable_op(s.name)) {
       // Each image's call is made (and checked) as alone; the kernels launch once per step.

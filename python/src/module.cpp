@@ -331,6 +331,39 @@ struct PyPipeline {
   }
 };
 
+// Encoded files in memory through the batch engine (decode_many, process_many): job i is
+// datas[i], named names[i] (messages, report), written to or named by outputs[i] (empty: none).
+// Runs with the GIL released; each job's result and output (Deliver::encoded / images) by index.
+struct InMemoryRun {
+  std::vector<texcv::batch::Job> jobs;
+  std::vector<texcv::batch::Result> results;
+  std::vector<texcv::batch::Output> outputs;
+  texcv::batch::Summary summary;
+};
+InMemoryRun run_in_memory(const std::vector<std::string>& names,
+                          const std::vector<nb::bytes>& datas,
+                          const std::vector<std::string>& outputs, texcv::batch::Options opt) {
+  InMemoryRun r;
+  r.jobs.resize(datas.size());
+  for (std::size_t i = 0; i < datas.size(); ++i) {
+    const auto* p = static_cast<const unsigned char*>(datas[i].data());
+    r.jobs[i].input = names[i];
+    r.jobs[i].data.assign(p, p + datas[i].size());
+    if (!outputs.empty()) r.jobs[i].output = outputs[i];
+  }
+  r.results.resize(r.jobs.size());
+  r.outputs.resize(r.jobs.size());
+  opt.on_output = [&r](const texcv::batch::Result& res, texcv::batch::Output&& out) {
+    r.outputs[res.index] = std::move(out);  // one call per index: no two write one slot
+  };
+  opt.on_result = [&r](const texcv::batch::Result& res) { r.results[res.index] = res; };
+  if (!r.jobs.empty()) {
+    nb::gil_scoped_release nogil;
+    r.summary = texcv::batch::run(r.jobs, opt);
+  }
+  return r;
+}
+
 }  // namespace
 
 NB_MODULE(_texcv, m) {
@@ -504,33 +537,20 @@ NB_MODULE(_texcv, m) {
       "decode_many",
       [](const std::vector<nb::bytes>& datas, const std::string& device, bool allow_corrupt,
          std::uint64_t max_pixels) {
-        std::vector<texcv::batch::Job> jobs(datas.size());
-        for (std::size_t i = 0; i < datas.size(); ++i) {
-          const auto* p = static_cast<const unsigned char*>(datas[i].data());
-          jobs[i].input = "item " + std::to_string(i);
-          jobs[i].data.assign(p, p + datas[i].size());
-        }
+        std::vector<std::string> names(datas.size());
+        for (std::size_t i = 0; i < datas.size(); ++i) names[i] = "item " + std::to_string(i);
         texcv::batch::Options opt;
         opt.device = texcv::batch::parse_device(device);
         opt.deliver = texcv::batch::Deliver::images;
-        opt.read.allow_corrupt = allow_corrupt;
+        opt.read = read_options(allow_corrupt, max_pixels);
         opt.max_pixels = max_pixels;
-        std::vector<texcv::Image> images(jobs.size());
-        std::vector<texcv::batch::Result> results(jobs.size());
-        opt.on_output = [&](const texcv::batch::Result& r, texcv::batch::Output&& out) {
-          images[r.index] = std::move(out.image);  // one call per index: no two write one slot
-        };
-        opt.on_result = [&](const texcv::batch::Result& r) { results[r.index] = r; };
-        if (!jobs.empty()) {
-          nb::gil_scoped_release nogil;
-          texcv::batch::run(jobs, opt);
-        }
+        InMemoryRun run = run_in_memory(names, datas, {}, std::move(opt));
         nb::list arrays, statuses;
-        for (std::size_t i = 0; i < jobs.size(); ++i) {
-          const texcv::batch::Result& r = results[i];
-          const bool have = images[i].data() != nullptr;
-          if (have)
-            arrays.append(to_numpy(std::move(images[i])));
+        for (std::size_t i = 0; i < run.jobs.size(); ++i) {
+          const texcv::batch::Result& r = run.results[i];
+          texcv::Image& img = run.outputs[i].image;
+          if (img.data() != nullptr)
+            arrays.append(to_numpy(std::move(img)));
           else
             arrays.append(nb::none());
           nb::dict d;
@@ -539,7 +559,7 @@ NB_MODULE(_texcv, m) {
           d["stage"] = r.stage.empty() ? nb::object(nb::none()) : nb::cast(r.stage);
           d["device"] = r.read_device.empty() ? nb::object(nb::none()) : nb::cast(r.read_device);
           d["decoder"] = r.decoder.empty() ? nb::object(nb::none()) : nb::cast(r.decoder);
-          d["bytes"] = jobs[i].data.size();
+          d["bytes"] = run.jobs[i].data.size();
           d["ms"] = r.read_ms;
           statuses.append(d);
         }
@@ -589,38 +609,22 @@ NB_MODULE(_texcv, m) {
           opt.decode_threads = opt.encode_threads = workers;
           opt.cpu_threads_each = threads > 0 ? threads : 1;
         }
-        std::vector<texcv::batch::Job> jobs(datas.size());
-        for (std::size_t i = 0; i < datas.size(); ++i) {
-          const auto* p = static_cast<const unsigned char*>(datas[i].data());
-          jobs[i].input = names[i];
-          jobs[i].data.assign(p, p + datas[i].size());
-          jobs[i].output = outputs[i];
-        }
-        std::vector<texcv::batch::Output> outs(jobs.size());
-        std::vector<std::string> records(jobs.size());
-        opt.on_output = [&](const texcv::batch::Result& r, texcv::batch::Output&& out) {
-          outs[r.index] = std::move(out);  // one call per index: no two write one slot
-        };
-        opt.on_result = [&](const texcv::batch::Result& r) {
-          records[r.index] = texcv::batch::report_json(jobs[r.index], r);
-        };
-        texcv::batch::Summary summary;
-        if (!jobs.empty()) {
-          nb::gil_scoped_release nogil;
-          summary = texcv::batch::run(jobs, opt);
-        }
+        const texcv::batch::Deliver deliver_mode = opt.deliver;
+        InMemoryRun run = run_in_memory(names, datas, outputs, std::move(opt));
         nb::list recs, results;
-        for (std::size_t i = 0; i < jobs.size(); ++i) {
-          recs.append(nb::str(records[i].c_str(), records[i].size()));
-          if (outs[i].image.data() != nullptr)
-            results.append(to_numpy(std::move(outs[i].image)));
-          else if (opt.deliver == texcv::batch::Deliver::encoded && !outs[i].encoded.empty())
-            results.append(nb::bytes(reinterpret_cast<const char*>(outs[i].encoded.data()),
-                                     outs[i].encoded.size()));
+        for (std::size_t i = 0; i < run.jobs.size(); ++i) {
+          const std::string rec = texcv::batch::report_json(run.jobs[i], run.results[i]);
+          recs.append(nb::str(rec.c_str(), rec.size()));
+          texcv::batch::Output& out = run.outputs[i];
+          if (out.image.data() != nullptr)
+            results.append(to_numpy(std::move(out.image)));
+          else if (deliver_mode == texcv::batch::Deliver::encoded && !out.encoded.empty())
+            results.append(
+                nb::bytes(reinterpret_cast<const char*>(out.encoded.data()), out.encoded.size()));
           else
             results.append(nb::none());
         }
-        return nb::make_tuple(recs, results, summary.lost);
+        return nb::make_tuple(recs, results, run.summary.lost);
       },
       "names"_a, "datas"_a, "outputs"_a, "pipeline"_a, "deliver"_a, "device"_a, "allow_corrupt"_a,
       "max_pixels"_a, "bit_depth"_a, "jpeg_quality"_a, "png_compression"_a, "tiff_compression"_a,

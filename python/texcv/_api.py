@@ -1090,6 +1090,17 @@ class Pipeline:
 
 _DTYPES = {"u8": "uint8", "u16": "uint16", "f32": "float32"}
 
+
+def _pipeline_text(op: str, pipeline: Any) -> str:
+    """The text of a pipeline given as a string or a texcv.Pipeline (texcv.batch, texcv.ray),
+    parsed and checked here with the command's messages."""
+    if isinstance(pipeline, Pipeline):
+        return pipeline.text
+    if not isinstance(pipeline, str):
+        raise invalid(op, "pipeline must be a string or a texcv.Pipeline",
+                      type(pipeline).__name__, "steps such as \"resize:scale=0.5;sharpen\"")
+    return Pipeline(pipeline).text
+
 __all__ = sorted(
     n for n, v in list(globals().items())
     if callable(v) and not n.startswith("_") and getattr(v, "__module__", "") == __name__

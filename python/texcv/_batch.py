@@ -26,6 +26,7 @@ import tempfile
 import time
 from typing import Any, Callable, Sequence
 
+from ._api import _pipeline_text
 from ._errors import InternalError, InvalidArgumentError
 
 # keyword -> the command's option (flags: True adds them, False leaves them out).
@@ -178,12 +179,7 @@ def batch(input: str | os.PathLike, output: str | os.PathLike, pipeline: Any, *,
     """
     from .__main__ import command_path
 
-    if hasattr(pipeline, "text") and not isinstance(pipeline, str):
-        pipeline = pipeline.text  # a texcv.Pipeline
-    if not isinstance(pipeline, str):
-        raise InvalidArgumentError(
-            f"batch: pipeline must be a string or a texcv.Pipeline; got "
-            f"{type(pipeline).__name__}, expected steps such as \"resize:scale=0.5;sharpen\"")
+    pipeline = _pipeline_text("batch", pipeline)
     sink, bar = _progress_sink(progress)
     options = {k: v for k, v in locals().items() if k in _VALUE_OPTIONS or k in _FLAGS}
     options["glob"] = glob

@@ -32,23 +32,11 @@ from typing import Any, Sequence
 import numpy as np
 
 from . import _texcv as _n
+from ._api import _pipeline_text
 from ._errors import CudaError, InvalidArgumentError
 
 _FORMAT_EXT = {"png": ".png", "jpeg": ".jpg", "jpg": ".jpg", "tiff": ".tif", "tif": ".tif"}
 _DELIVER = ("files", "encoded", "images")
-
-
-def _pipeline_text(pipeline: Any) -> str:
-    if hasattr(pipeline, "text") and not isinstance(pipeline, str):
-        return pipeline.text
-    if not isinstance(pipeline, str):
-        raise InvalidArgumentError(
-            f"texcv.ray: pipeline must be a string or a texcv.Pipeline; got "
-            f"{type(pipeline).__name__}, expected steps such as \"resize:scale=0.5;sharpen\"")
-    from ._api import Pipeline
-
-    Pipeline(pipeline)  # parsed and checked once, with the command's messages
-    return pipeline
 
 
 def output_path(path: str, output: str, root: str | None, format: str | None) -> str:
@@ -100,7 +88,7 @@ class Processor:
                  png_compression: int = 6, tiff_compression: str = "none", tiff_level: int = 0,
                  bit_depth: int = 0, allow_corrupt: bool = False,
                  max_pixels: int = 256_000_000, workers: int = 0):
-        self.pipeline = _pipeline_text(pipeline)
+        self.pipeline = _pipeline_text("texcv.ray", pipeline)
         if deliver not in _DELIVER:
             raise InvalidArgumentError(
                 f"texcv.ray: unknown deliver; got '{deliver}', expected files, encoded or images")
@@ -177,7 +165,7 @@ def _ray_cpus() -> int:
         return 1
 
 
-def _input_files(input: str, list_: Sequence[str] | None) -> list[str]:
+def _input_files(input: str, list_: Sequence[str] | None, output: str) -> list[str]:
     if list_ is not None:
         return [os.path.join(input, p) for p in list_]
     if os.path.isfile(input):
@@ -185,9 +173,12 @@ def _input_files(input: str, list_: Sequence[str] | None) -> list[str]:
     if not os.path.isdir(input):
         raise InvalidArgumentError(
             f"texcv.ray.process: input not found; got '{input}', expected a folder or a file")
+    # An output folder inside the input holds outputs, not inputs (as texcv batch excludes it):
+    # a second run would otherwise process the first one's results.
+    out = os.path.realpath(output)
     found = []
     for d, dirs, files in os.walk(input):
-        dirs.sort()
+        dirs[:] = sorted(x for x in dirs if os.path.realpath(os.path.join(d, x)) != out)
         for f in sorted(files):
             if os.path.splitext(f)[1].lower() in (".png", ".jpg", ".jpeg", ".tif", ".tiff"):
                 found.append(os.path.join(d, f))
@@ -213,8 +204,8 @@ def process(input: str | os.PathLike, output: str | os.PathLike, pipeline: Any, 
 
     input = os.fspath(input).rstrip("/") or "/"
     output = os.fspath(output)
-    text = _pipeline_text(pipeline)
-    files = _input_files(input, list)
+    text = _pipeline_text("texcv.ray.process", pipeline)
+    files = _input_files(input, list, output)
     root = input if os.path.isdir(input) else os.path.dirname(input)
     records: list[dict] = []
     todo = []

@@ -65,6 +65,12 @@ def test_process_equals_texcv_batch_and_resume_does_no_work(cluster, tmp_path):
     again = rel(tray.process(src, tmp_path / "ray", PIPE, device="cpu"))
     assert sorted(r["status"] for r in again.values()) == ["failed"] * 2 + ["skipped"] * 7
     assert {p: p.stat().st_mtime_ns for p in mtimes} == mtimes
+    # An output folder inside the input is not read as input, on the first run or the next.
+    inner = src / "out"
+    first = tray.process(src, inner, PIPE, device="cpu")
+    second = tray.process(src, inner, PIPE, device="cpu")
+    assert len(first) == len(second) == 9
+    assert not any("/out/" in r["input"] for r in first + second)
 
 
 def test_processor_returns_encoded_or_images_and_checks_its_arguments(cluster, tmp_path):

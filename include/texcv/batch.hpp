@@ -24,6 +24,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <stop_token>
 #include <string>
 #include <vector>
@@ -147,6 +148,9 @@ struct Summary {
   std::size_t retried = 0;           // files put back after a loss (counted each time)
   std::size_t fallback_workers = 0;  // workers started after every worker was lost
   bool all_lost = false;             // every original worker was lost
+  // Workers this run made (the late CUDA workers and the fallback included); a Session's runs
+  // after its first: 0 while its workers last.
+  std::size_t workers_made = 0;
   std::vector<std::string> timing;   // TEXCV_BATCH_TIMING=1: each worker's account
 };
 
@@ -180,6 +184,53 @@ void check_options(const Options& opt);
 // started; the files already started finish and the others are reported cancelled. Throws (as
 // check_options) only before any file is started.
 Summary run(const std::vector<Job>& jobs, const Options& opt, std::stop_token stop = {});
+
+// Workers kept between runs, for a caller that runs many batches with the same options (texcv.ray's
+// actors, texcv.process_many's callers, a service): the first run sets up the workers (the CUDA
+// runtime, each worker's stream and buffers, nvJPEG's states and the GPU's hardware decoder: a
+// large part of a second on the H200), and every later run starts with them. batch::run sets them
+// up for each call.
+//
+//   texcv::batch::Session session(opt);
+//   for (const auto& jobs : batches) session.run(jobs);
+//
+// Each run is as batch::run(jobs, options()): the same results, report and fault isolation. The
+// workers of a device lost during a run are dropped (a session that has none left makes them
+// again); with Device::automatic the CUDA workers set up in the background during the first run
+// (or its end) are kept, and later runs start with them. Options::fast_exit is not used: the
+// destructor releases the workers.
+class Session {
+ public:
+  // Checks the options as check_options does (throws the same errors); the on_output callback of
+  // Deliver::encoded / images may instead come with each run. Makes no worker yet.
+  explicit Session(Options opt);
+  ~Session();
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+
+  // Processes the jobs as batch::run does with options(). on_result / on_output, when given,
+  // replace the options' callbacks for this run. One run at a time: a call while another of the
+  // same session is under way throws Error(InvalidArgument).
+  Summary run(const std::vector<Job>& jobs, std::stop_token stop = {},
+              std::function<void(const Result&)> on_result = {},
+              std::function<void(const Result&, Output&&)> on_output = {});
+
+  // Makes the workers and sets them up now, as a run without files (a Ray actor's constructor),
+  // so that the first run starts with them. Returns that empty run's summary (lost: a device
+  // that could not be set up; gpu_note: why no CUDA worker joined with Device::automatic).
+  Summary start();
+
+  const Options& options() const noexcept;
+  // The devices of the workers kept for the next run ("cpu:0", "cuda:0", one per worker); empty
+  // before the first run.
+  std::vector<std::string> workers() const;
+
+  struct Kept;  // the library's own (src/batch/batch.cpp)
+
+ private:
+  Options opt_;
+  std::unique_ptr<Kept> kept_;
+};
 
 // Ends the process with `status` at once, for a caller that ran with Options::fast_exit and has
 // written and closed everything it keeps (texcv batch, after its summary). Flushes stdio, closes

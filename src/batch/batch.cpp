@@ -10,6 +10,7 @@
 #include <memory>
 #include <mutex>
 #include <new>
+#include <set>
 #include <string>
 #include <system_error>
 #include <thread>
@@ -145,11 +146,27 @@ void check_options(const Options& opt) {
   }
 }
 
+// The workers a Session keeps between its runs.
+struct Session::Kept {
+  std::vector<std::unique_ptr<Worker>> workers;  // empty: made by the next run
+  std::string gpu_note;                          // why no CUDA worker joined (automatic)
+  std::mutex running;                            // one run at a time
+};
+
 namespace {
 
+// The devices of rep.lost's lines ("cuda:0: <reason>" -> "cuda:0").
+std::set<std::string> lost_devices(const std::vector<std::string>& lost) {
+  std::set<std::string> devs;
+  for (const std::string& l : lost) devs.insert(l.substr(0, l.find(": ")));
+  return devs;
+}
+
 // run() after check_options: fills sum and marks seen[i] for each job given to on_result.
+// kept: a Session's workers, used (or made, when there are none) and kept for its next run;
+// nullptr: batch::run, whose workers are made for these jobs and released (or parked) after.
 void run_checked(const std::vector<Job>& jobs, const Options& opt, std::stop_token stop,
-                 std::vector<char>& seen, Summary& sum) {
+                 std::vector<char>& seen, Summary& sum, Session::Kept* kept) {
   const auto t0 = std::chrono::steady_clock::now();
   const int hw = hardware_threads();
   const bool want_gpu =
@@ -208,14 +225,22 @@ void run_checked(const std::vector<Job>& jobs, const Options& opt, std::stop_tok
   const bool any_jpeg_out =
       opt.deliver != Deliver::images &&
       std::any_of(jobs.begin(), jobs.end(), [&](const Job& j) { return jpeg_name(j.output); });
-  const bool nvjpeg_workers = nvjpeg && (any_jpeg_in || any_jpeg_out);
-  const int jpeg_batch = any_jpeg_in ? opt.gpu_jpeg_batch : 1;
+  // A session's workers serve its later runs too, whatever their files: they get nvJPEG and the
+  // batched decode whenever this build and the options allow.
+  const bool nvjpeg_workers = nvjpeg && (kept || any_jpeg_in || any_jpeg_out);
+  const int jpeg_batch = kept || any_jpeg_in ? opt.gpu_jpeg_batch : 1;
 
   // The workers: CPU backend workers at once (cpu, automatic), CUDA workers at once (cuda) or
-  // made in the background and joining when set up (automatic).
+  // made in the background and joining when set up (automatic); a session's from its last run.
   std::vector<std::unique_ptr<Worker>> workers;
   std::size_t gpu_workers_expected = 0;
-  if (opt.device == Device::cuda) {
+  const bool reuse = kept && !kept->workers.empty();
+  if (reuse) {
+    workers = std::move(kept->workers);
+    kept->workers.clear();
+    gpu_workers_expected = static_cast<std::size_t>(
+        std::count_if(workers.begin(), workers.end(), [](const auto& w) { return w->is_gpu(); }));
+  } else if (opt.device == Device::cuda) {
     workers = make_cuda_workers(cfg.steps, resolve_gpus(opt.gpus), opt.streams, nvjpeg_workers,
                                 jpeg_batch);
     gpu_workers_expected = workers.size();
@@ -228,7 +253,9 @@ void run_checked(const std::vector<Job>& jobs, const Options& opt, std::stop_tok
   auto gpu_note = std::make_shared<std::string>();
   if (opt.device == Device::automatic && build_info().cuda_compiled && !want_gpu)
     *gpu_note = "no NVIDIA GPU device on this machine (no /dev/nvidiactl)";
-  if (opt.device == Device::automatic && want_gpu) {
+  if (reuse) *gpu_note = kept->gpu_note;
+  const bool late_gpu = opt.device == Device::automatic && want_gpu && !reuse;
+  if (late_gpu) {
     gpu_workers_expected = static_cast<std::size_t>(opt.streams);
     cfg.late_what = "CUDA workers";
     cfg.late = [steps = cfg.steps, wanted = opt.gpus, streams = opt.streams,
@@ -253,8 +280,7 @@ void run_checked(const std::vector<Job>& jobs, const Options& opt, std::stop_tok
   // its encoded bytes until a worker decodes it): room for two batches a GPU worker, at most
   // 512 files, when every input is a JPEG (other files wait decoded: a TIFF of 5000^2 holds
   // 75 MB); else two files a worker.
-  const std::size_t nworkers =
-      workers.size() + (opt.device == Device::automatic ? gpu_workers_expected : 0);
+  const std::size_t nworkers = workers.size() + (late_gpu ? gpu_workers_expected : 0);
   if (opt.queue > 0) {
     cfg.queue_capacity = opt.queue;
   } else if (nvjpeg_workers && all_jpeg && jpeg_batch > 1 && gpu_workers_expected > 0) {
@@ -302,13 +328,26 @@ void run_checked(const std::vector<Job>& jobs, const Options& opt, std::stop_tok
       stop_flag);
   sum.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   sum.first_file_s = rep.first_done_s;
-  sum.gpu_ready_s = opt.device == Device::cuda ? 0.0 : rep.late_ready_s;
+  sum.gpu_ready_s =
+      opt.device == Device::cuda || (reuse && gpu_workers_expected > 0) ? 0.0 : rep.late_ready_s;
   sum.gpu_note = !rep.late_note.empty() ? rep.late_note : *gpu_note;
   sum.lost = std::move(rep.lost);
   sum.retried = rep.retried;
   sum.fallback_workers = rep.fallback_workers;
   sum.all_lost = rep.all_lost;
+  sum.workers_made = (reuse ? 0 : workers.size()) + rep.late_workers.size();
   sum.timing = std::move(rep.timing);
+  if (kept) {
+    // The workers whose device was not lost (the late CUDA workers and the fallback workers
+    // included) serve the next run; none left: it makes them again.
+    const std::set<std::string> gone = lost_devices(sum.lost);
+    for (auto* v : {&workers, &rep.late_workers})
+      for (auto& w : *v)
+        if (!w->device().empty() && !gone.count(w->device()))  // "": the engine's NoWorker
+          kept->workers.push_back(std::move(w));
+    kept->gpu_note = sum.gpu_note;
+    return;
+  }
   if (opt.fast_exit) {
     // Releasing CUDA workers (streams, buffers, nvJPEG states) took 0.24 s after 1,000 JPEGs
     // on the H200, for nothing: the caller ends the process, and the driver frees the GPU.
@@ -326,9 +365,9 @@ bool resource_failure(const std::exception& e) {
   return err && err->code() == ErrorCode::OutOfMemory;
 }
 
-}  // namespace
-
-Summary run(const std::vector<Job>& jobs, const Options& opt, std::stop_token stop) {
+// batch::run (kept nullptr) and Session::run.
+Summary run_with(const std::vector<Job>& jobs, const Options& opt, std::stop_token stop,
+                 Session::Kept* kept) {
   // Every job gets its result, also when the run cannot be set up for want of memory or threads
   // (a failed allocation before the first file, or while summing up after the last): the jobs
   // without one fail with the reason. Only a failure before this vector exists makes run() throw
@@ -343,7 +382,7 @@ Summary run(const std::vector<Job>& jobs, const Options& opt, std::stop_token st
   }
   Summary sum;
   try {
-    run_checked(jobs, opt, stop, seen, sum);
+    run_checked(jobs, opt, stop, seen, sum, kept);
   } catch (const std::exception& e) {
     if (!resource_failure(e)) throw;
     const bool oom = !dynamic_cast<const std::system_error*>(&e);
@@ -370,6 +409,51 @@ Summary run(const std::vector<Job>& jobs, const Options& opt, std::stop_token st
     }
   }
   return sum;
+}
+
+}  // namespace
+
+Summary run(const std::vector<Job>& jobs, const Options& opt, std::stop_token stop) {
+  return run_with(jobs, opt, stop, nullptr);
+}
+
+Session::Session(Options opt) : opt_(std::move(opt)), kept_(std::make_unique<Kept>()) {
+  opt_.fast_exit = false;  // the destructor releases the workers
+  // The outputs' callback may come with each run (Session::run's on_output).
+  Options checked = opt_;
+  if (!checked.on_output) checked.on_output = [](const Result&, Output&&) {};
+  check_options(checked);
+}
+
+Session::~Session() = default;
+
+const Options& Session::options() const noexcept {
+  return opt_;
+}
+
+std::vector<std::string> Session::workers() const {
+  std::lock_guard<std::mutex> lock(kept_->running);
+  std::vector<std::string> names;
+  for (const auto& w : kept_->workers) names.push_back(w->device());
+  return names;
+}
+
+Summary Session::start() {
+  return run({}, {}, {}, [](const Result&, Output&&) {});
+}
+
+Summary Session::run(const std::vector<Job>& jobs, std::stop_token stop,
+                     std::function<void(const Result&)> on_result,
+                     std::function<void(const Result&, Output&&)> on_output) {
+  std::unique_lock<std::mutex> lock(kept_->running, std::try_to_lock);
+  if (!lock.owns_lock())
+    fail(ErrorCode::InvalidArgument, "batch",
+         "Session::run called while another run of the same session is under way; a session "
+         "runs one batch at a time (use one session per thread)");
+  Options opt = opt_;
+  if (on_result) opt.on_result = std::move(on_result);
+  if (on_output) opt.on_output = std::move(on_output);
+  return run_with(jobs, opt, stop, kept_.get());
 }
 
 }  // namespace texcv::batch

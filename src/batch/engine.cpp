@@ -332,19 +332,16 @@ class CpuWorker final : public Worker {
  public:
   CpuWorker(const std::vector<PipelineStep>& steps, int slot, int threads, int nice)
       : steps_(steps), slot_(slot), threads_(threads), nice_(nice) {}
-  void setup() override {
+  void attach() override {
     // Below the decode and encode threads and a GPU's set-up (make_cpu_worker): a thread's own
     // nice value on Linux; raising it needs no privilege. A failure leaves it as it was.
     if (nice_ > 0) (void)::setpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()), nice_);
+    // The operations' thread count is the thread's own (OpenMP's per-thread setting).
+    set_cpu_threads(threads_);
   }
   std::string name() const override { return "cpu"; }
   std::string device() const override { return "cpu:" + std::to_string(slot_); }
   void process(WorkItem& item) override {
-    // process() always runs on this worker's thread: set its operations' thread count once.
-    if (!threads_set_) {
-      set_cpu_threads(threads_);
-      threads_set_ = true;
-    }
     item.result.device = "cpu";
     if (steps_.empty()) {  // decode only (texcv.decode's lists): the image as decoded
       (void)host_input(item);
@@ -359,7 +356,6 @@ class CpuWorker final : public Worker {
   int slot_ = 0;
   int threads_ = 0;
   int nice_ = 0;
-  bool threads_set_ = false;
 };
 
 // The element type and conversion scale for --bit-depth.
@@ -973,7 +969,7 @@ EngineReport run_engine(const std::vector<Job>& jobs, const std::vector<std::siz
     std::vector<Item> batch;
     bool set_up = false;
     try {
-      wk.setup();
+      wk.start_on_this_thread();
       batch.reserve(want);  // take and take_ready then never allocate
       set_up = true;
     } catch (const std::exception& e) {

@@ -76,10 +76,23 @@ class Worker {
   // Whether it decodes JPEG files left encoded (WorkItem::encoded) on its device (nvJPEG);
   // valid after setup().
   virtual bool decodes_jpeg() const { return false; }
-  // Called once on the worker's thread before it takes its first file: the device set-up
+  // Called once, on the worker's thread before it takes its first file: the device set-up
   // (stream, buffers, nvJPEG states). Throwing ends the worker before it took any file: its
   // device is marked lost with the message, the other workers go on.
   virtual void setup() {}
+  // Called on the worker's thread of every run, after setup(), before it takes a file: what
+  // belongs to the thread rather than the worker (the current CUDA device, a nice value, the
+  // operations' thread count). A worker kept between runs (batch::Session) runs on a new thread
+  // each run. Throwing is as in setup().
+  virtual void attach() {}
+  // setup() the first time, then attach(): what the engine calls on each run's worker thread.
+  void start_on_this_thread() {
+    if (!set_up_) {
+      setup();
+      set_up_ = true;
+    }
+    attach();
+  }
   // Replaces item.image by the result (host), or fills item.encoded_output; fills
   // item.result.device (and cpu_fallback, note). Throws WorkerLost when its device is lost.
   virtual void process(WorkItem& item) = 0;
@@ -94,6 +107,9 @@ class Worker {
   virtual void prepare(const std::vector<WorkItem*>& items) { (void)items; }
   // A diagnostic line on where the worker's time went (TEXCV_BATCH_TIMING=1), "" for none.
   virtual std::string timing() const { return {}; }
+
+ private:
+  bool set_up_ = false;
 };
 
 // Runs the steps on the CPU backend.

@@ -380,6 +380,17 @@ class CudaWorker final : public Worker {
     setup_ms_ = ms_since(t0);
   }
 
+  // A worker kept between runs (batch::Session) runs on a new thread each run: make its GPU
+  // the thread's current device (its stream, buffers and nvJPEG states belong to that device).
+  void attach() override {
+    try {
+      TEXCV_CUDA_CHECK(kOp, cudaSetDevice(device_));
+    } catch (const std::exception& e) {
+      throw std::runtime_error("cannot attach a worker to GPU " + std::to_string(device_) + ": " +
+                               e.what());
+    }
+  }
+
   // Decodes the batch's JPEG files together on the GPU's hardware decoder (see the file's
   // comment); the others, and all of them after a failure that is not a lost GPU, are left to
   // process().

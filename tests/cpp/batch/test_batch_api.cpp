@@ -267,4 +267,104 @@ TEST_F(BatchApi, AutomaticGivesTheCpuResultsWhereverTheStepsRan) {
   }
 }
 
+// A Session keeps its workers between runs: each run's results are batch::run's, the workers
+// made by the first run serve the second, a run's own callbacks replace the options', a second
+// run at the same time is refused, and a lost device's workers are dropped.
+TEST_F(BatchApi, SessionKeepsItsWorkersBetweenRunsWithTheSameResults) {
+  const std::vector<unsigned char> bytes = file_bytes(png_);
+  opt_.deliver = batch::Deliver::encoded;  // the callback comes with each run
+  batch::Session session(opt_);
+  EXPECT_TRUE(session.workers().empty()) << "no worker before the first run";
+  const batch::Summary started = session.start();
+  EXPECT_EQ(started.ok, 0u);
+  EXPECT_EQ(started.workers_made, 2u);
+  EXPECT_EQ(session.workers(), (std::vector<std::string>{"cpu:0", "cpu:1"})) << "made by start()";
+  std::vector<batch::Job> jobs = {{"a.png", bytes, "a.png"},
+                                  {"bad.png", {1, 2, 3, 4, 5, 6, 7, 8}, "bad.png"},
+                                  {"c.png", bytes, "c.png"}};
+  // Without a callback for the outputs, the run says what is missing.
+  try {
+    session.run(jobs);
+    ADD_FAILURE() << "a run of Deliver::encoded without on_output did not throw";
+  } catch (const texcv::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("an on_output callback"), std::string::npos) << e.what();
+  }
+  const texcv::Image want = expected(png_);
+  for (int round = 0; round < 3; ++round) {
+    SCOPED_TRACE("run " + std::to_string(round));
+    std::vector<batch::Result> res(jobs.size());
+    std::vector<std::vector<unsigned char>> enc(jobs.size());
+    std::mutex m;
+    const batch::Summary s = session.run(
+        jobs, {}, [&](const batch::Result& r) { res[r.index] = r; },
+        [&](const batch::Result& r, batch::Output&& o) {
+          std::lock_guard<std::mutex> lock(m);
+          enc[r.index] = std::move(o.encoded);
+        });
+    EXPECT_EQ(s.ok, 2u);
+    EXPECT_EQ(s.failed, 1u);
+    EXPECT_EQ(s.workers_made, 0u) << "start()'s workers serve every run";
+    EXPECT_EQ(res[1].stage, "read");
+    for (std::size_t i : {0u, 2u}) {
+      ASSERT_EQ(res[i].status, batch::Status::ok) << res[i].error;
+      expect_same(texcv::imdecode(enc[i].data(), enc[i].size(), "session bytes").view(),
+                  want.view(), jobs[i].input);
+    }
+    EXPECT_EQ(session.workers(), (std::vector<std::string>{"cpu:0", "cpu:1"}))
+        << "the same workers serve every run";
+  }
+  // A run while another is under way is refused (the first one holds the session in a callback).
+  std::atomic<bool> refused{false};
+  session.run(
+      {jobs[0]}, {},
+      [&](const batch::Result&) {
+        try {
+          session.run(jobs);
+        } catch (const texcv::Error& e) {
+          refused = std::string(e.what()).find("one batch at a time") != std::string::npos;
+        }
+      },
+      [](const batch::Result&, batch::Output&&) {});
+  EXPECT_TRUE(refused.load());
+}
+
+TEST_F(BatchApi, SessionDropsTheWorkersOfALostDeviceAndMakesWorkersAgainWhenNoneIsLeft) {
+  std::vector<batch::Job> jobs;
+  for (int i = 0; i < 6; ++i) jobs.push_back({png_, {}, tmp_.file(numbered("s", i))});
+  opt_.cpu_workers = 1;
+  batch::Session session(opt_);
+  ::setenv("TEXCV_BATCH_INJECT_FAULT", "cpu:0:after=1", 1);
+  const batch::Summary s1 = session.run(jobs);
+  ::unsetenv("TEXCV_BATCH_INJECT_FAULT");
+  EXPECT_EQ(s1.ok, 6u);
+  ASSERT_EQ(s1.lost.size(), 1u);
+  EXPECT_EQ(s1.fallback_workers, 1u);
+  EXPECT_EQ(s1.workers_made, 2u) << "the worker and the fallback";
+  // cpu:0 was lost; the fallback worker (slot 1) took the rest and is kept.
+  EXPECT_EQ(session.workers(), (std::vector<std::string>{"cpu:1"}));
+  const batch::Summary s2 = session.run(jobs);
+  EXPECT_EQ(s2.ok, 6u);
+  EXPECT_EQ(s2.workers_made, 0u);
+  EXPECT_TRUE(s2.lost.empty());
+  const texcv::Image want = expected(png_);
+  for (const batch::Job& j : jobs)
+    expect_same(texcv::imread(j.output).view(), want.view(), j.output);
+  // Every worker lost, the fallback too: the files left fail, no worker is kept, and the next
+  // run makes them again.
+  ::setenv("TEXCV_BATCH_INJECT_FAULT", "cpu:1:after=0", 1);
+  const batch::Summary s3 = session.run(jobs);
+  ::unsetenv("TEXCV_BATCH_INJECT_FAULT");
+  EXPECT_EQ(s3.ok, 0u);
+  EXPECT_EQ(s3.failed, 6u);
+  EXPECT_TRUE(session.workers().empty());
+  const batch::Summary s4 = session.run(jobs);
+  EXPECT_EQ(s4.ok, 6u);
+  EXPECT_EQ(s4.workers_made, 1u);
+  EXPECT_EQ(session.workers(), (std::vector<std::string>{"cpu:0"}));
+  // Options errors come from the constructor, as from check_options.
+  batch::Options bad = opt_;
+  bad.bit_depth = 12;
+  EXPECT_THROW(batch::Session{bad}, texcv::Error);
+}
+
 }  // namespace

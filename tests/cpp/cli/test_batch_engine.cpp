@@ -647,3 +647,48 @@ TEST(BatchSteps, CropFollowedByStepsIsReadInPlaceWithTheSameResult) {
 }
 
 }  // namespace
+
+// A worker that counts its setup() and attach() calls and the threads they ran on.
+class CountingWorker final : public Worker {
+ public:
+  CountingWorker(std::string device, Log& log) : device_(std::move(device)), log_(log) {}
+  std::string name() const override { return device_; }
+  std::string device() const override { return device_; }
+  void setup() override { ++setups; }
+  void attach() override {
+    ++attaches;
+    attach_thread = std::this_thread::get_id();
+  }
+  void process(WorkItem& item) override {
+    EXPECT_EQ(std::this_thread::get_id(), attach_thread) << "process ran off the attached thread";
+    fake_process(item, device_, std::chrono::milliseconds(1), log_);
+  }
+  int setups = 0, attaches = 0;
+  std::thread::id attach_thread;
+
+ private:
+  std::string device_;
+  Log& log_;
+};
+
+// Workers kept between runs (batch::Session): the engine sets each up once, in its first run,
+// and attaches it to every run's new thread before it takes a file.
+TEST_F(BatchEngine, AWorkerKeptBetweenRunsIsSetUpOnceAndAttachedEveryRun) {
+  make_files(6);
+  std::vector<std::unique_ptr<Worker>> workers;
+  workers.push_back(std::make_unique<CountingWorker>("fake:0", log_));
+  workers.push_back(std::make_unique<CountingWorker>("fake:1", log_));
+  auto* w0 = static_cast<CountingWorker*>(workers[0].get());
+  auto* w1 = static_cast<CountingWorker*>(workers[1].get());
+  (void)run(workers);
+  expect_all_ok_once();
+  const std::thread::id first0 = w0->attach_thread;
+  log_.processed.clear();
+  (void)run(workers);
+  expect_all_ok_once();
+  for (const CountingWorker* w : {w0, w1}) {
+    EXPECT_EQ(w->setups, 1) << w->name();
+    EXPECT_EQ(w->attaches, 2) << w->name();
+  }
+  EXPECT_NE(w0->attach_thread, first0) << "the second run's thread is a new one";
+}

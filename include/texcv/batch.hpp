@@ -151,7 +151,7 @@ struct Summary {
   // Workers this run made (the late CUDA workers and the fallback included); a Session's runs
   // after its first: 0 while its workers last.
   std::size_t workers_made = 0;
-  std::vector<std::string> timing;   // TEXCV_BATCH_TIMING=1: each worker's account
+  std::vector<std::string> timing;  // TEXCV_BATCH_TIMING=1: each worker's account
 };
 
 // One line of texcv batch's --report for a file: a JSON object (no newline) with "input",

@@ -331,7 +331,7 @@ struct PyPipeline {
   }
 };
 
-// Encoded files in memory through the batch engine (decode_many, process_many): job i is
+// Encoded files in memory through a batch session (decode_many, BatchSession.process): job i is
 // datas[i], named names[i] (messages, report), written to or named by outputs[i] (empty: none).
 // Runs with the GIL released; each job's result and output (Deliver::encoded / images) by index.
 struct InMemoryRun {
@@ -342,7 +342,7 @@ struct InMemoryRun {
 };
 InMemoryRun run_in_memory(const std::vector<std::string>& names,
                           const std::vector<nb::bytes>& datas,
-                          const std::vector<std::string>& outputs, texcv::batch::Options opt) {
+                          const std::vector<std::string>& outputs, texcv::batch::Session& session) {
   InMemoryRun r;
   r.jobs.resize(datas.size());
   for (std::size_t i = 0; i < datas.size(); ++i) {
@@ -353,16 +353,65 @@ InMemoryRun run_in_memory(const std::vector<std::string>& names,
   }
   r.results.resize(r.jobs.size());
   r.outputs.resize(r.jobs.size());
-  opt.on_output = [&r](const texcv::batch::Result& res, texcv::batch::Output&& out) {
-    r.outputs[res.index] = std::move(out);  // one call per index: no two write one slot
-  };
-  opt.on_result = [&r](const texcv::batch::Result& res) { r.results[res.index] = res; };
   if (!r.jobs.empty()) {
     nb::gil_scoped_release nogil;
-    r.summary = texcv::batch::run(r.jobs, opt);
+    r.summary = session.run(
+        r.jobs, {}, [&r](const texcv::batch::Result& res) { r.results[res.index] = res; },
+        [&r](const texcv::batch::Result& res, texcv::batch::Output&& out) {
+          r.outputs[res.index] = std::move(out);  // one call per index: no two write one slot
+        });
   }
   return r;
 }
+
+// texcv.ray's actors: a batch::Session (workers made once, kept between batches) with the
+// options of texcv batch of those names, and the way its outputs come back.
+struct BatchSession {
+  BatchSession(const std::string& pipeline, const std::string& deliver_name,
+               const std::string& device, bool allow_corrupt, std::uint64_t max_pixels,
+               int bit_depth, int jpeg_quality, int png_compression,
+               const std::string& tiff_compression, int tiff_level, int workers, int threads)
+      : session(options(pipeline, deliver_name, device, allow_corrupt, max_pixels, bit_depth,
+                        jpeg_quality, png_compression, tiff_compression, tiff_level, workers,
+                        threads)),
+        deliver(session.options().deliver) {}
+
+  static texcv::batch::Options options(const std::string& pipeline, const std::string& deliver_name,
+                                       const std::string& device, bool allow_corrupt,
+                                       std::uint64_t max_pixels, int bit_depth, int jpeg_quality,
+                                       int png_compression, const std::string& tiff_compression,
+                                       int tiff_level, int workers, int threads) {
+    const char* op = "BatchSession";
+    texcv::batch::Options opt;
+    opt.steps = texcv::parse_pipeline(pipeline);
+    opt.device = texcv::batch::parse_device(device);
+    if (deliver_name == "files")
+      opt.deliver = texcv::batch::Deliver::files;
+    else if (deliver_name == "encoded")
+      opt.deliver = texcv::batch::Deliver::encoded;
+    else if (deliver_name == "images")
+      opt.deliver = texcv::batch::Deliver::images;
+    else
+      fail(ErrorCode::InvalidArgument, op, "unknown deliver", "'" + deliver_name + "'",
+           "files, encoded or images");
+    opt.read = read_options(allow_corrupt, max_pixels);
+    opt.max_pixels = max_pixels;
+    opt.bit_depth = bit_depth;
+    opt.write = write_options(jpeg_quality, png_compression, tiff_compression, tiff_level);
+    // workers > 0: that many CPU workers, decode and encode threads, each worker's operations
+    // on `threads` threads (a Ray actor given `workers` CPUs keeps to them); 0: the engine's
+    // defaults (one per core). The session checks the options.
+    if (workers > 0) {
+      opt.cpu_workers = workers;
+      opt.decode_threads = opt.encode_threads = workers;
+      opt.cpu_threads_each = threads > 0 ? threads : 1;
+    }
+    return opt;
+  }
+
+  texcv::batch::Session session;
+  texcv::batch::Deliver deliver;
+};
 
 }  // namespace
 
@@ -544,7 +593,8 @@ NB_MODULE(_texcv, m) {
         opt.deliver = texcv::batch::Deliver::images;
         opt.read = read_options(allow_corrupt, max_pixels);
         opt.max_pixels = max_pixels;
-        InMemoryRun run = run_in_memory(names, datas, {}, std::move(opt));
+        texcv::batch::Session session(std::move(opt));
+        InMemoryRun run = run_in_memory(names, datas, {}, session);
         nb::list arrays, statuses;
         for (std::size_t i = 0; i < run.jobs.size(); ++i) {
           const texcv::batch::Result& r = run.results[i];
@@ -566,69 +616,60 @@ NB_MODULE(_texcv, m) {
         return nb::make_tuple(arrays, statuses);
       },
       "datas"_a, "device"_a, "allow_corrupt"_a, "max_pixels"_a);
-  // Encoded files in memory through the batch engine with a pipeline (texcv.ray's actors):
-  // names[i] names item i in messages and the report, datas[i] its bytes, outputs[i] the output
-  // path (deliver "files": written there, temporary file + rename) or a name whose extension
-  // picks the format (deliver "encoded": the bytes come back; "images": the arrays). Returns
-  // (records, outputs, lost): each item's report line (report_json), its output (None for files
-  // and for an item that failed), and the devices lost during the run ("cuda:0: <reason>").
-  m.def(
-      "process_many",
-      [](const std::vector<std::string>& names, const std::vector<nb::bytes>& datas,
-         const std::vector<std::string>& outputs, const std::string& pipeline,
-         const std::string& deliver, const std::string& device, bool allow_corrupt,
-         std::uint64_t max_pixels, int bit_depth, int jpeg_quality, int png_compression,
-         const std::string& tiff_compression, int tiff_level, int workers, int threads) {
-        const char* op = "process_many";
-        if (names.size() != datas.size() || outputs.size() != datas.size())
-          fail(ErrorCode::InvalidArgument, op, "names, datas and outputs must have one item each",
-               std::to_string(names.size()) + ", " + std::to_string(datas.size()) + " and " +
-                   std::to_string(outputs.size()),
-               "equal lengths");
-        texcv::batch::Options opt;
-        opt.steps = texcv::parse_pipeline(pipeline);
-        opt.device = texcv::batch::parse_device(device);
-        if (deliver == "files")
-          opt.deliver = texcv::batch::Deliver::files;
-        else if (deliver == "encoded")
-          opt.deliver = texcv::batch::Deliver::encoded;
-        else if (deliver == "images")
-          opt.deliver = texcv::batch::Deliver::images;
-        else
-          fail(ErrorCode::InvalidArgument, op, "unknown deliver", "'" + deliver + "'",
-               "files, encoded or images");
-        opt.read = read_options(allow_corrupt, max_pixels);
-        opt.max_pixels = max_pixels;
-        opt.bit_depth = bit_depth;
-        opt.write = write_options(jpeg_quality, png_compression, tiff_compression, tiff_level);
-        // workers > 0: that many CPU workers, decode and encode threads, each worker's
-        // operations on `threads` threads (a Ray actor given `workers` CPUs keeps to them);
-        // 0: the engine's defaults (one per core). batch::run checks the options.
-        if (workers > 0) {
-          opt.cpu_workers = workers;
-          opt.decode_threads = opt.encode_threads = workers;
-          opt.cpu_threads_each = threads > 0 ? threads : 1;
-        }
-        const texcv::batch::Deliver deliver_mode = opt.deliver;
-        InMemoryRun run = run_in_memory(names, datas, outputs, std::move(opt));
-        nb::list recs, results;
-        for (std::size_t i = 0; i < run.jobs.size(); ++i) {
-          const std::string rec = texcv::batch::report_json(run.jobs[i], run.results[i]);
-          recs.append(nb::str(rec.c_str(), rec.size()));
-          texcv::batch::Output& out = run.outputs[i];
-          if (out.image.data() != nullptr)
-            results.append(to_numpy(std::move(out.image)));
-          else if (deliver_mode == texcv::batch::Deliver::encoded && !out.encoded.empty())
-            results.append(
-                nb::bytes(reinterpret_cast<const char*>(out.encoded.data()), out.encoded.size()));
-          else
-            results.append(nb::none());
-        }
-        return nb::make_tuple(recs, results, run.summary.lost);
-      },
-      "names"_a, "datas"_a, "outputs"_a, "pipeline"_a, "deliver"_a, "device"_a, "allow_corrupt"_a,
-      "max_pixels"_a, "bit_depth"_a, "jpeg_quality"_a, "png_compression"_a, "tiff_compression"_a,
-      "tiff_level"_a, "workers"_a, "threads"_a);
+  // Encoded files in memory through the batch engine with a pipeline, in a session whose
+  // workers (CUDA streams, buffers, nvJPEG's states) are made once and serve every call
+  // (texcv.ray's actors). process(names, datas, outputs): names[i] names item i in messages and
+  // the report, datas[i] its bytes, outputs[i] the output path (deliver "files": written there,
+  // temporary file + rename) or a name whose extension picks the format (deliver "encoded": the
+  // bytes come back; "images": the arrays). Returns (records, outputs, lost): each item's report
+  // line (report_json), its output (None for files and for an item that failed), and the
+  // devices lost during the call ("cuda:0: <reason>").
+  nb::class_<BatchSession>(m, "BatchSession")
+      .def(nb::init<const std::string&, const std::string&, const std::string&, bool, std::uint64_t,
+                    int, int, int, const std::string&, int, int, int>(),
+           "pipeline"_a, "deliver"_a, "device"_a, "allow_corrupt"_a, "max_pixels"_a, "bit_depth"_a,
+           "jpeg_quality"_a, "png_compression"_a, "tiff_compression"_a, "tiff_level"_a, "workers"_a,
+           "threads"_a)
+      .def(
+          "start",
+          [](BatchSession& b) {
+            texcv::batch::Summary s;
+            {
+              nb::gil_scoped_release nogil;
+              s = b.session.start();
+            }
+            return nb::make_tuple(s.workers_made, s.lost, s.gpu_note);
+          },
+          "Makes and sets up the workers now; returns (workers made, devices lost, why no GPU "
+          "worker joined).")
+      .def("workers", [](const BatchSession& b) { return b.session.workers(); })
+      .def(
+          "process",
+          [](BatchSession& b, const std::vector<std::string>& names,
+             const std::vector<nb::bytes>& datas, const std::vector<std::string>& outputs) {
+            if (names.size() != datas.size() || outputs.size() != datas.size())
+              fail(ErrorCode::InvalidArgument, "BatchSession.process",
+                   "names, datas and outputs must have one item each",
+                   std::to_string(names.size()) + ", " + std::to_string(datas.size()) + " and " +
+                       std::to_string(outputs.size()),
+                   "equal lengths");
+            InMemoryRun run = run_in_memory(names, datas, outputs, b.session);
+            nb::list recs, results;
+            for (std::size_t i = 0; i < run.jobs.size(); ++i) {
+              const std::string rec = texcv::batch::report_json(run.jobs[i], run.results[i]);
+              recs.append(nb::str(rec.c_str(), rec.size()));
+              texcv::batch::Output& out = run.outputs[i];
+              if (out.image.data() != nullptr)
+                results.append(to_numpy(std::move(out.image)));
+              else if (b.deliver == texcv::batch::Deliver::encoded && !out.encoded.empty())
+                results.append(nb::bytes(reinterpret_cast<const char*>(out.encoded.data()),
+                                         out.encoded.size()));
+              else
+                results.append(nb::none());
+            }
+            return nb::make_tuple(recs, results, run.summary.lost, run.summary.workers_made);
+          },
+          "names"_a, "datas"_a, "outputs"_a);
   m.def(
       "read_info",
       [](const std::string& path) {

@@ -103,11 +103,18 @@ class Processor:
         if device == "auto":
             device = "cuda" if _ray_gpu_ids() else "cpu"
         self.device = device
-        self.options = dict(allow_corrupt=bool(allow_corrupt), max_pixels=int(max_pixels),
-                            bit_depth=int(bit_depth), jpeg_quality=int(quality),
-                            png_compression=int(png_compression),
-                            tiff_compression=str(tiff_compression), tiff_level=int(tiff_level),
-                            workers=int(workers) or _ray_cpus(), threads=1)
+        # The actor's engine: its workers (on a GPU: the CUDA streams, buffers and nvJPEG's
+        # states) are made and set up here, once, and serve every batch.
+        self.session = _n.BatchSession(
+            self.pipeline, deliver, device, allow_corrupt=bool(allow_corrupt),
+            max_pixels=int(max_pixels), bit_depth=int(bit_depth), jpeg_quality=int(quality),
+            png_compression=int(png_compression), tiff_compression=str(tiff_compression),
+            tiff_level=int(tiff_level), workers=int(workers) or _ray_cpus(), threads=1)
+        made, lost, self.gpu_note = self.session.start()
+        if lost:
+            raise CudaError("texcv.ray: cannot set up this actor's workers (" + "; ".join(lost)
+                            + ")")
+        self.workers_made = made  # by the constructor; each batch after: 0 while none is lost
         if self.output is not None:
             os.makedirs(self.output, exist_ok=True)
 
@@ -122,8 +129,8 @@ class Processor:
             else:  # a name only: its extension picks the format
                 o = output_path(p, "", None, self.format)
             outputs.append(o)
-        records, results, lost = _n.process_many(
-            paths, datas, outputs, self.pipeline, self.deliver, self.device, **self.options)
+        records, results, lost, made = self.session.process(paths, datas, outputs)
+        self.workers_made += made
         if lost:
             # Ray replaces this actor and retries the batch; the files written stay whole.
             raise CudaError("texcv.ray: GPU lost in this actor (" + "; ".join(lost) + ")")

@@ -96,3 +96,24 @@ def test_processor_returns_encoded_or_images_and_checks_its_arguments(cluster, t
         tray.Processor(PIPE)
     with pytest.raises(texcv.InvalidArgumentError, match="not under root"):
         tray.output_path("/a/b.png", "/o", "/c", None)
+
+
+def test_processor_makes_its_workers_once_and_they_serve_every_batch(tmp_path):
+    src = tmp_path / "in"
+    make_tree(src)
+    p = tray.Processor(PIPE, deliver="encoded", format="png", device="cpu", workers=2)
+    assert p.workers_made == 2 and p.session.workers() == ["cpu:0", "cpu:1"]
+    want = texcv.Pipeline(PIPE)(texcv.imread(src / "p1.png"), device="cpu")
+    batch = {"path": np.array([str(src / "p1.png"), str(src / "bad.png")]),
+             "bytes": np.array([(src / "p1.png").read_bytes(), (src / "bad.png").read_bytes()],
+                               dtype=object)}
+    for _ in range(3):
+        out = p(batch)
+        assert list(out["status"]) == ["ok", "failed"]
+        np.testing.assert_array_equal(texcv.decode(out["encoded"][0]), want)
+    assert p.workers_made == 2, "the constructor's workers served all three batches"
+    assert p.session.workers() == ["cpu:0", "cpu:1"]
+    with pytest.raises(texcv.InvalidArgumentError, match="unknown device.*'gpu'.*cpu, cuda or auto"):
+        tray.Processor(PIPE, deliver="encoded", device="gpu")
+    with pytest.raises(texcv.InvalidArgumentError, match="bit_depth.*'12'|bit_depth.*12"):
+        tray.Processor(PIPE, deliver="encoded", device="cpu", bit_depth=12)

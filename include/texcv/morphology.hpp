@@ -28,6 +28,7 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <string_view>
 #include <vector>
 
 #include "texcv/geometry.hpp"
@@ -79,5 +80,9 @@ void morphology(const ImageView& src, const ImageView& dst, MorphOp op, const Mo
 
 const char* to_string(MorphShape s) noexcept;
 const char* to_string(MorphOp op) noexcept;
+// The names to_string gives; anything else throws Error(InvalidArgument) listing them
+// ("shape: unknown structuring element shape; got \"disc\", expected rect, ellipse or cross").
+MorphShape parse_morph_shape(std::string_view s);
+MorphOp parse_morph_op(std::string_view s);
 
 }  // namespace texcv

@@ -20,6 +20,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 #include "texcv/image.hpp"
@@ -36,6 +37,13 @@ struct ParamSpec {
   int min_count = 1, max_count = 1;  // for "floats": how many numbers are accepted
   std::optional<double> min;         // for "int", "float": smallest accepted value
   bool min_exclusive = false;        // min itself is not accepted (scale > 0)
+  // Python: a positional-or-keyword argument (the positional ones come first, in declaration
+  // order); the others are keyword-only.
+  bool positional = false;
+  // Sets the output's size (resize's scale/width/height, a warp's width/height, rotate's expand,
+  // crop's width/height): not a parameter of Python's <op>_into, whose destination's size is the
+  // output's.
+  bool shapes_output = false;
   // What a value must look like, for messages and listings: "a number > 0", "one of a, b",
   // "6 numbers separated by '|'".
   std::string expected() const;
@@ -48,7 +56,16 @@ struct OpSpec {
   const ParamSpec* find(std::string_view param) const noexcept;
 };
 
+// Parameter values as text (the pipeline's front end: "ksize=5").
 using ParamValues = std::map<std::string, std::string>;
+
+// A parameter's value as a typed caller gives it (the Python package, C++): a bool, an integer,
+// a number, a name (a choice) or numbers (a list; a matrix row by row). A number may be given as
+// an integer, one number for a list of numbers, and 0 or 1 for a bool.
+using ParamValue = std::variant<bool, std::int64_t, double, std::string, std::vector<double>>;
+using TypedParams = std::map<std::string, ParamValue>;
+// The value as a pipeline step writes it ("0.5", "true", "1|0|2"), for messages.
+std::string value_text(const ParamValue& v);
 
 // All operations usable in a pipeline, in a stable order.
 const std::vector<OpSpec>& operations();
@@ -83,6 +100,17 @@ OutputFormat output_format(std::string_view name, const ImageView& src, const Pa
 // "<op>: destination ...; got ..., expected ...".
 void apply_into(std::string_view name, const ImageView& src, const ImageView& dst,
                 const ParamValues& params, void* stream = nullptr);
+
+// Typed values (the Python package): each is checked as the operation declares it (type, range,
+// count; unknown keys and missing required ones), and a choice by the enum's own parser where
+// the operation reads it (parse_interp...). The operation's own rules (an odd kernel size...)
+// and the destination are then checked by its C++ API call, whose messages name the C++
+// parameters ("median_blur: ksize must be odd; got 4, ..."), as a direct call of that function
+// would.
+OutputFormat typed_output_format(std::string_view name, const ImageView& src,
+                                 const TypedParams& params);
+void run_into(std::string_view name, const ImageView& src, const ImageView& dst,
+              const TypedParams& params, void* stream = nullptr);
 
 // Runs operation `name` on src with the given textual parameters and returns a new image in
 // src's location. Unknown keys, bad values and missing required parameters throw

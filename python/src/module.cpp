@@ -182,30 +182,11 @@ texcv::Sampling sampling(const std::string& interp, const std::string& border,
   return s;
 }
 
-texcv::MorphShape parse_shape(const std::string& s) {
-  if (s == "rect") return texcv::MorphShape::rect;
-  if (s == "ellipse") return texcv::MorphShape::ellipse;
-  if (s == "cross") return texcv::MorphShape::cross;
-  fail(ErrorCode::InvalidArgument, "shape", "unknown structuring element shape", "\"" + s + "\"",
-       "rect, ellipse or cross");
-}
-
-texcv::MorphOp parse_morph_op(const std::string& s) {
-  static const texcv::MorphOp kOps[] = {texcv::MorphOp::erode,    texcv::MorphOp::dilate,
-                                        texcv::MorphOp::open,     texcv::MorphOp::close,
-                                        texcv::MorphOp::gradient, texcv::MorphOp::tophat,
-                                        texcv::MorphOp::blackhat};
-  for (texcv::MorphOp o : kOps)
-    if (s == texcv::to_string(o)) return o;
-  fail(ErrorCode::InvalidArgument, "morphology", "unknown operation", "\"" + s + "\"",
-       "erode, dilate, open, close, gradient, tophat or blackhat");
-}
-
 texcv::MorphParams morph_params(const std::string& shape, int ksize_x, int ksize_y, int anchor_x,
                                 int anchor_y, int iterations, const std::string& border,
                                 const std::optional<std::vector<double>>& value, const char* op) {
   texcv::MorphParams p;
-  p.shape = parse_shape(shape);
+  p.shape = texcv::parse_morph_shape(shape);
   p.ksize_x = ksize_x;
   p.ksize_y = ksize_y;
   p.anchor_x = anchor_x;
@@ -1004,7 +985,7 @@ NB_MODULE(_texcv, m) {
         const char* op = op_name == "erode"    ? "erode"
                          : op_name == "dilate" ? "dilate"
                                                : "morphology";
-        const texcv::MorphOp mop = parse_morph_op(op_name);
+        const texcv::MorphOp mop = texcv::parse_morph_op(op_name);
         const texcv::MorphParams p = morph_params(shape, ksize, ksize_y, anchor_x, anchor_y,
                                                   iterations, border, border_value, op);
         run(op, {view_of(src, op, "src")}, view_of(dst, op, "dst"), device, stream,
@@ -1022,8 +1003,8 @@ NB_MODULE(_texcv, m) {
   m.def(
       "structuring_element",
       [](const std::string& shape, int width, int height, int anchor_x, int anchor_y) {
-        texcv::StructuringElement e =
-            texcv::structuring_element(parse_shape(shape), width, height, anchor_x, anchor_y);
+        texcv::StructuringElement e = texcv::structuring_element(texcv::parse_morph_shape(shape),
+                                                                 width, height, anchor_x, anchor_y);
         return owned_array<std::uint8_t>(std::move(e.values), {static_cast<std::size_t>(e.height),
                                                                static_cast<std::size_t>(e.width)});
       },

@@ -282,6 +282,21 @@ const char* to_string(MorphOp op) noexcept {
   return "?";
 }
 
+MorphShape parse_morph_shape(std::string_view s) {
+  for (MorphShape v : {MorphShape::rect, MorphShape::ellipse, MorphShape::cross})
+    if (s == to_string(v)) return v;
+  fail(kInvalid, "shape", "unknown structuring element shape", "\"" + std::string(s) + "\"",
+       "rect, ellipse or cross");
+}
+
+MorphOp parse_morph_op(std::string_view s) {
+  for (MorphOp v : {MorphOp::erode, MorphOp::dilate, MorphOp::open, MorphOp::close,
+                    MorphOp::gradient, MorphOp::tophat, MorphOp::blackhat})
+    if (s == to_string(v)) return v;
+  fail(kInvalid, "morphology", "unknown operation", "\"" + std::string(s) + "\"",
+       "erode, dilate, open, close, gradient, tophat or blackhat");
+}
+
 StructuringElement structuring_element(MorphShape shape, int width, int height, int anchor_x,
                                        int anchor_y) {
   const char* op = "structuring_element";

@@ -10,10 +10,13 @@
 #include <cmath>
 #include <cstdio>
 #include <functional>
+#include <limits>
+#include <map>
 #include <string>
 #include <string_view>
 #include <system_error>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "src/core/param_checks.hpp"
@@ -195,41 +198,51 @@ void add_sampling(std::vector<ParamSpec>& ps, const std::vector<std::string>& in
 
 // ---- Reading validated arguments --------------------------------------------------------
 
-// The given values of one call, checked against the op's declaration: unknown keys, values
-// that do not parse or are out of range, and missing required parameters throw at
-// construction. Accessors return the value or the declared default.
+// The given values of one call, checked against the op's declaration: unknown keys, values of
+// the wrong type, out of range or with the wrong count, and missing required parameters throw at
+// construction. Values are kept typed; accessors return the value or the declared default.
 class Args {
  public:
-  Args(const OpSpec& op, const ParamValues& values) : op_(op), values_(values) {
-    for (const auto& [key, value] : values_) {
-      const ParamSpec* spec = op_.find(key);
-      if (spec == nullptr) {
-        std::vector<std::string> names;
-        for (const auto& p : op_.params) names.push_back(p.name);
-        fail(kInvalid, op_.name, "parameter '" + key + "' is unknown", key + "=" + value,
-             "one of " + join(names, ", "));
-      }
-      check(*spec, value);
+  // Text values (the pipeline's front end): each parsed as declared; a choice must be one of the
+  // declared ones.
+  Args(const OpSpec& op, const ParamValues& text) : op_(op) {
+    for (const auto& [key, raw] : text) {
+      const ParamSpec& spec = declared(key, raw);
+      values_[key] = parse_text(spec, raw);
+      shown_[key] = raw;
     }
-    for (const auto& p : op_.params)
-      if (p.required && values_.find(p.name) == values_.end())
-        fail(kInvalid, op_.name, "parameter '" + p.name + "' is required", "no " + p.name,
-             p.name + "=<" + p.expected() + ">");
+    check_required();
+  }
+
+  // Typed values (texcv::run_into, the Python package). A choice is checked by the enum's own
+  // parser where the operation reads it (its message names the accepted values).
+  Args(const OpSpec& op, const TypedParams& typed) : op_(op) {
+    for (const auto& [key, v] : typed) {
+      const std::string shown = value_text(v);
+      const ParamSpec& spec = declared(key, shown);
+      values_[key] = convert(spec, v, shown);
+      shown_[key] = shown;
+    }
+    check_required();
   }
 
   const std::string& op() const { return op_.name; }
   bool has(const std::string& name) const { return values_.find(name) != values_.end(); }
 
-  int i(const std::string& name) const { return *parse_integer(text(name)); }
-  double f(const std::string& name) const { return *parse_number(text(name)); }
-  bool b(const std::string& name) const { return *parse_boolean(text(name)); }
-  std::string e(const std::string& name) const { return text(name); }
-  std::vector<double> fs(const std::string& name) const { return *parse_numbers(text(name)); }
+  int i(const std::string& name) const {
+    return static_cast<int>(std::get<std::int64_t>(value(name)));
+  }
+  double f(const std::string& name) const { return std::get<double>(value(name)); }
+  bool b(const std::string& name) const { return std::get<bool>(value(name)); }
+  std::string e(const std::string& name) const { return std::get<std::string>(value(name)); }
+  std::vector<double> fs(const std::string& name) const {
+    return std::get<std::vector<double>>(value(name));
+  }
 
   // "key=value" as given, for messages.
   std::string given(const std::string& name) const {
-    const auto it = values_.find(name);
-    return it == values_.end() ? name + " not given" : name + "=" + it->second;
+    const auto it = shown_.find(name);
+    return it == shown_.end() ? name + " not given" : name + "=" + it->second;
   }
 
   // The parameters interp, border, border_value, precision, path.
@@ -255,50 +268,136 @@ class Args {
   }
 
  private:
-  std::string text(const std::string& name) const {
-    const auto it = values_.find(name);
-    if (it != values_.end()) return std::string(trim(it->second));
-    const ParamSpec* spec = op_.find(name);
-    return spec ? spec->default_value : std::string();
+  const ParamSpec& declared(const std::string& key, const std::string& shown) const {
+    const ParamSpec* spec = op_.find(key);
+    if (spec == nullptr) {
+      std::vector<std::string> names;
+      for (const auto& p : op_.params) names.push_back(p.name);
+      fail(kInvalid, op_.name, "parameter '" + key + "' is unknown", key + "=" + shown,
+           "one of " + join(names, ", "));
+    }
+    return *spec;
   }
 
-  void check(const ParamSpec& p, const std::string& raw) const {
+  void check_required() const {
+    for (const auto& p : op_.params)
+      if (p.required && values_.find(p.name) == values_.end())
+        fail(kInvalid, op_.name, "parameter '" + p.name + "' is required", "no " + p.name,
+             p.name + "=<" + p.expected() + ">");
+  }
+
+  // The given value, or the declared default (parsed from its text).
+  ParamValue value(const std::string& name) const {
+    if (const auto it = values_.find(name); it != values_.end()) return it->second;
+    const ParamSpec* spec = op_.find(name);
+    return spec ? default_value(*spec) : ParamValue(std::string());
+  }
+
+  static ParamValue default_value(const ParamSpec& p) {
+    const std::string& d = p.default_value;
+    if (p.type == "int") return static_cast<std::int64_t>(parse_integer(d).value_or(0));
+    if (p.type == "float") return parse_number(d).value_or(0.0);
+    if (p.type == "bool") return parse_boolean(d).value_or(false);
+    if (p.type == "floats") return parse_numbers(d).value_or(std::vector<double>{});
+    return d;
+  }
+
+  [[noreturn]] void bad_value(const ParamSpec& p, const std::string& got) const {
+    fail(kInvalid, op_.name, "parameter '" + p.name + "' has a bad value", got, p.expected());
+  }
+
+  void check_range(const ParamSpec& p, double number, const std::string& got) const {
+    if (p.min && (number < *p.min || (p.min_exclusive && number == *p.min)))
+      fail(kInvalid, op_.name, "parameter '" + p.name + "' is out of range", got, p.expected());
+  }
+
+  void check_count(const ParamSpec& p, std::size_t count, const std::string& got) const {
+    const int n = static_cast<int>(count);
+    if (n < p.min_count || n > p.max_count)
+      fail(kInvalid, op_.name, "parameter '" + p.name + "' has the wrong number of values",
+           got + " (" + std::to_string(n) + (n == 1 ? " number)" : " numbers)"), p.expected());
+  }
+
+  ParamValue parse_text(const ParamSpec& p, const std::string& raw) const {
     const std::string_view v = trim(raw);
     const std::string got = p.name + "=" + raw;
-    bool ok = false;
-    double number = 0;
     if (p.type == "int") {
       const auto x = parse_integer(v);
-      ok = x.has_value();
-      number = x.value_or(0);
-    } else if (p.type == "float") {
+      if (!x) bad_value(p, got);
+      check_range(p, *x, got);
+      return static_cast<std::int64_t>(*x);
+    }
+    if (p.type == "float") {
       const auto x = parse_number(v);
-      ok = x.has_value();
-      number = x.value_or(0);
-    } else if (p.type == "bool") {
-      ok = parse_boolean(v).has_value();
-    } else if (p.type == "enum") {
-      for (const auto& c : p.choices) ok = ok || v == c;
-    } else if (p.type == "floats") {
-      const auto x = parse_numbers(v);
-      if (x) {
-        const int n = static_cast<int>(x->size());
-        ok = true;
-        if (n < p.min_count || n > p.max_count)
-          fail(kInvalid, op_.name, "parameter '" + p.name + "' has the wrong number of values",
-               got + " (" + std::to_string(n) + (n == 1 ? " number)" : " numbers)"), p.expected());
-      }
+      if (!x) bad_value(p, got);
+      check_range(p, *x, got);
+      return *x;
     }
-    if (!ok)
-      fail(kInvalid, op_.name, "parameter '" + p.name + "' has a bad value", got, p.expected());
-    if ((p.type == "int" || p.type == "float") && p.min) {
-      if (number < *p.min || (p.min_exclusive && number == *p.min))
-        fail(kInvalid, op_.name, "parameter '" + p.name + "' is out of range", got, p.expected());
+    if (p.type == "bool") {
+      const auto x = parse_boolean(v);
+      if (!x) bad_value(p, got);
+      return *x;
     }
+    if (p.type == "enum") {
+      if (std::find(p.choices.begin(), p.choices.end(), v) == p.choices.end()) bad_value(p, got);
+      return std::string(v);
+    }
+    const auto x = parse_numbers(v);  // floats
+    if (!x) bad_value(p, got);
+    check_count(p, x->size(), got);
+    return *x;
+  }
+
+  ParamValue convert(const ParamSpec& p, const ParamValue& v, const std::string& shown) const {
+    const std::string got = p.name + "=" + shown;
+    if (p.type == "int") {
+      const auto* x = std::get_if<std::int64_t>(&v);
+      if (x == nullptr || *x < std::numeric_limits<int>::min() ||
+          *x > std::numeric_limits<int>::max())
+        bad_value(p, got);
+      check_range(p, static_cast<double>(*x), got);
+      return *x;
+    }
+    if (p.type == "float") {
+      double x = 0;
+      if (const auto* d = std::get_if<double>(&v))
+        x = *d;
+      else if (const auto* n = std::get_if<std::int64_t>(&v))
+        x = static_cast<double>(*n);
+      else
+        bad_value(p, got);
+      if (!std::isfinite(x)) bad_value(p, got);
+      check_range(p, x, got);
+      return x;
+    }
+    if (p.type == "bool") {
+      if (const auto* b = std::get_if<bool>(&v)) return *b;
+      if (const auto* n = std::get_if<std::int64_t>(&v); n && (*n == 0 || *n == 1)) return *n == 1;
+      bad_value(p, got);
+    }
+    if (p.type == "enum") {
+      if (const auto* s = std::get_if<std::string>(&v)) return *s;
+      bad_value(p, got);
+    }
+    // floats: a list, or one number
+    std::vector<double> xs;
+    if (const auto* l = std::get_if<std::vector<double>>(&v))
+      xs = *l;
+    else if (const auto* d = std::get_if<double>(&v))
+      xs = {*d};
+    else if (const auto* n = std::get_if<std::int64_t>(&v))
+      xs = {static_cast<double>(*n)};
+    else
+      bad_value(p, got);
+    for (double x : xs)
+      if (!std::isfinite(x)) bad_value(p, got);
+    check_count(p, xs.size(), got);
+    return xs;
   }
 
   const OpSpec& op_;
-  const ParamValues& values_;
+  std::map<std::string, ParamValue> values_;  // typed, as given
+  std::map<std::string, std::string> shown_;  // as given, for messages
 };
 
 // ---- The operations ------------------------------------------------------------------------
@@ -436,10 +535,7 @@ LaplacianParams laplacian_params(const Args& a) {
 
 MorphParams morph_params(const Args& a) {
   MorphParams p;
-  const std::string shape = a.e("shape");
-  p.shape = shape == "rect"      ? MorphShape::rect
-            : shape == "ellipse" ? MorphShape::ellipse
-                                 : MorphShape::cross;
+  p.shape = parse_morph_shape(a.e("shape"));
   p.ksize_x = a.i("ksize");
   p.ksize_y = a.has("ksize_y") ? a.i("ksize_y") : p.ksize_x;
   p.anchor_x = a.i("anchor_x");
@@ -693,13 +789,7 @@ void add_linear_filters(std::vector<OpEntry>& ops) {
       } else if (name == "dilate") {
         dilate(src, dst, p, stream);
       } else {
-        static const MorphOp kOps[] = {MorphOp::erode,   MorphOp::dilate,   MorphOp::open,
-                                       MorphOp::close,   MorphOp::gradient, MorphOp::tophat,
-                                       MorphOp::blackhat};
-        MorphOp op = MorphOp::open;
-        for (MorphOp o : kOps)
-          if (a.e("op") == to_string(o)) op = o;
-        morphology(src, dst, op, p, stream);
+        morphology(src, dst, parse_morph_op(a.e("op")), p, stream);
       }
     };
     ops.push_back(std::move(e));
@@ -1186,6 +1276,24 @@ Args checked_args(const OpEntry& e, const ParamValues& params) {
 
 }  // namespace
 
+std::string value_text(const ParamValue& v) {
+  struct Text {
+    std::string operator()(bool b) const { return b ? "true" : "false"; }
+    std::string operator()(std::int64_t n) const { return std::to_string(n); }
+    std::string operator()(double d) const { return number_text(d); }
+    std::string operator()(const std::string& s) const { return s; }
+    std::string operator()(const std::vector<double>& xs) const {
+      std::string out;
+      for (std::size_t k = 0; k < xs.size(); ++k) {
+        if (k > 0) out += '|';
+        out += number_text(xs[k]);
+      }
+      return out;
+    }
+  };
+  return std::visit(Text{}, v);
+}
+
 std::string ParamSpec::expected() const {
   std::string bound;
   if (min) bound = std::string(min_exclusive ? " > " : " >= ") + number_text(*min);
@@ -1266,6 +1374,18 @@ void apply_into(std::string_view name, const ImageView& src, const ImageView& ds
     fail(ErrorCode::InvalidArgument, op, "destination location differs from the source's",
          to_string(dst.location), to_string(src.location));
   e.run(a, src, dst, stream);
+}
+
+OutputFormat typed_output_format(std::string_view name, const ImageView& src,
+                                 const TypedParams& params) {
+  const OpEntry& e = entry(name);
+  return format_of(e, Args(e.spec, params), src);
+}
+
+void run_into(std::string_view name, const ImageView& src, const ImageView& dst,
+              const TypedParams& params, void* stream) {
+  const OpEntry& e = entry(name);
+  e.run(Args(e.spec, params), src, dst, stream);
 }
 
 Image apply(std::string_view name, const ImageView& src, const ParamValues& params, void* stream) {

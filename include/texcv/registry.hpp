@@ -1,8 +1,10 @@
 // The operation registry: each operation declares its name and parameters once; the texcv
-// command (and the Python package) are driven from it: listing, parsing, validation and help.
-// Names are those of the C++ API (include/texcv/geometry.hpp).
+// command and the Python package are driven from it: listing, parsing, validation and help, and
+// Python's functions (texcv._ops makes op and op_into from each spec at import). Names are those
+// of the C++ API (include/texcv/geometry.hpp).
 //
-// Parameter values are text. Types:
+// Values are typed (ParamValue); a pipeline step's text is parsed once, at the front end. Types
+// and their text:
 //   int     a decimal integer                      width=300
 //   float   a finite decimal number                 scale=0.5
 //   bool    true|false (also 1|0, yes|no, on|off)   expand=true
@@ -51,8 +53,17 @@ struct ParamSpec {
 
 struct OpSpec {
   std::string name;
-  std::string summary;
+  std::string summary;  // one line (texcv ops)
+  // The longer description: the Python function's docstring (with its accuracy), before the
+  // parameters' section made from `params`.
+  std::string doc;
   std::vector<ParamSpec> params;
+  // The output may be float32 whatever the source's type (OpenCV's ddepth = CV_32F): Python's
+  // dtype="float32", a float32 destination in C++. Otherwise its type is the source's (or the
+  // op's own rule: convert's type).
+  bool float_output = false;
+  // The output always has the source's size, channels and element type (the filters, gamma...).
+  bool keeps_format = false;
   const ParamSpec* find(std::string_view param) const noexcept;
 };
 
@@ -102,11 +113,11 @@ void apply_into(std::string_view name, const ImageView& src, const ImageView& ds
                 const ParamValues& params, void* stream = nullptr);
 
 // Typed values (the Python package): each is checked as the operation declares it (type, range,
-// count; unknown keys and missing required ones), and a choice by the enum's own parser where
-// the operation reads it (parse_interp...). The operation's own rules (an odd kernel size...)
-// and the destination are then checked by its C++ API call, whose messages name the C++
-// parameters ("median_blur: ksize must be odd; got 4, ..."), as a direct call of that function
-// would.
+// count; unknown keys and missing required ones, with the step's messages), a choice by the
+// enum's own parser where the operation reads it (parse_interp...), and the operation's own rules
+// (an odd kernel size...) with the C++ API's names ("median_blur: ksize must be odd; got 4, ..."),
+// as a direct call of its function would; run_into's destination by that function. run_into's
+// destination gives the output size: resize then needs none of scale, width, height.
 OutputFormat typed_output_format(std::string_view name, const ImageView& src,
                                  const TypedParams& params);
 void run_into(std::string_view name, const ImageView& src, const ImageView& dst,

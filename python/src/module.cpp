@@ -15,6 +15,7 @@
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/tuple.h>
+#include <nanobind/stl/variant.h>
 #include <nanobind/stl/vector.h>
 
 #include <array>
@@ -98,6 +99,11 @@ ImageView view_of(const A& a, const char* op, const char* which) {
   return texcv::python::view_from_layout(type, location, a.data(), nd, shape, stride, op, w);
 }
 
+// numpy's name of an element type.
+const char* dtype_name(ElemType t) {
+  return t == ElemType::u8 ? "uint8" : t == ElemType::u16 ? "uint16" : "float32";
+}
+
 // ---- Where an operation runs ---------------------------------------------------------------
 
 bool cuda_usable() {
@@ -161,15 +167,6 @@ std::array<double, 4> border4(const std::vector<double>& v, const char* op) {
   return r;
 }
 
-texcv::FilterBorder filter_border(const std::string& border, const std::vector<double>& value,
-                                  const std::string& path, const char* op) {
-  texcv::FilterBorder b;
-  b.border = texcv::parse_border(border);
-  b.value = border4(value, op);
-  b.path = texcv::parse_path(path);
-  return b;
-}
-
 texcv::Sampling sampling(const std::string& interp, const std::string& border,
                          const std::vector<double>& value, const std::string& precision,
                          const std::string& path, const char* op) {
@@ -180,21 +177,6 @@ texcv::Sampling sampling(const std::string& interp, const std::string& border,
   s.precision = texcv::parse_precision(precision);
   s.path = texcv::parse_path(path);
   return s;
-}
-
-texcv::MorphParams morph_params(const std::string& shape, int ksize_x, int ksize_y, int anchor_x,
-                                int anchor_y, int iterations, const std::string& border,
-                                const std::optional<std::vector<double>>& value, const char* op) {
-  texcv::MorphParams p;
-  p.shape = texcv::parse_morph_shape(shape);
-  p.ksize_x = ksize_x;
-  p.ksize_y = ksize_y;
-  p.anchor_x = anchor_x;
-  p.anchor_y = anchor_y;
-  p.iterations = iterations;
-  p.border.border = texcv::parse_border(border);
-  if (value) p.border.value = border4(*value, op);
-  return p;
 }
 
 // A new numpy array that owns a moved texcv::Image (host), without a copy.
@@ -485,16 +467,45 @@ NB_MODULE(_texcv, m) {
         d["choices"] = p.choices;
         d["required"] = p.required;
         d["expected"] = p.expected();
+        d["min"] = p.min ? nb::object(nb::cast(*p.min)) : nb::object(nb::none());
+        d["min_exclusive"] = p.min_exclusive;
+        d["min_count"] = p.min_count;
+        d["max_count"] = p.max_count;
+        d["positional"] = p.positional;
+        d["shapes_output"] = p.shapes_output;
         params.append(d);
       }
       nb::dict d;
       d["name"] = o.name;
       d["summary"] = o.summary;
+      d["doc"] = o.doc;
+      d["float_output"] = o.float_output;
+      d["keeps_format"] = o.keeps_format;
       d["params"] = params;
       ops.append(d);
     }
     return ops;
   });
+  // Every registry operation through one pair of entry points (texcv._ops builds the Python
+  // functions from the specs): the output's (width, height, channels, dtype) for src, and the
+  // run into dst, with typed values (texcv::typed_output_format, texcv::run_into).
+  m.def(
+      "op_output",
+      [](const std::string& name, InArray src, const texcv::TypedParams& params) {
+        const texcv::OutputFormat f =
+            texcv::typed_output_format(name, view_of(src, name.c_str(), "src"), params);
+        return nb::make_tuple(f.width, f.height, f.channels, dtype_name(f.type));
+      },
+      "name"_a, "src"_a, "params"_a);
+  m.def(
+      "op_run",
+      [](InArray src, OutArray dst, const std::string& name, const texcv::TypedParams& params,
+         const std::string& device, std::uintptr_t stream) {
+        const char* op = texcv::find_operation(name).name.c_str();  // outlives the call
+        run(op, {view_of(src, op, "src")}, view_of(dst, op, "dst"), device, stream,
+            [&](auto& in, auto& out, void* s) { texcv::run_into(op, in[0], out, params, s); });
+      },
+      "src"_a, "dst"_a, "name"_a, "params"_a, "device"_a, "stream"_a);
   m.def(
       "output_size",
       [](const std::string& name, int w, int h, const std::map<std::string, std::string>& params) {
@@ -659,83 +670,12 @@ NB_MODULE(_texcv, m) {
         d["width"] = i.width;
         d["height"] = i.height;
         d["channels"] = i.channels;
-        d["dtype"] = i.type == ElemType::u8    ? "uint8"
-                     : i.type == ElemType::u16 ? "uint16"
-                                               : "float32";
+        d["dtype"] = dtype_name(i.type);
         d["format"] = texcv::to_string(i.format);
         d["pages"] = i.pages;
         return d;
       },
       "path"_a);
-
-  // ---- Geometry --------------------------------------------------------------------------
-  m.def(
-      "resize",
-      [](InArray src, OutArray dst, const std::string& interp, bool align_corners,
-         const std::string& border, const std::vector<double>& border_value,
-         const std::string& precision, const std::string& path, double fx, double fy,
-         const std::string& device, std::uintptr_t stream) {
-        const char* op = "resize";
-        texcv::ResizeParams p;
-        p.fx = fx;  // 0: the size ratio (docs/conventions.md)
-        p.fy = fy;
-        p.interp = texcv::parse_interp(interp);
-        p.align_corners = align_corners;
-        p.border = texcv::parse_border(border);
-        p.border_value = border4(border_value, op);
-        p.precision = texcv::parse_precision(precision);
-        p.path = texcv::parse_path(path);
-        run(op, {view_of(src, op, "src")}, view_of(dst, op, "dst"), device, stream,
-            [&](auto& in, auto& out, void* s) { texcv::resize(in[0], out, p, s); });
-      },
-      "src"_a, "dst"_a, "interp"_a, "align_corners"_a, "border"_a, "border_value"_a, "precision"_a,
-      "path"_a, "fx"_a, "fy"_a, "device"_a, "stream"_a);
-
-  m.def(
-      "warp_affine",
-      [](InArray src, OutArray dst, const std::array<double, 6>& mat, bool inverse_map,
-         const std::string& interp, const std::string& border,
-         const std::vector<double>& border_value, const std::string& precision,
-         const std::string& path, const std::string& device, std::uintptr_t stream) {
-        const char* op = "warp_affine";
-        const texcv::Sampling s = sampling(interp, border, border_value, precision, path, op);
-        run(op, {view_of(src, op, "src")}, view_of(dst, op, "dst"), device, stream,
-            [&](auto& in, auto& out, void* st) {
-              texcv::warp_affine(in[0], out, mat, inverse_map, s, st);
-            });
-      },
-      "src"_a, "dst"_a, "m"_a, "inverse_map"_a, "interp"_a, "border"_a, "border_value"_a,
-      "precision"_a, "path"_a, "device"_a, "stream"_a);
-
-  m.def(
-      "warp_perspective",
-      [](InArray src, OutArray dst, const std::array<double, 9>& mat, bool inverse_map,
-         const std::string& interp, const std::string& border,
-         const std::vector<double>& border_value, const std::string& precision,
-         const std::string& path, const std::string& device, std::uintptr_t stream) {
-        const char* op = "warp_perspective";
-        const texcv::Sampling s = sampling(interp, border, border_value, precision, path, op);
-        run(op, {view_of(src, op, "src")}, view_of(dst, op, "dst"), device, stream,
-            [&](auto& in, auto& out, void* st) {
-              texcv::warp_perspective(in[0], out, mat, inverse_map, s, st);
-            });
-      },
-      "src"_a, "dst"_a, "m"_a, "inverse_map"_a, "interp"_a, "border"_a, "border_value"_a,
-      "precision"_a, "path"_a, "device"_a, "stream"_a);
-
-  m.def(
-      "rotate",
-      [](InArray src, OutArray dst, double angle, const std::string& interp,
-         const std::string& border, const std::vector<double>& border_value,
-         const std::string& precision, const std::string& path, const std::string& device,
-         std::uintptr_t stream) {
-        const char* op = "rotate";
-        const texcv::Sampling s = sampling(interp, border, border_value, precision, path, op);
-        run(op, {view_of(src, op, "src")}, view_of(dst, op, "dst"), device, stream,
-            [&](auto& in, auto& out, void* st) { texcv::rotate(in[0], out, angle, s, st); });
-      },
-      "src"_a, "dst"_a, "angle"_a, "interp"_a, "border"_a, "border_value"_a, "precision"_a,
-      "path"_a, "device"_a, "stream"_a);
 
   m.def(
       "remap",
@@ -753,28 +693,6 @@ NB_MODULE(_texcv, m) {
       "precision"_a, "path"_a, "device"_a, "stream"_a);
 
   m.def(
-      "flip",
-      [](InArray src, OutArray dst, const std::string& code, const std::string& device,
-         std::uintptr_t stream) {
-        const char* op = "flip";
-        const texcv::FlipCode c = texcv::parse_flip(code);
-        run(op, {view_of(src, op, "src")}, view_of(dst, op, "dst"), device, stream,
-            [&](auto& in, auto& out, void* st) { texcv::flip(in[0], out, c, st); });
-      },
-      "src"_a, "dst"_a, "code"_a, "device"_a, "stream"_a);
-
-  m.def(
-      "crop",
-      [](InArray src, OutArray dst, int x, int y, int width, int height, const std::string& device,
-         std::uintptr_t stream) {
-        const char* op = "crop";
-        const texcv::Rect r{x, y, width, height};
-        run(op, {view_of(src, op, "src")}, view_of(dst, op, "dst"), device, stream,
-            [&](auto& in, auto& out, void* st) { texcv::crop(in[0], out, r, st); });
-      },
-      "src"_a, "dst"_a, "x"_a, "y"_a, "width"_a, "height"_a, "device"_a, "stream"_a);
-
-  m.def(
       "rotated_size",
       [](int w, int h, double angle, bool expand) {
         const texcv::Rect r = texcv::rotated_size(w, h, angle, expand);
@@ -784,222 +702,8 @@ NB_MODULE(_texcv, m) {
   m.def("rotation_matrix", &texcv::rotation_matrix, "src_w"_a, "src_h"_a, "dst_w"_a, "dst_h"_a,
         "angle"_a);
 
-  // ---- Linear filters --------------------------------------------------------------------
-  m.def(
-      "convolve",
-      [](InArray src, OutArray dst, const std::vector<float>& kernel, int kw, int kh, int anchor_x,
-         int anchor_y, double scale, double delta, const std::string& border,
-         const std::vector<double>& border_value, const std::string& path,
-         const std::string& device, std::uintptr_t stream) {
-        const char* op = "convolve";
-        texcv::Kernel k{kw, kh, kernel};
-        texcv::ConvolveParams p;
-        p.anchor_x = anchor_x;
-        p.anchor_y = anchor_y;
-        p.scale = scale;
-        p.delta = delta;
-        p.border = filter_border(border, border_value, path, op);
-        run(op, {view_of(src, op, "src")}, view_of(dst, op, "dst"), device, stream,
-            [&](auto& in, auto& out, void* st) { texcv::convolve(in[0], out, k, p, st); });
-      },
-      "src"_a, "dst"_a, "kernel"_a, "kw"_a, "kh"_a, "anchor_x"_a, "anchor_y"_a, "scale"_a,
-      "delta"_a, "border"_a, "border_value"_a, "path"_a, "device"_a, "stream"_a);
-
-  m.def(
-      "separable_filter",
-      [](InArray src, OutArray dst, const std::vector<float>& row, const std::vector<float>& column,
-         int anchor_x, int anchor_y, double delta, const std::string& border,
-         const std::vector<double>& border_value, const std::string& path,
-         const std::string& device, std::uintptr_t stream) {
-        const char* op = "separable_filter";
-        texcv::SeparableParams p;
-        p.anchor_x = anchor_x;
-        p.anchor_y = anchor_y;
-        p.delta = delta;
-        p.border = filter_border(border, border_value, path, op);
-        run(op, {view_of(src, op, "src")}, view_of(dst, op, "dst"), device, stream,
-            [&](auto& in, auto& out, void* st) {
-              texcv::separable_filter(in[0], out, row, column, p, st);
-            });
-      },
-      "src"_a, "dst"_a, "row"_a, "column"_a, "anchor_x"_a, "anchor_y"_a, "delta"_a, "border"_a,
-      "border_value"_a, "path"_a, "device"_a, "stream"_a);
-
-  m.def(
-      "gaussian_blur",
-      [](InArray src, OutArray dst, int ksize, double sigma, int ksize_y, double sigma_y,
-         const std::string& border, const std::vector<double>& border_value,
-         const std::string& path, const std::string& device, std::uintptr_t stream) {
-        const char* op = "gaussian_blur";
-        texcv::GaussianParams p;
-        p.ksize_x = ksize;
-        p.ksize_y = ksize_y;
-        p.sigma_x = sigma;
-        p.sigma_y = sigma_y;
-        p.border = filter_border(border, border_value, path, op);
-        run(op, {view_of(src, op, "src")}, view_of(dst, op, "dst"), device, stream,
-            [&](auto& in, auto& out, void* st) { texcv::gaussian_blur(in[0], out, p, st); });
-      },
-      "src"_a, "dst"_a, "ksize"_a, "sigma"_a, "ksize_y"_a, "sigma_y"_a, "border"_a,
-      "border_value"_a, "path"_a, "device"_a, "stream"_a);
   m.def("gaussian_kernel", &texcv::gaussian_kernel, "ksize"_a, "sigma"_a);
 
-  m.def(
-      "box_filter",
-      [](InArray src, OutArray dst, int ksize, int ksize_y, bool normalize, int anchor_x,
-         int anchor_y, const std::string& border, const std::vector<double>& border_value,
-         const std::string& path, const std::string& device, std::uintptr_t stream) {
-        const char* op = "box_filter";
-        texcv::BoxParams p;
-        p.ksize_x = ksize;
-        p.ksize_y = ksize_y;
-        p.normalize = normalize;
-        p.anchor_x = anchor_x;
-        p.anchor_y = anchor_y;
-        p.border = filter_border(border, border_value, path, op);
-        run(op, {view_of(src, op, "src")}, view_of(dst, op, "dst"), device, stream,
-            [&](auto& in, auto& out, void* st) { texcv::box_filter(in[0], out, p, st); });
-      },
-      "src"_a, "dst"_a, "ksize"_a, "ksize_y"_a, "normalize"_a, "anchor_x"_a, "anchor_y"_a,
-      "border"_a, "border_value"_a, "path"_a, "device"_a, "stream"_a);
-
-  m.def(
-      "sharpen",
-      [](InArray src, OutArray dst, double strength, const std::string& border,
-         const std::vector<double>& border_value, const std::string& path,
-         const std::string& device, std::uintptr_t stream) {
-        const char* op = "sharpen";
-        const texcv::FilterBorder b = filter_border(border, border_value, path, op);
-        run(op, {view_of(src, op, "src")}, view_of(dst, op, "dst"), device, stream,
-            [&](auto& in, auto& out, void* st) { texcv::sharpen(in[0], out, strength, b, st); });
-      },
-      "src"_a, "dst"_a, "strength"_a, "border"_a, "border_value"_a, "path"_a, "device"_a,
-      "stream"_a);
-
-  m.def(
-      "unsharp_mask",
-      [](InArray src, OutArray dst, double sigma, int ksize, double amount, double threshold,
-         const std::string& border, const std::vector<double>& border_value,
-         const std::string& path, const std::string& device, std::uintptr_t stream) {
-        const char* op = "unsharp_mask";
-        texcv::UnsharpParams p;
-        p.sigma = sigma;
-        p.ksize = ksize;
-        p.amount = amount;
-        p.threshold = threshold;
-        p.border = filter_border(border, border_value, path, op);
-        run(op, {view_of(src, op, "src")}, view_of(dst, op, "dst"), device, stream,
-            [&](auto& in, auto& out, void* st) { texcv::unsharp_mask(in[0], out, p, st); });
-      },
-      "src"_a, "dst"_a, "sigma"_a, "ksize"_a, "amount"_a, "threshold"_a, "border"_a,
-      "border_value"_a, "path"_a, "device"_a, "stream"_a);
-
-  m.def(
-      "sobel",
-      [](InArray src, OutArray dst, int dx, int dy, int ksize, double scale, double delta,
-         const std::string& border, const std::vector<double>& border_value,
-         const std::string& path, const std::string& device, std::uintptr_t stream) {
-        const char* op = "sobel";
-        texcv::SobelParams p;
-        p.dx = dx;
-        p.dy = dy;
-        p.ksize = ksize;
-        p.scale = scale;
-        p.delta = delta;
-        p.border = filter_border(border, border_value, path, op);
-        run(op, {view_of(src, op, "src")}, view_of(dst, op, "dst"), device, stream,
-            [&](auto& in, auto& out, void* st) { texcv::sobel(in[0], out, p, st); });
-      },
-      "src"_a, "dst"_a, "dx"_a, "dy"_a, "ksize"_a, "scale"_a, "delta"_a, "border"_a,
-      "border_value"_a, "path"_a, "device"_a, "stream"_a);
-
-  m.def(
-      "scharr",
-      [](InArray src, OutArray dst, int dx, int dy, double scale, double delta,
-         const std::string& border, const std::vector<double>& border_value,
-         const std::string& path, const std::string& device, std::uintptr_t stream) {
-        const char* op = "scharr";
-        texcv::ScharrParams p;
-        p.dx = dx;
-        p.dy = dy;
-        p.scale = scale;
-        p.delta = delta;
-        p.border = filter_border(border, border_value, path, op);
-        run(op, {view_of(src, op, "src")}, view_of(dst, op, "dst"), device, stream,
-            [&](auto& in, auto& out, void* st) { texcv::scharr(in[0], out, p, st); });
-      },
-      "src"_a, "dst"_a, "dx"_a, "dy"_a, "scale"_a, "delta"_a, "border"_a, "border_value"_a,
-      "path"_a, "device"_a, "stream"_a);
-
-  m.def(
-      "laplacian",
-      [](InArray src, OutArray dst, int ksize, double scale, double delta,
-         const std::string& border, const std::vector<double>& border_value,
-         const std::string& path, const std::string& device, std::uintptr_t stream) {
-        const char* op = "laplacian";
-        texcv::LaplacianParams p;
-        p.ksize = ksize;
-        p.scale = scale;
-        p.delta = delta;
-        p.border = filter_border(border, border_value, path, op);
-        run(op, {view_of(src, op, "src")}, view_of(dst, op, "dst"), device, stream,
-            [&](auto& in, auto& out, void* st) { texcv::laplacian(in[0], out, p, st); });
-      },
-      "src"_a, "dst"_a, "ksize"_a, "scale"_a, "delta"_a, "border"_a, "border_value"_a, "path"_a,
-      "device"_a, "stream"_a);
-
-  // ---- Non-linear filters ----------------------------------------------------------------
-  m.def(
-      "median_blur",
-      [](InArray src, OutArray dst, int ksize, const std::string& device, std::uintptr_t stream) {
-        const char* op = "median_blur";
-        run(op, {view_of(src, op, "src")}, view_of(dst, op, "dst"), device, stream,
-            [&](auto& in, auto& out, void* st) { texcv::median_blur(in[0], out, ksize, st); });
-      },
-      "src"_a, "dst"_a, "ksize"_a, "device"_a, "stream"_a);
-
-  m.def(
-      "bilateral_filter",
-      [](InArray src, OutArray dst, int d, double sigma_color, double sigma_space,
-         const std::string& border, const std::vector<double>& border_value,
-         const std::string& device, std::uintptr_t stream) {
-        const char* op = "bilateral_filter";
-        texcv::BilateralParams p;
-        p.d = d;
-        p.sigma_color = sigma_color;
-        p.sigma_space = sigma_space;
-        p.border = filter_border(border, border_value, "auto", op);
-        run(op, {view_of(src, op, "src")}, view_of(dst, op, "dst"), device, stream,
-            [&](auto& in, auto& out, void* st) { texcv::bilateral_filter(in[0], out, p, st); });
-      },
-      "src"_a, "dst"_a, "d"_a, "sigma_color"_a, "sigma_space"_a, "border"_a, "border_value"_a,
-      "device"_a, "stream"_a);
-
-  // ---- Morphology ------------------------------------------------------------------------
-  m.def(
-      "morphology",
-      [](InArray src, OutArray dst, const std::string& op_name, const std::string& shape, int ksize,
-         int ksize_y, int anchor_x, int anchor_y, int iterations, const std::string& border,
-         const std::optional<std::vector<double>>& border_value, const std::string& device,
-         std::uintptr_t stream) {
-        const char* op = op_name == "erode"    ? "erode"
-                         : op_name == "dilate" ? "dilate"
-                                               : "morphology";
-        const texcv::MorphOp mop = texcv::parse_morph_op(op_name);
-        const texcv::MorphParams p = morph_params(shape, ksize, ksize_y, anchor_x, anchor_y,
-                                                  iterations, border, border_value, op);
-        run(op, {view_of(src, op, "src")}, view_of(dst, op, "dst"), device, stream,
-            [&](auto& in, auto& out, void* st) {
-              if (mop == texcv::MorphOp::erode && op_name == "erode")
-                texcv::erode(in[0], out, p, st);
-              else if (mop == texcv::MorphOp::dilate && op_name == "dilate")
-                texcv::dilate(in[0], out, p, st);
-              else
-                texcv::morphology(in[0], out, mop, p, st);
-            });
-      },
-      "src"_a, "dst"_a, "op"_a, "shape"_a, "ksize"_a, "ksize_y"_a, "anchor_x"_a, "anchor_y"_a,
-      "iterations"_a, "border"_a, "border_value"_a, "device"_a, "stream"_a);
   m.def(
       "structuring_element",
       [](const std::string& shape, int width, int height, int anchor_x, int anchor_y) {
@@ -1010,17 +714,6 @@ NB_MODULE(_texcv, m) {
       },
       "shape"_a, "width"_a, "height"_a, "anchor_x"_a, "anchor_y"_a);
 
-  // ---- Colour and intensity --------------------------------------------------------------
-  m.def(
-      "cvt_color",
-      [](InArray src, OutArray dst, const std::string& code, const std::string& device,
-         std::uintptr_t stream) {
-        const char* op = "cvt_color";
-        const texcv::ColorCode c = texcv::parse_color_code(code);
-        run(op, {view_of(src, op, "src")}, view_of(dst, op, "dst"), device, stream,
-            [&](auto& in, auto& out, void* st) { texcv::cvt_color(in[0], out, c, st); });
-      },
-      "src"_a, "dst"_a, "code"_a, "device"_a, "stream"_a);
   m.def(
       "color_channels",
       [](const std::string& code) {
@@ -1044,31 +737,6 @@ NB_MODULE(_texcv, m) {
         }
       },
       "code"_a);
-
-  m.def(
-      "gamma",
-      [](InArray src, OutArray dst, double g, const std::string& device, std::uintptr_t stream) {
-        const char* op = "gamma";
-        run(op, {view_of(src, op, "src")}, view_of(dst, op, "dst"), device, stream,
-            [&](auto& in, auto& out, void* st) { texcv::gamma(in[0], out, g, st); });
-      },
-      "src"_a, "dst"_a, "gamma"_a, "device"_a, "stream"_a);
-
-  m.def(
-      "normalize",
-      [](InArray src, OutArray dst, const std::string& mode, double alpha, double beta, double mean,
-         double std_, const std::string& device, std::uintptr_t stream) {
-        const char* op = "normalize";
-        texcv::NormalizeParams p;
-        p.mode = texcv::parse_normalize_mode(mode);
-        p.alpha = alpha;
-        p.beta = beta;
-        p.mean = mean;
-        p.std = std_;
-        run(op, {view_of(src, op, "src")}, view_of(dst, op, "dst"), device, stream,
-            [&](auto& in, auto& out, void* st) { texcv::normalize(in[0], out, p, st); });
-      },
-      "src"_a, "dst"_a, "mode"_a, "alpha"_a, "beta"_a, "mean"_a, "std"_a, "device"_a, "stream"_a);
 
   m.def(
       "convert",
@@ -1124,29 +792,6 @@ NB_MODULE(_texcv, m) {
         return owned_array<std::uint64_t>(std::move(flat), {h.size(), h.empty() ? 0 : h[0].size()});
       },
       "src"_a, "bins"_a, "range"_a, "device"_a, "stream"_a);
-
-  m.def(
-      "equalize_hist",
-      [](InArray src, OutArray dst, const std::string& device, std::uintptr_t stream) {
-        const char* op = "equalize_hist";
-        run(op, {view_of(src, op, "src")}, view_of(dst, op, "dst"), device, stream,
-            [&](auto& in, auto& out, void* st) { texcv::equalize_hist(in[0], out, st); });
-      },
-      "src"_a, "dst"_a, "device"_a, "stream"_a);
-
-  m.def(
-      "clahe",
-      [](InArray src, OutArray dst, double clip_limit, int tiles_x, int tiles_y,
-         const std::string& device, std::uintptr_t stream) {
-        const char* op = "clahe";
-        texcv::ClaheParams p;
-        p.clip_limit = clip_limit;
-        p.tiles_x = tiles_x;
-        p.tiles_y = tiles_y;
-        run(op, {view_of(src, op, "src")}, view_of(dst, op, "dst"), device, stream,
-            [&](auto& in, auto& out, void* st) { texcv::clahe(in[0], out, p, st); });
-      },
-      "src"_a, "dst"_a, "clip_limit"_a, "tiles_x"_a, "tiles_y"_a, "device"_a, "stream"_a);
 
   // ---- Pipelines -------------------------------------------------------------------------
   nb::class_<PyPipeline>(m, "Pipeline")

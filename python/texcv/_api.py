@@ -1,6 +1,8 @@
 """The operations of texcv for numpy, CuPy and torch arrays.
 
-Every C++ operation is a function of the same name and keyword arguments that returns a new
+The registry's operations are made from their C++ specs (texcv._ops, at the end of this file);
+those written here are the ones the registry cannot describe yet (remap, histogram, threshold,
+convert) and the helpers. Every C++ operation is a function of the same name and keyword arguments that returns a new
 array of the input's kind, plus ``<name>_into(dst, src, ...)`` that writes into an existing one
 and returns it. Enums are strings ("linear", "reflect101", ...). ``device=`` chooses where host
 (numpy) arrays are processed: "auto" (the GPU when texcv has CUDA and one is usable, else the
@@ -82,182 +84,6 @@ def _out_dtype(op: str, src: Array, dtype: Any) -> str:
 # ---- Geometry ---------------------------------------------------------------------------------
 
 
-def _dsize(width: Any, height: int | None, fx: float | None,
-           fy: float | None) -> tuple[int | None, int | None]:
-    """cv2's dsize tuple (w, h) given as the second positional argument: (width, height), or
-    (None, None) for cv2's (0, 0) ("use fx and fy")."""
-    got = repr(tuple(width)) if isinstance(width, (tuple, list)) else repr(width)
-    expected = "(width, height) with both > 0, or (0, 0) with fx/fy"
-    if len(width) != 2 or not all(isinstance(v, (int, np.integer)) and not isinstance(v, bool)
-                                  for v in width):
-        raise invalid("resize", "dsize must be a pair of integers (width, height)", got, expected)
-    w, h = int(width[0]), int(width[1])
-    if height is not None:
-        raise invalid("resize", "dsize and height cannot be combined", f"{got} with height={height}",
-                      "dsize=(width, height) alone")
-    if w == 0 and h == 0:
-        if fx is None and fy is None:
-            raise invalid("resize", "dsize (0, 0) needs fx and/or fy", got,
-                          "fx=X and/or fy=Y, as cv2.resize(src, (0, 0), fx=X, fy=Y)")
-        return None, None
-    if w <= 0 or h <= 0:
-        raise invalid("resize", "dsize must be positive", got, expected)
-    return w, h
-
-
-def _resize(dst: Any, src: Any, width: Any, height: int | None, scale: float | None,
-            fx: float | None, fy: float | None, interp: str, align_corners: bool, border: str,
-            border_value: Any, precision: str, path: str, device: str, stream: Any) -> Any:
-    s = as_input(src, "resize")
-    if isinstance(width, (tuple, list)):
-        width, height = _dsize(width, height, fx, fy)
-    if dst is None:
-        params = {k: _text(v) for k, v in
-                  (("width", width), ("height", height), ("scale", scale), ("fx", fx),
-                   ("fy", fy)) if v is not None}
-        w, h = _n.output_size("resize", s.shape[1], s.shape[0], params)
-        d = s.empty(out_shape(s, h, w), s.dtype)
-    else:
-        d = as_output(dst, "resize")
-    # scale, fx and fy map as cv2.resize(src, None, fx=, fy=); sizes with the size ratio.
-    if scale is not None:
-        mfx = mfy = float(scale)
-    else:
-        mfx = 0.0 if fx is None else float(fx)
-        mfy = 0.0 if fy is None else float(fy)
-    _go("resize", _n.resize, s, d, device, stream, interp, align_corners, border,
-        _bv(border_value), precision, path, mfx, mfy)
-    return _ret(d)
-
-
-def resize(src: Any, width: int | tuple[int, int] | None = None, height: int | None = None, *,
-           scale: float | None = None, fx: float | None = None, fy: float | None = None,
-           interp: str = "linear", align_corners: bool = False, border: str = "replicate",
-           border_value: Any = 0, precision: str = "auto", path: str = "auto",
-           device: str = "auto", stream: Any = None) -> Any:
-    """Resizes src, as cv2.resize (pixel centres).
-
-    The output size, in one of cv2.resize's two forms:
-    - a size: cv2's dsize tuple ``resize(img, (w, h))``, or width and/or height (one alone keeps
-      the aspect ratio). Source x = (x + 0.5) * src_w / dst_w - 0.5, as cv2.resize(img, (w, h)).
-    - factors: fx and/or fy (a missing one is 1), or scale for both. Output = size * factor
-      rounded half to even and source x = (x + 0.5) / fx - 0.5, as cv2.resize(img, None, fx=,
-      fy=) (also ``resize(img, (0, 0), fx=, fy=)``). The two forms differ where size * factor
-      is not whole. interp="nearest" (cv2.INTER_NEAREST_EXACT) maps by the sizes in both.
-    Accuracy: CPU vs OpenCV within 1 level (u8/u16) or 1e-5 (f32); CUDA exact vs CPU within 1
-    level or 1e-5 relative; precision="fast" up to 2 levels at the steepest u8 edges.
-    """
-    return _resize(None, src, width, height, scale, fx, fy, interp, align_corners, border,
-                   border_value, precision, path, device, stream)
-
-
-def resize_into(dst: Any, src: Any, *, fx: float | None = None, fy: float | None = None,
-                interp: str = "linear", align_corners: bool = False, border: str = "replicate",
-                border_value: Any = 0, precision: str = "auto", path: str = "auto",
-                device: str = "auto", stream: Any = None) -> Any:
-    """resize into dst (its size is the output size); returns dst. Without fx/fy it maps with
-    the size ratio; with them as cv2.resize(src, None, fx=, fy=), and dst's size must then be
-    the one that gives (round(size * factor), ties to even)."""
-    return _resize(dst, src, None, None, None, fx, fy, interp, align_corners, border,
-                   border_value, precision, path, device, stream)
-
-
-def _matrix(m: Any, n: int, op: str) -> list[float]:
-    a = host_floats(m).reshape(-1)
-    if a.size != n:
-        raise invalid(op, "m must have " + ("2x3" if n == 6 else "3x3") + " numbers",
-                      f"{a.size} numbers", str(n))
-    return [float(v) for v in a]
-
-
-def _warp(op: str, fn: Any, n: int, dst: Any, src: Any, m: Any, inverse_map: bool,
-          width: int | None, height: int | None, interp: str, border: str, border_value: Any,
-          precision: str, path: str, device: str, stream: Any) -> Any:
-    s = as_input(src, op)
-    mat = _matrix(m, n, op)
-    if dst is None:
-        w = s.shape[1] if width is None else int(width)
-        h = s.shape[0] if height is None else int(height)
-        d = s.empty(out_shape(s, h, w), s.dtype)
-    else:
-        d = as_output(dst, op)
-    _go(op, fn, s, d, device, stream, mat, inverse_map, interp, border, _bv(border_value),
-        precision, path)
-    return _ret(d)
-
-
-def warp_affine(src: Any, m: Any, *, inverse_map: bool = False, width: int | None = None,
-                height: int | None = None, interp: str = "linear", border: str = "constant",
-                border_value: Any = 0, precision: str = "auto", path: str = "auto",
-                device: str = "auto", stream: Any = None) -> Any:
-    """Affine warp with a 2x3 matrix m (source to destination unless inverse_map), as
-    cv2.warpAffine. The output is width x height (default: the source size).
-
-    Accuracy: CPU vs OpenCV's float path within 1 level (u8/u16) or 1e-5 (f32); nearest exact.
-    """
-    return _warp("warp_affine", _n.warp_affine, 6, None, src, m, inverse_map, width, height,
-                 interp, border, border_value, precision, path, device, stream)
-
-
-def warp_affine_into(dst: Any, src: Any, m: Any, *, inverse_map: bool = False,
-                     interp: str = "linear", border: str = "constant", border_value: Any = 0,
-                     precision: str = "auto", path: str = "auto", device: str = "auto",
-                     stream: Any = None) -> Any:
-    """warp_affine into dst (its size is the output size); returns dst."""
-    return _warp("warp_affine", _n.warp_affine, 6, dst, src, m, inverse_map, None, None, interp,
-                 border, border_value, precision, path, device, stream)
-
-
-def warp_perspective(src: Any, m: Any, *, inverse_map: bool = False, width: int | None = None,
-                     height: int | None = None, interp: str = "linear",
-                     border: str = "constant", border_value: Any = 0, precision: str = "auto",
-                     path: str = "auto", device: str = "auto", stream: Any = None) -> Any:
-    """Perspective warp with a 3x3 matrix m, as cv2.warpPerspective (see warp_affine)."""
-    return _warp("warp_perspective", _n.warp_perspective, 9, None, src, m, inverse_map, width,
-                 height, interp, border, border_value, precision, path, device, stream)
-
-
-def warp_perspective_into(dst: Any, src: Any, m: Any, *, inverse_map: bool = False,
-                          interp: str = "linear", border: str = "constant",
-                          border_value: Any = 0, precision: str = "auto", path: str = "auto",
-                          device: str = "auto", stream: Any = None) -> Any:
-    """warp_perspective into dst; returns dst."""
-    return _warp("warp_perspective", _n.warp_perspective, 9, dst, src, m, inverse_map, None,
-                 None, interp, border, border_value, precision, path, device, stream)
-
-
-def _rotate(dst: Any, src: Any, angle: float, expand: bool, interp: str, border: str,
-            border_value: Any, precision: str, path: str, device: str, stream: Any) -> Any:
-    s = as_input(src, "rotate")
-    if dst is None:
-        w, h = _n.rotated_size(s.shape[1], s.shape[0], float(angle), bool(expand))
-        d = s.empty(out_shape(s, h, w), s.dtype)
-    else:
-        d = as_output(dst, "rotate")
-    _go("rotate", _n.rotate, s, d, device, stream, float(angle), interp, border,
-        _bv(border_value), precision, path)
-    return _ret(d)
-
-
-def rotate(src: Any, angle: float, *, expand: bool = False, interp: str = "linear",
-           border: str = "constant", border_value: Any = 0, precision: str = "auto",
-           path: str = "auto", device: str = "auto", stream: Any = None) -> Any:
-    """Rotates src by angle degrees counter-clockwise about its centre, as
-    cv2.getRotationMatrix2D + cv2.warpAffine; expand=True enlarges the output to hold the
-    whole rotated image. Accuracy as warp_affine.
-    """
-    return _rotate(None, src, angle, expand, interp, border, border_value, precision, path,
-                   device, stream)
-
-
-def rotate_into(dst: Any, src: Any, angle: float, *, interp: str = "linear",
-                border: str = "constant", border_value: Any = 0, precision: str = "auto",
-                path: str = "auto", device: str = "auto", stream: Any = None) -> Any:
-    """rotate into dst (the source centre lands on dst's centre); returns dst."""
-    return _rotate(dst, src, angle, False, interp, border, border_value, precision, path,
-                   device, stream)
-
-
 def _remap(dst: Any, src: Any, map_x: Any, map_y: Any, interp: str, border: str,
            border_value: Any, precision: str, path: str, device: str, stream: Any) -> Any:
     s = as_input(src, "remap")
@@ -299,53 +125,6 @@ def _same(op: str, dst: Any, src: Any, dtype: str | None = None,
     return s, d
 
 
-def flip(src: Any, code: str = "horizontal", *, device: str = "auto", stream: Any = None) -> Any:
-    """Mirrors src, as cv2.flip: "horizontal" (left-right), "vertical" (top-bottom) or "both".
-    Exact."""
-    s, d = _same("flip", None, src)
-    _go("flip", _n.flip, s, d, device, stream, code)
-    return _ret(d)
-
-
-def flip_into(dst: Any, src: Any, code: str = "horizontal", *, device: str = "auto",
-              stream: Any = None) -> Any:
-    """flip into dst; returns dst."""
-    s, d = _same("flip", dst, src)
-    _go("flip", _n.flip, s, d, device, stream, code)
-    return _ret(d)
-
-
-def _crop(dst: Any, src: Any, x: int, y: int, width: int | None, height: int | None,
-          device: str, stream: Any) -> Any:
-    s = as_input(src, "crop")
-    if dst is None:
-        w = s.shape[1] - int(x) if width is None else int(width)
-        h = s.shape[0] - int(y) if height is None else int(height)
-        if w < 1 or h < 1:
-            raise invalid("crop", "the rectangle must lie inside the image",
-                          f"x={x}, y={y}, width={width}, height={height} on "
-                          f"{s.shape[1]}x{s.shape[0]}", "a non-empty rectangle inside it")
-        d = s.empty(out_shape(s, h, w), s.dtype)
-    else:
-        d = as_output(dst, "crop")
-        w, h = d.shape[1], d.shape[0]
-    _go("crop", _n.crop, s, d, device, stream, int(x), int(y), int(w), int(h))
-    return _ret(d)
-
-
-def crop(src: Any, x: int = 0, y: int = 0, width: int | None = None, height: int | None = None,
-         *, device: str = "auto", stream: Any = None) -> Any:
-    """Copies the rectangle (x, y, width, height) of src (default: to the right and bottom
-    edges). For a view without a copy, slice the array instead. Exact."""
-    return _crop(None, src, x, y, width, height, device, stream)
-
-
-def crop_into(dst: Any, src: Any, x: int = 0, y: int = 0, *, device: str = "auto",
-              stream: Any = None) -> Any:
-    """crop the rectangle at (x, y) of dst's size into dst; returns dst."""
-    return _crop(dst, src, x, y, None, None, device, stream)
-
-
 def rotated_size(width: int, height: int, angle: float, expand: bool = True) -> tuple[int, int]:
     """(width, height) of rotate's output: the source size, or with expand the bounding box."""
     return tuple(_n.rotated_size(int(width), int(height), float(angle), bool(expand)))
@@ -359,110 +138,8 @@ def rotation_matrix(src_w: int, src_h: int, dst_w: int, dst_h: int, angle: float
 # ---- Linear filters -----------------------------------------------------------------------------
 
 
-def _kernel2d(kernel: Any) -> tuple[list[float], int, int]:
-    k = host_floats(kernel)
-    if k.ndim == 1:
-        k = k.reshape(1, -1)
-    if k.ndim != 2:
-        raise invalid("convolve", "kernel must be 2-D", f"{k.ndim} dimensions", "kh x kw")
-    return [float(v) for v in k.reshape(-1)], int(k.shape[1]), int(k.shape[0])
-
-
-def _convolve(dst, src, kernel, anchor_x, anchor_y, scale, delta, border, border_value, path,
-              dtype, device, stream):
-    s = as_input(src, "convolve")
-    d = _dst(s, dst, "convolve", s.shape, _out_dtype("convolve", s, dtype))
-    k, kw, kh = _kernel2d(kernel)
-    _go("convolve", _n.convolve, s, d, device, stream, k, kw, kh, anchor_x, anchor_y,
-        float(scale), float(delta), border, _bv(border_value), path)
-    return _ret(d)
-
-
-def convolve(src: Any, kernel: Any, *, anchor_x: int = -1, anchor_y: int = -1,
-             scale: float = 1.0, delta: float = 0.0, border: str = "reflect101",
-             border_value: Any = 0, path: str = "auto", dtype: Any = None,
-             device: str = "auto", stream: Any = None) -> Any:
-    """2-D correlation with kernel (kh x kw, up to 31x31), as cv2.filter2D: scale * sum + delta.
-
-    dtype: the output type, the source's (saturated, rounded half to even) or "float32" (as
-    ddepth=CV_32F). Accuracy vs OpenCV: 1 level for integer outputs; float32 within 1e-5 of
-    sum|k| x full scale.
-    """
-    return _convolve(None, src, kernel, anchor_x, anchor_y, scale, delta, border, border_value,
-                     path, dtype, device, stream)
-
-
-def convolve_into(dst: Any, src: Any, kernel: Any, *, anchor_x: int = -1, anchor_y: int = -1,
-                  scale: float = 1.0, delta: float = 0.0, border: str = "reflect101",
-                  border_value: Any = 0, path: str = "auto", device: str = "auto",
-                  stream: Any = None) -> Any:
-    """convolve into dst (src's type or float32); returns dst."""
-    return _convolve(dst, src, kernel, anchor_x, anchor_y, scale, delta, border, border_value,
-                     path, None, device, stream)
-
-
 def _taps(v: Any) -> list[float]:
     return [float(x) for x in host_floats(v).reshape(-1)]
-
-
-def _separable(dst, src, row, column, anchor_x, anchor_y, delta, border, border_value, path,
-               dtype, device, stream):
-    op = "separable_filter"
-    s = as_input(src, op)
-    d = s.empty(s.shape, _out_dtype(op, s, dtype)) if dst is None else as_output(dst, op)
-    _go(op, _n.separable_filter, s, d, device, stream, _taps(row), _taps(column), anchor_x,
-        anchor_y, float(delta), border, _bv(border_value), path)
-    return _ret(d)
-
-
-def separable_filter(src: Any, row: Any, column: Any, *, anchor_x: int = -1,
-                     anchor_y: int = -1, delta: float = 0.0, border: str = "reflect101",
-                     border_value: Any = 0, path: str = "auto", dtype: Any = None,
-                     device: str = "auto", stream: Any = None) -> Any:
-    """The row kernel along x, then the column kernel along y (1 to 255 taps each), as
-    cv2.sepFilter2D. dtype and accuracy as convolve."""
-    return _separable(None, src, row, column, anchor_x, anchor_y, delta, border, border_value,
-                      path, dtype, device, stream)
-
-
-def separable_filter_into(dst: Any, src: Any, row: Any, column: Any, *, anchor_x: int = -1,
-                          anchor_y: int = -1, delta: float = 0.0, border: str = "reflect101",
-                          border_value: Any = 0, path: str = "auto", device: str = "auto",
-                          stream: Any = None) -> Any:
-    """separable_filter into dst; returns dst."""
-    return _separable(dst, src, row, column, anchor_x, anchor_y, delta, border, border_value,
-                      path, None, device, stream)
-
-
-def _gaussian(dst, src, ksize, sigma, ksize_y, sigma_y, border, border_value, path, device,
-              stream):
-    s, d = _same("gaussian_blur", dst, src)
-    # As the registry (texcv run): ksize_y defaults to ksize, or is derived from sigma_y when
-    # that is given.
-    if ksize_y is None:
-        ksize_y = 0 if sigma_y > 0 else ksize
-    _go("gaussian_blur", _n.gaussian_blur, s, d, device, stream, int(ksize), float(sigma),
-        int(ksize_y), float(sigma_y), border, _bv(border_value), path)
-    return _ret(d)
-
-
-def gaussian_blur(src: Any, ksize: int = 0, sigma: float = 0.0, *, ksize_y: int | None = None,
-                  sigma_y: float = 0.0, border: str = "reflect101", border_value: Any = 0,
-                  path: str = "auto", device: str = "auto", stream: Any = None) -> Any:
-    """Gaussian blur, as cv2.GaussianBlur(src, (ksize, ksize_y), sigma, sigma_y): give ksize
-    and/or sigma; the missing one is derived as OpenCV does. Accuracy vs OpenCV: 1 level (u8,
-    u16), 1e-5 of full scale (f32)."""
-    return _gaussian(None, src, ksize, sigma, ksize_y, sigma_y, border, border_value, path,
-                     device, stream)
-
-
-def gaussian_blur_into(dst: Any, src: Any, ksize: int = 0, sigma: float = 0.0, *,
-                       ksize_y: int | None = None, sigma_y: float = 0.0,
-                       border: str = "reflect101", border_value: Any = 0, path: str = "auto",
-                       device: str = "auto", stream: Any = None) -> Any:
-    """gaussian_blur into dst; returns dst."""
-    return _gaussian(dst, src, ksize, sigma, ksize_y, sigma_y, border, border_value, path,
-                     device, stream)
 
 
 def gaussian_kernel(ksize: int, sigma: float) -> np.ndarray:
@@ -470,244 +147,7 @@ def gaussian_kernel(ksize: int, sigma: float) -> np.ndarray:
     return np.array(_n.gaussian_kernel(int(ksize), float(sigma)), dtype=np.float32)
 
 
-def _box(dst, src, ksize, ksize_y, normalize, anchor_x, anchor_y, border, border_value, path,
-         device, stream):
-    s, d = _same("box_filter", dst, src)
-    _go("box_filter", _n.box_filter, s, d, device, stream, int(ksize),
-        int(ksize if ksize_y is None else ksize_y), bool(normalize), anchor_x, anchor_y, border,
-        _bv(border_value), path)
-    return _ret(d)
-
-
-def box_filter(src: Any, ksize: int = 3, *, ksize_y: int | None = None, normalize: bool = True,
-               anchor_x: int = -1, anchor_y: int = -1, border: str = "reflect101",
-               border_value: Any = 0, path: str = "auto", device: str = "auto",
-               stream: Any = None) -> Any:
-    """Mean (normalize) or sum over a ksize x ksize_y box, as cv2.boxFilter / cv2.blur.
-    Accuracy vs OpenCV: 1 level."""
-    return _box(None, src, ksize, ksize_y, normalize, anchor_x, anchor_y, border, border_value,
-                path, device, stream)
-
-
-def box_filter_into(dst: Any, src: Any, ksize: int = 3, *, ksize_y: int | None = None,
-                    normalize: bool = True, anchor_x: int = -1, anchor_y: int = -1,
-                    border: str = "reflect101", border_value: Any = 0, path: str = "auto",
-                    device: str = "auto", stream: Any = None) -> Any:
-    """box_filter into dst; returns dst."""
-    return _box(dst, src, ksize, ksize_y, normalize, anchor_x, anchor_y, border, border_value,
-                path, device, stream)
-
-
-def sharpen(src: Any, strength: float = 1.0, *, border: str = "reflect101",
-            border_value: Any = 0, path: str = "auto", device: str = "auto",
-            stream: Any = None) -> Any:
-    """src + strength * (k * src - src), k = [[0,-1,0],[-1,5,-1],[0,-1,0]] (strength 1: the
-    plain kernel), in one float pass. Accuracy: as cv2.filter2D with that kernel, 1 level."""
-    s, d = _same("sharpen", None, src)
-    _go("sharpen", _n.sharpen, s, d, device, stream, float(strength), border, _bv(border_value),
-        path)
-    return _ret(d)
-
-
-def sharpen_into(dst: Any, src: Any, strength: float = 1.0, *, border: str = "reflect101",
-                 border_value: Any = 0, path: str = "auto", device: str = "auto",
-                 stream: Any = None) -> Any:
-    """sharpen into dst; returns dst."""
-    s, d = _same("sharpen", dst, src)
-    _go("sharpen", _n.sharpen, s, d, device, stream, float(strength), border, _bv(border_value),
-        path)
-    return _ret(d)
-
-
-def _unsharp(dst, src, sigma, amount, ksize, threshold, border, border_value, path, device,
-             stream):
-    s, d = _same("unsharp_mask", dst, src)
-    _go("unsharp_mask", _n.unsharp_mask, s, d, device, stream, float(sigma), int(ksize),
-        float(amount), float(threshold), border, _bv(border_value), path)
-    return _ret(d)
-
-
-def unsharp_mask(src: Any, sigma: float = 1.0, amount: float = 1.0, *, ksize: int = 0,
-                 threshold: float = 0.0, border: str = "reflect101", border_value: Any = 0,
-                 path: str = "auto", device: str = "auto", stream: Any = None) -> Any:
-    """src + amount * (src - gaussian_blur(src)) where |src - blur| >= threshold, else src."""
-    return _unsharp(None, src, sigma, amount, ksize, threshold, border, border_value, path,
-                    device, stream)
-
-
-def unsharp_mask_into(dst: Any, src: Any, sigma: float = 1.0, amount: float = 1.0, *,
-                      ksize: int = 0, threshold: float = 0.0, border: str = "reflect101",
-                      border_value: Any = 0, path: str = "auto", device: str = "auto",
-                      stream: Any = None) -> Any:
-    """unsharp_mask into dst; returns dst."""
-    return _unsharp(dst, src, sigma, amount, ksize, threshold, border, border_value, path,
-                    device, stream)
-
-
-def _deriv(op, fn, dst, src, dtype, device, stream, *args):
-    s = as_input(src, op)
-    d = s.empty(s.shape, _out_dtype(op, s, dtype)) if dst is None else as_output(dst, op)
-    _go(op, fn, s, d, device, stream, *args)
-    return _ret(d)
-
-
-def sobel(src: Any, dx: int = 1, dy: int = 0, ksize: int = 3, *, scale: float = 1.0,
-          delta: float = 0.0, border: str = "reflect101", border_value: Any = 0,
-          path: str = "auto", dtype: Any = None, device: str = "auto",
-          stream: Any = None) -> Any:
-    """Sobel derivative, as cv2.Sobel (ksize 1, 3, 5 or 7). With the source type, negative
-    values saturate to 0 for u8/u16: use dtype="float32" (ddepth=CV_32F) or delta."""
-    return _deriv("sobel", _n.sobel, None, src, dtype, device, stream, int(dx), int(dy),
-                  int(ksize), float(scale), float(delta), border, _bv(border_value), path)
-
-
-def sobel_into(dst: Any, src: Any, dx: int = 1, dy: int = 0, ksize: int = 3, *,
-               scale: float = 1.0, delta: float = 0.0, border: str = "reflect101",
-               border_value: Any = 0, path: str = "auto", device: str = "auto",
-               stream: Any = None) -> Any:
-    """sobel into dst (src's type or float32); returns dst."""
-    return _deriv("sobel", _n.sobel, dst, src, None, device, stream, int(dx), int(dy),
-                  int(ksize), float(scale), float(delta), border, _bv(border_value), path)
-
-
-def scharr(src: Any, dx: int = 1, dy: int = 0, *, scale: float = 1.0, delta: float = 0.0,
-           border: str = "reflect101", border_value: Any = 0, path: str = "auto",
-           dtype: Any = None, device: str = "auto", stream: Any = None) -> Any:
-    """Scharr 3x3 derivative, as cv2.Scharr ((dx, dy) = (1, 0) or (0, 1))."""
-    return _deriv("scharr", _n.scharr, None, src, dtype, device, stream, int(dx), int(dy),
-                  float(scale), float(delta), border, _bv(border_value), path)
-
-
-def scharr_into(dst: Any, src: Any, dx: int = 1, dy: int = 0, *, scale: float = 1.0,
-                delta: float = 0.0, border: str = "reflect101", border_value: Any = 0,
-                path: str = "auto", device: str = "auto", stream: Any = None) -> Any:
-    """scharr into dst; returns dst."""
-    return _deriv("scharr", _n.scharr, dst, src, None, device, stream, int(dx), int(dy),
-                  float(scale), float(delta), border, _bv(border_value), path)
-
-
-def laplacian(src: Any, ksize: int = 1, *, scale: float = 1.0, delta: float = 0.0,
-              border: str = "reflect101", border_value: Any = 0, path: str = "auto",
-              dtype: Any = None, device: str = "auto", stream: Any = None) -> Any:
-    """Laplacian, as cv2.Laplacian (ksize 1, 3 or 5)."""
-    return _deriv("laplacian", _n.laplacian, None, src, dtype, device, stream, int(ksize),
-                  float(scale), float(delta), border, _bv(border_value), path)
-
-
-def laplacian_into(dst: Any, src: Any, ksize: int = 1, *, scale: float = 1.0,
-                   delta: float = 0.0, border: str = "reflect101", border_value: Any = 0,
-                   path: str = "auto", device: str = "auto", stream: Any = None) -> Any:
-    """laplacian into dst; returns dst."""
-    return _deriv("laplacian", _n.laplacian, dst, src, None, device, stream, int(ksize),
-                  float(scale), float(delta), border, _bv(border_value), path)
-
-
-# ---- Non-linear filters -------------------------------------------------------------------------
-
-
-def median_blur(src: Any, ksize: int = 3, *, device: str = "auto", stream: Any = None) -> Any:
-    """Median of each ksize x ksize window (odd, 1 to 255; edges replicated), as
-    cv2.medianBlur. Exact (identical to OpenCV)."""
-    s, d = _same("median_blur", None, src)
-    _go("median_blur", _n.median_blur, s, d, device, stream, int(ksize))
-    return _ret(d)
-
-
-def median_blur_into(dst: Any, src: Any, ksize: int = 3, *, device: str = "auto",
-                     stream: Any = None) -> Any:
-    """median_blur into dst; returns dst."""
-    s, d = _same("median_blur", dst, src)
-    _go("median_blur", _n.median_blur, s, d, device, stream, int(ksize))
-    return _ret(d)
-
-
-def bilateral_filter(src: Any, d: int, sigma_color: float, sigma_space: float, *,
-                     border: str = "reflect101", border_value: Any = 0, device: str = "auto",
-                     stream: Any = None) -> Any:
-    """Edge-preserving smoothing, as cv2.bilateralFilter (u8/f32, 1 or 3 channels); the sigmas
-    must be > 0 (element units for sigma_color). Accuracy: docs/ops/filters.md's bound."""
-    s, o = _same("bilateral_filter", None, src)
-    _go("bilateral_filter", _n.bilateral_filter, s, o, device, stream, int(d),
-        float(sigma_color), float(sigma_space), border, _bv(border_value))
-    return _ret(o)
-
-
-def bilateral_filter_into(dst: Any, src: Any, d: int, sigma_color: float, sigma_space: float,
-                          *, border: str = "reflect101", border_value: Any = 0,
-                          device: str = "auto", stream: Any = None) -> Any:
-    """bilateral_filter into dst; returns dst."""
-    s, o = _same("bilateral_filter", dst, src)
-    _go("bilateral_filter", _n.bilateral_filter, s, o, device, stream, int(d),
-        float(sigma_color), float(sigma_space), border, _bv(border_value))
-    return _ret(o)
-
-
 # ---- Morphology ---------------------------------------------------------------------------------
-
-
-def _morph(name, dst, src, op, ksize, shape, ksize_y, anchor_x, anchor_y, iterations, border,
-           border_value, device, stream):
-    s, d = _same(name, dst, src)
-    bv = None if border_value is None else _bv(border_value)
-    _go(name, _n.morphology, s, d, device, stream, op, shape, int(ksize),
-        int(ksize if ksize_y is None else ksize_y), int(anchor_x), int(anchor_y),
-        int(iterations), border, bv)
-    return _ret(d)
-
-
-def erode(src: Any, ksize: int = 3, *, shape: str = "rect", ksize_y: int | None = None,
-          anchor_x: int = -1, anchor_y: int = -1, iterations: int = 1, border: str = "constant",
-          border_value: Any = None, device: str = "auto", stream: Any = None) -> Any:
-    """Minimum over a structuring element ("rect", "ellipse", "cross"), as cv2.erode. The
-    constant border without a value never wins (OpenCV's default). Exact."""
-    return _morph("erode", None, src, "erode", ksize, shape, ksize_y, anchor_x, anchor_y,
-                  iterations, border, border_value, device, stream)
-
-
-def erode_into(dst: Any, src: Any, ksize: int = 3, *, shape: str = "rect",
-               ksize_y: int | None = None, anchor_x: int = -1, anchor_y: int = -1,
-               iterations: int = 1, border: str = "constant", border_value: Any = None,
-               device: str = "auto", stream: Any = None) -> Any:
-    """erode into dst; returns dst."""
-    return _morph("erode", dst, src, "erode", ksize, shape, ksize_y, anchor_x, anchor_y,
-                  iterations, border, border_value, device, stream)
-
-
-def dilate(src: Any, ksize: int = 3, *, shape: str = "rect", ksize_y: int | None = None,
-           anchor_x: int = -1, anchor_y: int = -1, iterations: int = 1,
-           border: str = "constant", border_value: Any = None, device: str = "auto",
-           stream: Any = None) -> Any:
-    """Maximum over a structuring element, as cv2.dilate. Exact."""
-    return _morph("dilate", None, src, "dilate", ksize, shape, ksize_y, anchor_x, anchor_y,
-                  iterations, border, border_value, device, stream)
-
-
-def dilate_into(dst: Any, src: Any, ksize: int = 3, *, shape: str = "rect",
-                ksize_y: int | None = None, anchor_x: int = -1, anchor_y: int = -1,
-                iterations: int = 1, border: str = "constant", border_value: Any = None,
-                device: str = "auto", stream: Any = None) -> Any:
-    """dilate into dst; returns dst."""
-    return _morph("dilate", dst, src, "dilate", ksize, shape, ksize_y, anchor_x, anchor_y,
-                  iterations, border, border_value, device, stream)
-
-
-def morphology(src: Any, op: str, ksize: int = 3, *, shape: str = "rect",
-               ksize_y: int | None = None, anchor_x: int = -1, anchor_y: int = -1,
-               iterations: int = 1, border: str = "constant", border_value: Any = None,
-               device: str = "auto", stream: Any = None) -> Any:
-    """"open", "close", "gradient", "tophat" or "blackhat" (or "erode", "dilate"), as
-    cv2.morphologyEx. Exact."""
-    return _morph("morphology", None, src, op, ksize, shape, ksize_y, anchor_x, anchor_y,
-                  iterations, border, border_value, device, stream)
-
-
-def morphology_into(dst: Any, src: Any, op: str, ksize: int = 3, *, shape: str = "rect",
-                    ksize_y: int | None = None, anchor_x: int = -1, anchor_y: int = -1,
-                    iterations: int = 1, border: str = "constant", border_value: Any = None,
-                    device: str = "auto", stream: Any = None) -> Any:
-    """morphology into dst; returns dst."""
-    return _morph("morphology", dst, src, op, ksize, shape, ksize_y, anchor_x, anchor_y,
-                  iterations, border, border_value, device, stream)
 
 
 def structuring_element(shape: str, width: int, height: int | None = None, anchor_x: int = -1,
@@ -718,61 +158,6 @@ def structuring_element(shape: str, width: int, height: int | None = None, ancho
 
 
 # ---- Colour and intensity -----------------------------------------------------------------------
-
-
-def cvt_color(src: Any, code: str, *, device: str = "auto", stream: Any = None) -> Any:
-    """Colour conversion, as cv2.cvtColor ("rgb2gray", "gray2rgb", "rgb2yuv_bt709", "rgb2hsv",
-    ...; docs/ops/color.md). u8 gray is bit-exact with OpenCV."""
-    s = as_input(src, "cvt_color")
-    _, cout = _n.color_channels(code)
-    d = s.empty(out_shape(s, s.shape[0], s.shape[1], cout), s.dtype)
-    _go("cvt_color", _n.cvt_color, s, d, device, stream, code)
-    return _ret(d)
-
-
-def cvt_color_into(dst: Any, src: Any, code: str, *, device: str = "auto",
-                   stream: Any = None) -> Any:
-    """cvt_color into dst; returns dst."""
-    s = as_input(src, "cvt_color")
-    d = as_output(dst, "cvt_color")
-    _go("cvt_color", _n.cvt_color, s, d, device, stream, code)
-    return _ret(d)
-
-
-def gamma(src: Any, gamma: float, *, device: str = "auto", stream: Any = None) -> Any:
-    """max * (src / max) ** gamma (max 255, 65535 or 1.0); integer types via a rounded table."""
-    s, d = _same("gamma", None, src)
-    _go("gamma", _n.gamma, s, d, device, stream, float(gamma))
-    return _ret(d)
-
-
-def gamma_into(dst: Any, src: Any, gamma: float, *, device: str = "auto",
-               stream: Any = None) -> Any:
-    """gamma into dst; returns dst."""
-    s, d = _same("gamma", dst, src)
-    _go("gamma", _n.gamma, s, d, device, stream, float(gamma))
-    return _ret(d)
-
-
-def normalize(src: Any, *, mode: str = "minmax", alpha: float = 0.0, beta: float = 1.0,
-              mean: float = 0.0, std: float = 1.0, device: str = "auto",
-              stream: Any = None) -> Any:
-    """"minmax": as cv2.normalize(NORM_MINMAX) to [min(alpha, beta), max(alpha, beta)];
-    "mean_std": each channel to the given mean and (population) std."""
-    s, d = _same("normalize", None, src)
-    _go("normalize", _n.normalize, s, d, device, stream, mode, float(alpha), float(beta),
-        float(mean), float(std))
-    return _ret(d)
-
-
-def normalize_into(dst: Any, src: Any, *, mode: str = "minmax", alpha: float = 0.0,
-                   beta: float = 1.0, mean: float = 0.0, std: float = 1.0,
-                   device: str = "auto", stream: Any = None) -> Any:
-    """normalize into dst; returns dst."""
-    s, d = _same("normalize", dst, src)
-    _go("normalize", _n.normalize, s, d, device, stream, mode, float(alpha), float(beta),
-        float(mean), float(std))
-    return _ret(d)
 
 
 def convert(src: Any, dtype: Any = None, *, scale: float = 1.0, offset: float = 0.0,
@@ -829,37 +214,6 @@ def histogram(src: Any, bins: int = 256, range: Sequence[float] = (0.0, 256.0), 
         h = _n.histogram(s.native, int(bins), r, device, 0 if stream is None else
                          _stream_int(stream))
     return h[0] if len(s.shape) == 2 else h
-
-
-def equalize_hist(src: Any, *, device: str = "auto", stream: Any = None) -> Any:
-    """Histogram equalization, as cv2.equalizeHist (u8, 1 channel). Exact."""
-    s, d = _same("equalize_hist", None, src)
-    _go("equalize_hist", _n.equalize_hist, s, d, device, stream)
-    return _ret(d)
-
-
-def equalize_hist_into(dst: Any, src: Any, *, device: str = "auto", stream: Any = None) -> Any:
-    """equalize_hist into dst; returns dst."""
-    s, d = _same("equalize_hist", dst, src)
-    _go("equalize_hist", _n.equalize_hist, s, d, device, stream)
-    return _ret(d)
-
-
-def clahe(src: Any, clip_limit: float = 40.0, tiles_x: int = 8, tiles_y: int = 8, *,
-          device: str = "auto", stream: Any = None) -> Any:
-    """Contrast-limited adaptive histogram equalization, as
-    cv2.createCLAHE(clip_limit, (tiles_x, tiles_y)).apply (u8/u16, 1 channel); 1 level."""
-    s, d = _same("clahe", None, src)
-    _go("clahe", _n.clahe, s, d, device, stream, float(clip_limit), int(tiles_x), int(tiles_y))
-    return _ret(d)
-
-
-def clahe_into(dst: Any, src: Any, clip_limit: float = 40.0, tiles_x: int = 8,
-               tiles_y: int = 8, *, device: str = "auto", stream: Any = None) -> Any:
-    """clahe into dst; returns dst."""
-    s, d = _same("clahe", dst, src)
-    _go("clahe", _n.clahe, s, d, device, stream, float(clip_limit), int(tiles_x), int(tiles_y))
-    return _ret(d)
 
 
 # ---- Files and runtime ----------------------------------------------------------------------------
@@ -1005,7 +359,6 @@ def operations() -> list[dict]:
     return list(_n.operations())
 
 
-
 class Pipeline:
     """A pipeline of operations, parsed and validated once: ``Pipeline("resize:scale=0.5;sharpen")``.
 
@@ -1101,7 +454,14 @@ def _pipeline_text(op: str, pipeline: Any) -> str:
                       type(pipeline).__name__, "steps such as \"resize:scale=0.5;sharpen\"")
     return Pipeline(pipeline).text
 
+# The registry's operations (resize, gaussian_blur, ...: every op a pipeline step can name, but
+# threshold and convert above), made from their C++ specs (texcv._ops).
+from ._ops import make_all as _make_all  # noqa: E402
+
+globals().update(_make_all(_go))
+
 __all__ = sorted(
     n for n, v in list(globals().items())
-    if callable(v) and not n.startswith("_") and getattr(v, "__module__", "") == __name__
+    if callable(v) and not n.startswith("_")
+    and (getattr(v, "__module__", "") == __name__ or hasattr(v, "__texcv_op__"))
 )

@@ -166,6 +166,23 @@ ParamSpec p_floats(std::string name, std::string def, int min_count, int max_cou
   return p;
 }
 
+// The parameters that Python takes positionally (in their declaration order), and those that
+// set the output's size (not parameters of <op>_into). Fails (at start-up, in every test) on a
+// name the op does not declare.
+void declare_python(OpSpec& op, const std::vector<std::string>& positional,
+                    const std::vector<std::string>& shapes_output = {}) {
+  auto mark = [&op](const std::string& name, bool ParamSpec::*flag) {
+    for (auto& p : op.params)
+      if (p.name == name) {
+        p.*flag = true;
+        return;
+      }
+    fail(ErrorCode::Internal, "registry", op.name + " declares no parameter " + name);
+  };
+  for (const auto& n : positional) mark(n, &ParamSpec::positional);
+  for (const auto& n : shapes_output) mark(n, &ParamSpec::shapes_output);
+}
+
 ParamSpec required(ParamSpec p) {
   p.required = true;
   p.default_value.clear();
@@ -228,6 +245,10 @@ class Args {
 
   const std::string& op() const { return op_.name; }
   bool has(const std::string& name) const { return values_.find(name) != values_.end(); }
+  // The destination gives the output's size (run_into): a rule that asks for a parameter setting
+  // it (resize's "no output size given") does not apply.
+  bool into() const { return into_; }
+  void set_into() { into_ = true; }
 
   int i(const std::string& name) const {
     return static_cast<int>(std::get<std::int64_t>(value(name)));
@@ -398,6 +419,7 @@ class Args {
   const OpSpec& op_;
   std::map<std::string, ParamValue> values_;  // typed, as given
   std::map<std::string, std::string> shown_;  // as given, for messages
+  bool into_ = false;
 };
 
 // ---- The operations ------------------------------------------------------------------------
@@ -407,7 +429,8 @@ struct OpEntry {
   // The checks beyond each value's own (type, range, choices) that need no image: exclusive
   // groups, and the operation's rules that the C++ API also checks before it reads an image
   // (src/core/param_checks.hpp: one function for both); may be empty.
-  std::function<void(const Args&)> check;
+  // Naming::step for a pipeline step's messages, Naming::api for a typed caller's (the C++ API's).
+  std::function<void(const Args&, detail::Naming)> check;
   // The output size for a w x h source.
   std::function<Rect(const Args&, int w, int h)> size;
   // The output's element type and channels, given the source's in `type` and `channels`; empty:
@@ -506,6 +529,8 @@ BoxParams box_params(const Args& a) {
   p.ksize_x = a.i("ksize");
   p.ksize_y = a.has("ksize_y") ? a.i("ksize_y") : p.ksize_x;
   p.normalize = a.b("normalize");
+  p.anchor_x = a.i("anchor_x");
+  p.anchor_y = a.i("anchor_y");
   p.border = filter_border(a);
   return p;
 }
@@ -563,10 +588,10 @@ void add_linear_filters(std::vector<OpEntry>& ops) {
     add_scale_delta(ps);
     add_filter_border(ps);
     add_filter_path(ps);
-    e.check = [](const Args& a) {
+    e.check = [](const Args& a, detail::Naming n) {
       const auto [kw, kh] = convolve_size(a);
       detail::check_kernel_2d_size("convolve", kw, kh);
-      detail::filter_anchor("convolve", kStep, a.i("anchor_x"), a.i("anchor_y"), kw, kh);
+      detail::filter_anchor("convolve", n, a.i("anchor_x"), a.i("anchor_y"), kw, kh);
     };
     e.size = same_size;
     e.run = [](const Args& a, const ImageView& src, const ImageView& dst, void* stream) {
@@ -581,6 +606,16 @@ void add_linear_filters(std::vector<OpEntry>& ops) {
       p.border = filter_border(a);
       convolve(src, dst, k, p, stream);
     };
+    e.spec.doc =
+        "2-D correlation with kernel (kh x kw, up to 31x31), as cv2.filter2D: scale * sum + "
+        "delta.\n"
+        "\n"
+        "dtype: the output type, the source's (saturated, rounded half to even) or \"float32\" "
+        "(as\n"
+        "ddepth=CV_32F). Accuracy vs OpenCV: 1 level for integer outputs; float32 within 1e-5 of\n"
+        "sum|k| x full scale.";
+    e.spec.float_output = true;
+    declare_python(e.spec, {"kernel"});
     ops.push_back(std::move(e));
   }
 
@@ -592,18 +627,32 @@ void add_linear_filters(std::vector<OpEntry>& ops) {
     ps.push_back(required(p_floats("row", "", 1, kMaxKernel1D, "row (x) kernel coefficients")));
     ps.push_back(
         required(p_floats("column", "", 1, kMaxKernel1D, "column (y) kernel coefficients")));
+    ps.push_back(p_int("anchor_x", "-1", -1, "anchor tap of the row kernel; -1: the centre"));
+    ps.push_back(p_int("anchor_y", "-1", -1, "anchor tap of the column kernel; -1: the centre"));
     ps.push_back(p_float("delta", "0", "added to the result (before rounding and saturation)"));
     add_filter_border(ps);
     add_filter_path(ps);
+    e.check = [](const Args& a, detail::Naming n) {
+      detail::filter_anchor("separable_filter", n, a.i("anchor_x"), a.i("anchor_y"),
+                            static_cast<int>(a.fs("row").size()),
+                            static_cast<int>(a.fs("column").size()));
+    };
     e.size = same_size;
     e.run = [](const Args& a, const ImageView& src, const ImageView& dst, void* stream) {
       const auto r = a.fs("row"), c = a.fs("column");
       SeparableParams p;
+      p.anchor_x = a.i("anchor_x");
+      p.anchor_y = a.i("anchor_y");
       p.delta = a.f("delta");
       p.border = filter_border(a);
       separable_filter(src, dst, std::vector<float>(r.begin(), r.end()),
                        std::vector<float>(c.begin(), c.end()), p, stream);
     };
+    e.spec.doc =
+        "The row kernel along x, then the column kernel along y (1 to 255 taps each), as\n"
+        "cv2.sepFilter2D. dtype and accuracy as convolve.";
+    e.spec.float_output = true;
+    declare_python(e.spec, {"row", "column"});
     ops.push_back(std::move(e));
   }
 
@@ -625,15 +674,21 @@ void add_linear_filters(std::vector<OpEntry>& ops) {
     ps.push_back(p_float("sigma_y", "0", "standard deviation along y; 0: sigma", 0));
     add_filter_border(ps);
     add_filter_path(ps);
-    e.check = [](const Args& a) {
+    e.check = [](const Args& a, detail::Naming n) {
       // Without the image's type the derived size is u8's, the smallest: what fails here fails
       // on every image.
-      detail::resolve_gaussian("gaussian_blur", kStep, gaussian_params(a), std::nullopt);
+      detail::resolve_gaussian("gaussian_blur", n, gaussian_params(a), std::nullopt);
     };
     e.size = same_size;
     e.run = [](const Args& a, const ImageView& src, const ImageView& dst, void* stream) {
       gaussian_blur(src, dst, gaussian_params(a), stream);
     };
+    e.spec.doc =
+        "Gaussian blur, as cv2.GaussianBlur(src, (ksize, ksize_y), sigma, sigma_y): give ksize\n"
+        "and/or sigma; the missing one is derived as OpenCV does. Accuracy vs OpenCV: 1 level "
+        "(u8,\n"
+        "u16), 1e-5 of full scale (f32).";
+    declare_python(e.spec, {"ksize", "sigma"});
     ops.push_back(std::move(e));
   }
 
@@ -645,13 +700,21 @@ void add_linear_filters(std::vector<OpEntry>& ops) {
     ps.push_back(p_int("ksize", "3", 1, "box width"));
     ps.push_back(p_int("ksize_y", "", 1, "box height (default: ksize)"));
     ps.push_back(p_bool("normalize", "true", "divide by the box area (false: the sum, saturated)"));
+    ps.push_back(p_int("anchor_x", "-1", -1, "anchor column in the box; -1: the centre"));
+    ps.push_back(p_int("anchor_y", "-1", -1, "anchor row in the box; -1: the centre"));
     add_filter_border(ps);
     add_filter_path(ps);
-    e.check = [](const Args& a) { detail::check_box("box_filter", kStep, box_params(a)); };
+    e.check = [](const Args& a, detail::Naming n) {
+      detail::check_box("box_filter", n, box_params(a));
+    };
     e.size = same_size;
     e.run = [](const Args& a, const ImageView& src, const ImageView& dst, void* stream) {
       box_filter(src, dst, box_params(a), stream);
     };
+    e.spec.doc =
+        "Mean (normalize) or sum over a ksize x ksize_y box, as cv2.boxFilter / cv2.blur.\n"
+        "Accuracy vs OpenCV: 1 level.";
+    declare_python(e.spec, {"ksize"});
     ops.push_back(std::move(e));
   }
 
@@ -668,6 +731,10 @@ void add_linear_filters(std::vector<OpEntry>& ops) {
     e.run = [](const Args& a, const ImageView& src, const ImageView& dst, void* stream) {
       sharpen(src, dst, a.f("strength"), filter_border(a), stream);
     };
+    e.spec.doc =
+        "src + strength * (k * src - src), k = [[0,-1,0],[-1,5,-1],[0,-1,0]] (strength 1: the\n"
+        "plain kernel), in one float pass. Accuracy: as cv2.filter2D with that kernel, 1 level.";
+    declare_python(e.spec, {"strength"});
     ops.push_back(std::move(e));
   }
 
@@ -686,13 +753,16 @@ void add_linear_filters(std::vector<OpEntry>& ops) {
                          0));
     add_filter_border(ps);
     add_filter_path(ps);
-    e.check = [](const Args& a) {
-      detail::resolve_unsharp("unsharp_mask", kStep, unsharp_params(a), std::nullopt);
+    e.check = [](const Args& a, detail::Naming n) {
+      detail::resolve_unsharp("unsharp_mask", n, unsharp_params(a), std::nullopt);
     };
     e.size = same_size;
     e.run = [](const Args& a, const ImageView& src, const ImageView& dst, void* stream) {
       unsharp_mask(src, dst, unsharp_params(a), stream);
     };
+    e.spec.doc =
+        "src + amount * (src - gaussian_blur(src)) where |src - blur| >= threshold, else src.";
+    declare_python(e.spec, {"sigma", "amount"});
     ops.push_back(std::move(e));
   }
 
@@ -709,11 +779,18 @@ void add_linear_filters(std::vector<OpEntry>& ops) {
     add_scale_delta(ps);
     add_filter_border(ps);
     add_filter_path(ps);
-    e.check = [](const Args& a) { detail::check_sobel("sobel", kStep, sobel_params(a)); };
+    e.check = [](const Args& a, detail::Naming n) {
+      detail::check_sobel("sobel", n, sobel_params(a));
+    };
     e.size = same_size;
     e.run = [](const Args& a, const ImageView& src, const ImageView& dst, void* stream) {
       sobel(src, dst, sobel_params(a), stream);
     };
+    e.spec.doc =
+        "Sobel derivative, as cv2.Sobel (ksize 1, 3, 5 or 7). With the source type, negative\n"
+        "values saturate to 0 for u8/u16: use dtype=\"float32\" (ddepth=CV_32F) or delta.";
+    e.spec.float_output = true;
+    declare_python(e.spec, {"dx", "dy", "ksize"});
     ops.push_back(std::move(e));
   }
 
@@ -727,11 +804,16 @@ void add_linear_filters(std::vector<OpEntry>& ops) {
     add_scale_delta(ps);
     add_filter_border(ps);
     add_filter_path(ps);
-    e.check = [](const Args& a) { detail::check_scharr("scharr", kStep, scharr_params(a)); };
+    e.check = [](const Args& a, detail::Naming n) {
+      detail::check_scharr("scharr", n, scharr_params(a));
+    };
     e.size = same_size;
     e.run = [](const Args& a, const ImageView& src, const ImageView& dst, void* stream) {
       scharr(src, dst, scharr_params(a), stream);
     };
+    e.spec.doc = "Scharr 3x3 derivative, as cv2.Scharr ((dx, dy) = (1, 0) or (0, 1)).";
+    e.spec.float_output = true;
+    declare_python(e.spec, {"dx", "dy"});
     ops.push_back(std::move(e));
   }
 
@@ -744,13 +826,16 @@ void add_linear_filters(std::vector<OpEntry>& ops) {
     add_scale_delta(ps);
     add_filter_border(ps);
     add_filter_path(ps);
-    e.check = [](const Args& a) {
-      detail::check_laplacian("laplacian", kStep, laplacian_params(a));
+    e.check = [](const Args& a, detail::Naming n) {
+      detail::check_laplacian("laplacian", n, laplacian_params(a));
     };
     e.size = same_size;
     e.run = [](const Args& a, const ImageView& src, const ImageView& dst, void* stream) {
       laplacian(src, dst, laplacian_params(a), stream);
     };
+    e.spec.doc = "Laplacian, as cv2.Laplacian (ksize 1, 3 or 5).";
+    e.spec.float_output = true;
+    declare_python(e.spec, {"ksize"});
     ops.push_back(std::move(e));
   }
 
@@ -780,7 +865,9 @@ void add_linear_filters(std::vector<OpEntry>& ops) {
     ps.push_back(p_floats("border_value", "", 1, 4,
                           "value outside the image for border=constant: one number for every "
                           "channel, or one per channel"));
-    e.check = [name](const Args& a) { detail::check_morph(name.c_str(), kStep, morph_params(a)); };
+    e.check = [name](const Args& a, detail::Naming n) {
+      detail::check_morph(name.c_str(), n, morph_params(a));
+    };
     e.size = same_size;
     e.run = [name](const Args& a, const ImageView& src, const ImageView& dst, void* stream) {
       const MorphParams p = morph_params(a);
@@ -792,6 +879,16 @@ void add_linear_filters(std::vector<OpEntry>& ops) {
         morphology(src, dst, parse_morph_op(a.e("op")), p, stream);
       }
     };
+    e.spec.doc = name == "erode"
+                     ? "Minimum over a structuring element (\"rect\", \"ellipse\", \"cross\"), as "
+                       "cv2.erode. The\n"
+                       "constant border without a value never wins (OpenCV's default). Exact."
+                 : name == "dilate" ? "Maximum over a structuring element, as cv2.dilate. Exact."
+                                    : "\"open\", \"close\", \"gradient\", \"tophat\" or "
+                                      "\"blackhat\" (or \"erode\", \"dilate\"), as\n"
+                                      "cv2.morphologyEx. Exact.";
+    declare_python(e.spec, name == "morphology" ? std::vector<std::string>{"op", "ksize"}
+                                                : std::vector<std::string>{"ksize"});
     ops.push_back(std::move(e));
   }
 }
@@ -808,11 +905,17 @@ void add_nonlinear_filters(std::vector<OpEntry>& ops) {
     e.spec.name = "median_blur";
     e.spec.summary = "median of a ksize x ksize window, as cv::medianBlur (edges replicated)";
     e.spec.params.push_back(p_int("ksize", "3", 1, "odd window size, 1 to 255"));
-    e.check = [](const Args& a) { detail::check_median("median_blur", kStep, a.i("ksize")); };
+    e.check = [](const Args& a, detail::Naming n) {
+      detail::check_median("median_blur", n, a.i("ksize"));
+    };
     e.size = same_size;
     e.run = [](const Args& a, const ImageView& src, const ImageView& dst, void* stream) {
       median_blur(src, dst, a.i("ksize"), stream);
     };
+    e.spec.doc =
+        "Median of each ksize x ksize window (odd, 1 to 255; edges replicated), as\n"
+        "cv2.medianBlur. Exact (identical to OpenCV).";
+    declare_python(e.spec, {"ksize"});
     ops.push_back(std::move(e));
   }
 
@@ -828,13 +931,17 @@ void add_nonlinear_filters(std::vector<OpEntry>& ops) {
     ps.push_back(
         required(p_float("sigma_space", "", "spatial standard deviation in pixels", 0, true)));
     add_filter_border(ps);
-    e.check = [](const Args& a) {
-      detail::bilateral_radius("bilateral_filter", kStep, bilateral_params(a));
+    e.check = [](const Args& a, detail::Naming n) {
+      detail::bilateral_radius("bilateral_filter", n, bilateral_params(a));
     };
     e.size = same_size;
     e.run = [](const Args& a, const ImageView& src, const ImageView& dst, void* stream) {
       bilateral_filter(src, dst, bilateral_params(a), stream);
     };
+    e.spec.doc =
+        "Edge-preserving smoothing, as cv2.bilateralFilter (u8/f32, 1 or 3 channels); the sigmas\n"
+        "must be > 0 (element units for sigma_color). Accuracy: docs/ops/filters.md's bound.";
+    declare_python(e.spec, {"d", "sigma_color", "sigma_space"});
     ops.push_back(std::move(e));
   }
 }
@@ -904,6 +1011,11 @@ void add_color_ops(std::vector<OpEntry>& ops) {
     e.run = [](const Args& a, const ImageView& src, const ImageView& dst, void* stream) {
       cvt_color(src, dst, parse_color_code(a.e("code")), stream);
     };
+    e.spec.doc =
+        "Colour conversion, as cv2.cvtColor (\"rgb2gray\", \"gray2rgb\", \"rgb2yuv_bt709\", "
+        "\"rgb2hsv\",\n"
+        "...; docs/ops/color.md). u8 gray is bit-exact with OpenCV.";
+    declare_python(e.spec, {"code"});
     ops.push_back(std::move(e));
   }
 
@@ -917,6 +1029,9 @@ void add_color_ops(std::vector<OpEntry>& ops) {
     e.run = [](const Args& a, const ImageView& src, const ImageView& dst, void* stream) {
       gamma(src, dst, a.f("gamma"), stream);
     };
+    e.spec.doc =
+        "max * (src / max) ** gamma (max 255, 65535 or 1.0); integer types via a rounded table.";
+    declare_python(e.spec, {"gamma"});
     ops.push_back(std::move(e));
   }
 
@@ -934,13 +1049,16 @@ void add_color_ops(std::vector<OpEntry>& ops) {
     ps.push_back(p_float("beta", "1", "minmax: the other end of the output range"));
     ps.push_back(p_float("mean", "0", "mean_std: the output mean"));
     ps.push_back(p_float("std", "1", "mean_std: the output standard deviation"));
-    e.check = [](const Args& a) {
-      detail::check_normalize("normalize", kStep, normalize_params(a));
+    e.check = [](const Args& a, detail::Naming n) {
+      detail::check_normalize("normalize", n, normalize_params(a));
     };
     e.size = same_size;
     e.run = [](const Args& a, const ImageView& src, const ImageView& dst, void* stream) {
       normalize(src, dst, normalize_params(a), stream);
     };
+    e.spec.doc =
+        "\"minmax\": as cv2.normalize(NORM_MINMAX) to [min(alpha, beta), max(alpha, beta)];\n"
+        "\"mean_std\": each channel to the given mean and (population) std.";
     ops.push_back(std::move(e));
   }
 
@@ -960,6 +1078,11 @@ void add_color_ops(std::vector<OpEntry>& ops) {
     e.run = [](const Args& a, const ImageView& src, const ImageView& dst, void* stream) {
       convert(src, dst, a.f("scale"), a.f("offset"), stream);
     };
+    e.spec.doc =
+        "saturate(src * scale + offset) in dtype (\"uint8\", \"uint16\", \"float32\"; default "
+        "src's),\n"
+        "as cv2.Mat.convertTo.";
+    declare_python(e.spec, {"type"});
     ops.push_back(std::move(e));
   }
 
@@ -972,7 +1095,7 @@ void add_color_ops(std::vector<OpEntry>& ops) {
     ps.push_back(p_float("maxval", "", "value of the elements above (default: 255, 65535 or 1)"));
     ps.push_back(p_enum("type", "binary", enum_names(ThresholdType::otsu),
                         "as cv::THRESH_*; otsu: binary at Otsu's level, thresh ignored"));
-    e.check = [](const Args& a) {
+    e.check = [](const Args& a, detail::Naming) {
       if (!a.has("thresh") && parse_threshold_type(a.e("type")) != ThresholdType::otsu)
         fail(kInvalid, "threshold", "parameter 'thresh' is required", "no thresh",
              "thresh=<a number>, or type=otsu");
@@ -983,6 +1106,11 @@ void add_color_ops(std::vector<OpEntry>& ops) {
       const double maxval = a.has("maxval") ? a.f("maxval") : type_max(src.type);
       threshold(src, dst, a.has("thresh") ? a.f("thresh") : 0.0, maxval, type, stream);
     };
+    e.spec.doc =
+        "As cv2.threshold: returns (threshold used, dst). type: \"binary\", \"binary_inv\", "
+        "\"trunc\",\n"
+        "\"tozero\", \"tozero_inv\" or \"otsu\" (u8 1-channel; thresh ignored).";
+    declare_python(e.spec, {"thresh", "maxval", "type"});
     ops.push_back(std::move(e));
   }
 
@@ -994,6 +1122,7 @@ void add_color_ops(std::vector<OpEntry>& ops) {
     e.run = [](const Args&, const ImageView& src, const ImageView& dst, void* stream) {
       equalize_hist(src, dst, stream);
     };
+    e.spec.doc = "Histogram equalization, as cv2.equalizeHist (u8, 1 channel). Exact.";
     ops.push_back(std::move(e));
   }
 
@@ -1015,6 +1144,10 @@ void add_color_ops(std::vector<OpEntry>& ops) {
       p.tiles_y = a.i("tiles_y");
       clahe(src, dst, p, stream);
     };
+    e.spec.doc =
+        "Contrast-limited adaptive histogram equalization, as\n"
+        "cv2.createCLAHE(clip_limit, (tiles_x, tiles_y)).apply (u8/u16, 1 channel); 1 level.";
+    declare_python(e.spec, {"clip_limit", "tiles_x", "tiles_y"});
     ops.push_back(std::move(e));
   }
 }
@@ -1078,7 +1211,7 @@ std::vector<OpEntry> make_entries() {
         p_bool("align_corners", "false",
                "sample x * (src_w - 1) / (dst_w - 1): corner pixels map to corner pixels"));
     add_sampling(ps, kInterpAll, "replicate");
-    e.check = [](const Args& a) {
+    e.check = [](const Args& a, detail::Naming n) {
       const bool by_scale = a.has("scale");
       const bool by_size = a.has("width") || a.has("height");
       const bool by_factor = a.has("fx") || a.has("fy");
@@ -1095,10 +1228,10 @@ std::vector<OpEntry> make_entries() {
              (a.has("width") ? a.given("width") : a.given("height")) + " with " +
                  (a.has("fx") ? a.given("fx") : a.given("fy")),
              expected);
-      if (!by_scale && !by_size && !by_factor)
+      if (!by_scale && !by_size && !by_factor && !a.into())
         fail(kInvalid, "resize", "no output size given", "none of scale, width, height, fx, fy",
              "scale=S, width=W and/or height=H, or fx=X and/or fy=Y");
-      detail::check_resize("resize", kStep, resize_params(a));
+      detail::check_resize("resize", n, resize_params(a));
     };
     e.size = [](const Args& a, int w, int h) {
       Rect r;
@@ -1130,6 +1263,28 @@ std::vector<OpEntry> make_entries() {
     e.run = [](const Args& a, const ImageView& src, const ImageView& dst, void* stream) {
       resize(src, dst, resize_params(a), stream);
     };
+    e.spec.doc =
+        "Resizes src, as cv2.resize (pixel centres).\n"
+        "\n"
+        "The output size, in one of cv2.resize's two forms:\n"
+        "- a size: cv2's dsize tuple ``resize(img, (w, h))``, or width and/or height (one alone "
+        "keeps\n"
+        "  the aspect ratio). Source x = (x + 0.5) * src_w / dst_w - 0.5, as cv2.resize(img, (w, "
+        "h)).\n"
+        "- factors: fx and/or fy (a missing one is 1), or scale for both. Output = size * factor\n"
+        "  rounded half to even and source x = (x + 0.5) / fx - 0.5, as cv2.resize(img, None, "
+        "fx=,\n"
+        "  fy=) (also ``resize(img, (0, 0), fx=, fy=)``). The two forms differ where size * "
+        "factor\n"
+        "  is not whole. interp=\"nearest\" (cv2.INTER_NEAREST_EXACT) maps by the sizes in both.\n"
+        "Accuracy: CPU vs OpenCV within 1 level (u8/u16) or 1e-5 (f32); CUDA exact vs CPU within "
+        "1\n"
+        "level or 1e-5 relative; precision=\"fast\" up to 2 levels at the steepest u8 edges.\n"
+        "\n"
+        "resize_into: dst's size is the output size. Without fx/fy it maps with the size ratio; "
+        "with them as cv2.resize(src, None, fx=, fy=), and dst's size must then be the one that "
+        "gives (round(size * factor), ties to even).";
+    declare_python(e.spec, {"width", "height"}, {"scale", "width", "height"});
     ops.push_back(std::move(e));
   }
 
@@ -1150,12 +1305,11 @@ std::vector<OpEntry> make_entries() {
     ps.push_back(p_int("height", "", 1, "output height (default: the source height)"));
     add_sampling(ps, kInterpWarp, "constant");
     // m must be invertible unless it is already the destination-to-source map.
-    e.check = [affine](const Args& a) {
+    e.check = [affine](const Args& a, detail::Naming n) {
       if (affine)
-        detail::warp_affine_inverse("warp_affine", kStep, matrix<6>(a), a.b("inverse_map"));
+        detail::warp_affine_inverse("warp_affine", n, matrix<6>(a), a.b("inverse_map"));
       else
-        detail::warp_perspective_inverse("warp_perspective", kStep, matrix<9>(a),
-                                         a.b("inverse_map"));
+        detail::warp_perspective_inverse("warp_perspective", n, matrix<9>(a), a.b("inverse_map"));
     };
     e.size = [](const Args& a, int w, int h) {
       return Rect{0, 0, a.has("width") ? a.i("width") : w, a.has("height") ? a.i("height") : h};
@@ -1166,6 +1320,14 @@ std::vector<OpEntry> make_entries() {
       else
         warp_perspective(src, dst, matrix<9>(a), a.b("inverse_map"), a.sampling(), stream);
     };
+    e.spec.doc =
+        affine ? "Affine warp with a 2x3 matrix m (source to destination unless inverse_map), as\n"
+                 "cv2.warpAffine. The output is width x height (default: the source size).\n"
+                 "\n"
+                 "Accuracy: CPU vs OpenCV's float path within 1 level (u8/u16) or 1e-5 (f32); "
+                 "nearest exact."
+               : "Perspective warp with a 3x3 matrix m, as cv2.warpPerspective (see warp_affine).";
+    declare_python(e.spec, {"m"}, {"width", "height"});
     ops.push_back(std::move(e));
   }
 
@@ -1188,6 +1350,13 @@ std::vector<OpEntry> make_entries() {
     e.run = [](const Args& a, const ImageView& src, const ImageView& dst, void* stream) {
       rotate(src, dst, a.f("angle"), a.sampling(), stream);
     };
+    e.spec.doc =
+        "Rotates src by angle degrees counter-clockwise about its centre, as\n"
+        "cv2.getRotationMatrix2D + cv2.warpAffine; expand=True enlarges the output to hold the\n"
+        "whole rotated image. Accuracy as warp_affine.\n"
+        "\n"
+        "rotate_into: the source centre lands on dst's centre.";
+    declare_python(e.spec, {"angle"}, {"expand"});
     ops.push_back(std::move(e));
   }
 
@@ -1197,10 +1366,15 @@ std::vector<OpEntry> make_entries() {
     e.spec.summary = "mirror the image, as cv::flip";
     e.spec.params.push_back(p_enum("code", "horizontal", {"horizontal", "vertical", "both"},
                                    "horizontal: left-right; vertical: top-bottom; both: 180 deg"));
-    e.size = [](const Args&, int w, int h) { return Rect{0, 0, w, h}; };
+    e.size = same_size;
     e.run = [](const Args& a, const ImageView& src, const ImageView& dst, void* stream) {
       flip(src, dst, parse_flip(a.e("code")), stream);
     };
+    e.spec.doc =
+        "Mirrors src, as cv2.flip: \"horizontal\" (left-right), \"vertical\" (top-bottom) or "
+        "\"both\".\n"
+        "Exact.";
+    declare_python(e.spec, {"code"});
     ops.push_back(std::move(e));
   }
 
@@ -1232,6 +1406,12 @@ std::vector<OpEntry> make_entries() {
       Rect r{a.i("x"), a.i("y"), dst.width, dst.height};
       crop(src, dst, r, stream);
     };
+    e.spec.doc =
+        "Copies the rectangle (x, y, width, height) of src (default: to the right and bottom\n"
+        "edges). For a view without a copy, slice the array instead. Exact.\n"
+        "\n"
+        "crop_into: the rectangle at (x, y) of dst's size.";
+    declare_python(e.spec, {"x", "y", "width", "height"}, {"width", "height"});
     ops.push_back(std::move(e));
   }
 
@@ -1243,7 +1423,15 @@ std::vector<OpEntry> make_entries() {
 }
 
 const std::vector<OpEntry>& entries() {
-  static const std::vector<OpEntry> kEntries = make_entries();
+  static const std::vector<OpEntry> kEntries = [] {
+    std::vector<OpEntry> v = make_entries();
+    for (OpEntry& e : v) {
+      using SizeFn = Rect (*)(const Args&, int, int);
+      const SizeFn* size = e.size.target<SizeFn>();
+      e.spec.keeps_format = !e.format && size != nullptr && *size == &same_size;
+    }
+    return v;
+  }();
   return kEntries;
 }
 
@@ -1270,7 +1458,7 @@ const OpEntry& entry(std::string_view name) {
 // Validated arguments of one call (keys, values, exclusive groups).
 Args checked_args(const OpEntry& e, const ParamValues& params) {
   Args a(e.spec, params);
-  if (e.check) e.check(a);
+  if (e.check) e.check(a, kStep);
   return a;
 }
 
@@ -1376,16 +1564,28 @@ void apply_into(std::string_view name, const ImageView& src, const ImageView& ds
   e.run(a, src, dst, stream);
 }
 
+namespace {
+
+// A typed call's values, checked as declared and by the op's rules with the C++ API's names.
+Args typed_args(const OpEntry& e, const TypedParams& params, bool into = false) {
+  Args a(e.spec, params);
+  if (into) a.set_into();
+  if (e.check) e.check(a, detail::Naming::api);
+  return a;
+}
+
+}  // namespace
+
 OutputFormat typed_output_format(std::string_view name, const ImageView& src,
                                  const TypedParams& params) {
   const OpEntry& e = entry(name);
-  return format_of(e, Args(e.spec, params), src);
+  return format_of(e, typed_args(e, params), src);
 }
 
 void run_into(std::string_view name, const ImageView& src, const ImageView& dst,
               const TypedParams& params, void* stream) {
   const OpEntry& e = entry(name);
-  e.run(Args(e.spec, params), src, dst, stream);
+  e.run(typed_args(e, params, true), src, dst, stream);
 }
 
 Image apply(std::string_view name, const ImageView& src, const ParamValues& params, void* stream) {

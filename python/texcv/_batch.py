@@ -204,6 +204,19 @@ def batch(input: str | os.PathLike, output: str | os.PathLike, pipeline: Any, *,
         results: list[dict] = []
         reader = _ReportReader(report_path)
         interrupted = False
+        # Ctrl-C while the command runs: in the main thread a handler counts them, so that one
+        # arriving anywhere in the loop (reading the report, in the progress callback) is the
+        # first Ctrl-C, handed on to the command; elsewhere (no handler can be set) a
+        # KeyboardInterrupt is caught around the wait.
+        ctrl_c = [0]
+
+        def on_sigint(signum: int, frame: Any) -> None:
+            ctrl_c[0] += 1
+
+        try:
+            old_handler = signal.signal(signal.SIGINT, on_sigint)
+        except ValueError:  # not the main thread
+            old_handler = None
         with open(err_path, "wb") as err:
             # Its own session: a Ctrl-C in the terminal reaches this process only, which hands
             # the command one SIGINT (a second one would end it at once).
@@ -216,10 +229,13 @@ def batch(input: str | os.PathLike, output: str | os.PathLike, pipeline: Any, *,
                     except subprocess.TimeoutExpired:
                         done = False
                     except KeyboardInterrupt:
-                        if not interrupted:
-                            interrupted = True
-                            proc.send_signal(signal.SIGINT)
-                        continue
+                        ctrl_c[0] += 1
+                        done = False
+                    if ctrl_c[0] >= 2 and proc.poll() is None:
+                        raise KeyboardInterrupt("texcv batch: a second Ctrl-C ends it at once")
+                    if ctrl_c[0] and not interrupted:
+                        interrupted = True
+                        proc.send_signal(signal.SIGINT)
                     for r in reader.new_results():
                         results.append(r)
                         if sink is not None:
@@ -228,7 +244,7 @@ def batch(input: str | os.PathLike, output: str | os.PathLike, pipeline: Any, *,
                         break
             except BaseException:
                 # The callback raised, or a second Ctrl-C came: stop the command as Ctrl-C
-                # does (files in flight finish) and wait for it, then raise what came.
+                # does (a second SIGINT ends it at once) and wait for it, then raise what came.
                 if proc.poll() is None:
                     proc.send_signal(signal.SIGINT)
                     while True:
@@ -239,6 +255,8 @@ def batch(input: str | os.PathLike, output: str | os.PathLike, pipeline: Any, *,
                             continue
                 raise
             finally:
+                if old_handler is not None:
+                    signal.signal(signal.SIGINT, old_handler)
                 reader.close()
                 if bar is not None:
                     bar.close()

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "src/batch/engine.hpp"
+#include "src/core/cuda_call.hpp"
 #include "texcv/error.hpp"
 #include "texcv/runtime.hpp"
 
@@ -60,6 +61,17 @@ std::vector<int> resolve_gpus(const std::vector<int>& wanted) {
   return all;
 }
 
+// The CUDA backend's batch parts (src/cuda/batch/cuda_worker.cpp), or what a build without it
+// has (src/core/cuda_call.hpp).
+bool nvjpeg_built() {
+  return TEXCV_CUDA_OR(false, nvjpeg_compiled());
+}
+std::vector<std::unique_ptr<Worker>> cuda_workers(const std::vector<PipelineStep>& steps,
+                                                  const std::vector<int>& devices, int streams,
+                                                  bool nvjpeg, int jpeg_batch) {
+  return TEXCV_CUDA("batch", make_cuda_workers(steps, devices, streams, nvjpeg, jpeg_batch));
+}
+
 // Workers made with `new` and never destroyed (Options::fast_exit): the process ends first.
 void park(std::vector<std::unique_ptr<Worker>>& ws) {
   static std::mutex m;
@@ -95,11 +107,11 @@ bool gpu_device_nodes() {
 }
 
 bool nvjpeg_available() {
-  return nvjpeg_compiled();
+  return nvjpeg_built();
 }
 
 bool gpu_jpeg_engines(int gpu) {
-  return nvjpeg_hardware_decoder(gpu);
+  return TEXCV_CUDA_OR(false, nvjpeg_hardware_decoder(gpu));
 }
 
 void check_options(const Options& opt) {
@@ -124,7 +136,7 @@ void check_options(const Options& opt) {
     bad("deliver", opt.deliver == Deliver::encoded ? "encoded" : "images",
         "an on_output callback to receive the outputs");
   if (opt.jpeg_codec == JpegCodec::nvjpeg) {
-    if (!nvjpeg_compiled())
+    if (!nvjpeg_built())
       fail(ErrorCode::Unsupported, "batch",
            "jpeg_codec nvjpeg: this build has no nvJPEG (it needs the CUDA toolkit's nvjpeg.h and "
            "libnvjpeg at configure time)");
@@ -172,7 +184,7 @@ void run_checked(const std::vector<Job>& jobs, const Options& opt, std::stop_tok
   const bool want_gpu =
       opt.device == Device::cuda ||
       (opt.device == Device::automatic && build_info().cuda_compiled && gpu_device_nodes());
-  const bool nvjpeg = want_gpu && nvjpeg_compiled() && opt.jpeg_codec != JpegCodec::cpu;
+  const bool nvjpeg = want_gpu && nvjpeg_built() && opt.jpeg_codec != JpegCodec::cpu;
   const int cpu_workers = opt.cpu_workers > 0 ? opt.cpu_workers : hw;
   int cpu_threads_each =
       opt.cpu_threads_each > 0 ? opt.cpu_threads_each : std::max(1, hw / cpu_workers);
@@ -205,7 +217,7 @@ void run_checked(const std::vector<Job>& jobs, const Options& opt, std::stop_tok
   // with it against 0.71 s without (the pool's page-locking costs more than the staging copy it
   // saves), and --device auto 0.83-0.86 s against 0.81 s (docs/performance.md).
   if (want_gpu && env_is_one("TEXCV_BATCH_PINNED_INPUT"))
-    cfg.pinned_alloc = pinned_input_allocator();
+    cfg.pinned_alloc = TEXCV_CUDA_OR(decltype(cfg.pinned_alloc)(), pinned_input_allocator());
 
   // nvJPEG's states and the hardware decoder are set up (a large part of a second) only for a
   // run with JPEG inputs or outputs, and the batched decode only with JPEG inputs.
@@ -241,8 +253,8 @@ void run_checked(const std::vector<Job>& jobs, const Options& opt, std::stop_tok
     gpu_workers_expected = static_cast<std::size_t>(
         std::count_if(workers.begin(), workers.end(), [](const auto& w) { return w->is_gpu(); }));
   } else if (opt.device == Device::cuda) {
-    workers = make_cuda_workers(cfg.steps, resolve_gpus(opt.gpus), opt.streams, nvjpeg_workers,
-                                jpeg_batch);
+    workers =
+        cuda_workers(cfg.steps, resolve_gpus(opt.gpus), opt.streams, nvjpeg_workers, jpeg_batch);
     gpu_workers_expected = workers.size();
   } else {
     // Below the GPU's set-up and feeding when a GPU may join (make_cpu_worker).
@@ -264,7 +276,7 @@ void run_checked(const std::vector<Job>& jobs, const Options& opt, std::stop_tok
         *gpu_note = "the CUDA runtime sees no usable GPU";
         return std::vector<std::unique_ptr<Worker>>();
       }
-      return make_cuda_workers(steps, resolve_gpus(wanted), streams, nvjpeg, batch);
+      return cuda_workers(steps, resolve_gpus(wanted), streams, nvjpeg, batch);
     };
   }
   // Every worker lost: CPU backend workers take the files left.

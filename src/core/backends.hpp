@@ -1,7 +1,7 @@
 // The backend entry points. src/core validates every call (types, sizes, aliasing, parameters)
 // and turns public parameters into these descriptors; the CPU backend (src/cpu) and the CUDA
-// backend (src/cuda) implement them. A build without CUDA links src/core/cuda_stubs.cpp, whose
-// functions throw Error(NotCompiled).
+// backend (src/cuda) implement them. The core calls the CUDA backend through TEXCV_CUDA
+// (src/core/cuda_call.hpp): a build without CUDA throws Error(NotCompiled) there.
 #pragma once
 
 #include <functional>

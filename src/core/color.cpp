@@ -12,6 +12,7 @@
 
 #include "src/core/color_desc.hpp"
 #include "src/core/color_stats.hpp"
+#include "src/core/cuda_call.hpp"
 #include "src/core/param_checks.hpp"
 #include "src/core/view_checks.hpp"
 #include "texcv/error.hpp"
@@ -242,7 +243,8 @@ void cvt_color(const ImageView& src, const ImageView& dst, ColorCode code, void*
   if (is_hsv(code) && src.type == ElemType::u16)
     fail(ErrorCode::Unsupported, op,
          std::string("element type is not supported by ").append(ci.name), "u16", "u8 or f32");
-  if (src.location == Location::device) return cuda::cvt_color(src, dst, code, stream);
+  if (src.location == Location::device)
+    return TEXCV_CUDA("cvt_color", cuda::cvt_color(src, dst, code, stream));
   cpu::cvt_color(src, dst, code);
 }
 
@@ -253,7 +255,8 @@ void gamma(const ImageView& src, const ImageView& dst, double g, void* stream) {
   check_same_channels(op, src, dst);
   if (!(g > 0.0) || !std::isfinite(g))
     fail(ErrorCode::InvalidArgument, op, "gamma must be positive and finite", num(g), "> 0");
-  if (src.location == Location::device) return cuda::gamma(src, dst, g, stream);
+  if (src.location == Location::device)
+    return TEXCV_CUDA("gamma", cuda::gamma(src, dst, g, stream));
   cpu::gamma(src, dst, g);
 }
 
@@ -269,7 +272,7 @@ void normalize(const ImageView& src, const ImageView& dst, const NormalizeParams
     // below DBL_EPSILON), shift = dmin - smin * scale, then convertTo in float.
     double smin = 0, smax = 0;
     if (dev)
-      cuda::min_max(src, smin, smax, stream);
+      TEXCV_CUDA("normalize", cuda::min_max(src, smin, smax, stream));
     else
       cpu::min_max(src, smin, smax);
     const double dmin = std::fmin(p.alpha, p.beta), dmax = std::fmax(p.alpha, p.beta);
@@ -285,13 +288,13 @@ void normalize(const ImageView& src, const ImageView& dst, const NormalizeParams
     d.scale = static_cast<float>(scale);
     d.offset = static_cast<float>(shift);
     d.identity = false;
-    if (dev) return cuda::convert(src, dst, d, stream);
+    if (dev) return TEXCV_CUDA("convert", cuda::convert(src, dst, d, stream));
     cpu::convert(src, dst, d);
     return;
   }
   double mean[4], sd[4];
   if (dev)
-    cuda::mean_std(src, mean, sd, stream);
+    TEXCV_CUDA("normalize", cuda::mean_std(src, mean, sd, stream));
   else
     cpu::mean_std(src, mean, sd);
   detail::AffineChannelDesc d;
@@ -300,7 +303,7 @@ void normalize(const ImageView& src, const ImageView& dst, const NormalizeParams
     d.scale[c] = static_cast<float>(s);
     d.offset[c] = static_cast<float>(p.mean - mean[c] * s);
   }
-  if (dev) return cuda::affine_channels(src, dst, d, stream);
+  if (dev) return TEXCV_CUDA("normalize", cuda::affine_channels(src, dst, d, stream));
   cpu::affine_channels(src, dst, d);
 }
 
@@ -316,7 +319,8 @@ void convert(const ImageView& src, const ImageView& dst, double scale, double of
   d.scale = static_cast<float>(scale);
   d.offset = static_cast<float>(offset);
   d.identity = scale == 1.0 && offset == 0.0;
-  if (src.location == Location::device) return cuda::convert(src, dst, d, stream);
+  if (src.location == Location::device)
+    return TEXCV_CUDA("convert", cuda::convert(src, dst, d, stream));
   cpu::convert(src, dst, d);
 }
 
@@ -345,8 +349,9 @@ double threshold(const ImageView& src, const ImageView& dst, double thresh, doub
     // Device: the histogram on the GPU (read back, synchronizing the stream), Otsu's level on the
     // host by the CPU's function.
     if (src.location == Location::device)
-      thresh = detail::otsu_from_hist(cuda::histogram(op, src, 256, 0.0, 256.0, stream)[0].data(),
-                                      static_cast<std::uint64_t>(src.width) * src.height);
+      thresh = detail::otsu_from_hist(
+          TEXCV_CUDA(op, cuda::histogram(op, src, 256, 0.0, 256.0, stream))[0].data(),
+          static_cast<std::uint64_t>(src.width) * src.height);
     else
       thresh = cpu::otsu_threshold(src);
   }
@@ -363,7 +368,7 @@ double threshold(const ImageView& src, const ImageView& dst, double thresh, doub
     d.maxval = std::fmin(std::fmax(m, 0.0), type_max(src.type));
   }
   if (src.location == Location::device)
-    cuda::threshold(src, dst, d, stream);
+    TEXCV_CUDA("threshold", cuda::threshold(src, dst, d, stream));
   else
     cpu::threshold(src, dst, d);
   return thresh;
@@ -381,7 +386,7 @@ std::vector<std::vector<std::uint64_t>> histogram(const ImageView& src, int bins
     fail(ErrorCode::InvalidArgument, op, "range is empty or not finite",
          range_str(range[0], range[1]), "finite lo < hi");
   if (src.location == Location::device)
-    return cuda::histogram(op, src, bins, range[0], range[1], stream);
+    return TEXCV_CUDA(op, cuda::histogram(op, src, bins, range[0], range[1], stream));
   return cpu::histogram(src, bins, range[0], range[1]);
 }
 
@@ -393,10 +398,11 @@ void equalize_hist(const ImageView& src, const ImageView& dst, void* stream) {
   if (src.location == Location::device) {
     // The histogram on the GPU (read back, synchronizing the stream), the CPU's table on the
     // host, the lookup on the GPU.
-    const std::vector<std::uint64_t> h = cuda::histogram(op, src, 256, 0.0, 256.0, stream)[0];
+    const std::vector<std::uint64_t> h =
+        TEXCV_CUDA(op, cuda::histogram(op, src, 256, 0.0, 256.0, stream))[0];
     std::uint8_t lut[256];
     detail::equalize_lut(h.data(), static_cast<std::uint64_t>(src.width) * src.height, lut);
-    return cuda::apply_lut_u8(op, src, dst, lut, stream);
+    return TEXCV_CUDA(op, cuda::apply_lut_u8(op, src, dst, lut, stream));
   }
   cpu::equalize_hist(src, dst);
 }
@@ -419,7 +425,7 @@ void clahe(const ImageView& src, const ImageView& dst, const ClaheParams& p, voi
          "tile grid must be at least 1x1 and at most the image size",
          size_str(p.tiles_x, p.tiles_y), "1x1 .. " + size_str(src.width, src.height));
   if (src.location == Location::device)
-    return cuda::clahe(src, dst, p.clip_limit, p.tiles_x, p.tiles_y, stream);
+    return TEXCV_CUDA("clahe", cuda::clahe(src, dst, p.clip_limit, p.tiles_x, p.tiles_y, stream));
   cpu::clahe(src, dst, p.clip_limit, p.tiles_x, p.tiles_y);
 }
 

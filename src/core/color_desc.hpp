@@ -120,15 +120,15 @@ void clahe(const ImageView& src, const ImageView& dst, double clip_limit, int ti
 namespace texcv::cuda {
 
 // The CUDA backend of the pointwise operations (src/cuda/ops/color/), on the caller's stream;
-// without CUDA, src/core/no_cuda/color_stubs.cpp throws NotCompiled.
+// without CUDA, the core's call throws NotCompiled (cuda_call.hpp).
 void cvt_color(const ImageView& src, const ImageView& dst, ColorCode code, void* stream);
 void gamma(const ImageView& src, const ImageView& dst, double gamma, void* stream);
 void convert(const ImageView& src, const ImageView& dst, const detail::ScaleDesc& d, void* stream);
 void threshold(const ImageView& src, const ImageView& dst, const detail::ThresholdDesc& d,
                void* stream);
 
-// The CUDA backend of the reductions and histograms (src/cuda/ops/hist/); without CUDA,
-// src/core/no_cuda/hist_stubs.cpp throws NotCompiled. The functions that return host values
+// The CUDA backend of the reductions and histograms (src/cuda/ops/hist/); without CUDA, the
+// core's call throws NotCompiled (cuda_call.hpp). The functions that return host values
 // (min_max, mean_std, histogram) read them back and synchronize the stream; the others only
 // enqueue work on it.
 // Smallest and largest element over all channels (f32: NaN ignored).

@@ -11,6 +11,7 @@
 #include <string>
 #include <utility>
 
+#include "src/core/cuda_call.hpp"
 #include "src/core/filters_desc.hpp"
 #include "src/core/param_checks.hpp"
 #include "src/core/view_checks.hpp"
@@ -87,13 +88,15 @@ void check_kernel_1d(const char* op, const char* name, const std::vector<float>&
 
 void run_2d(const char* op, const ImageView& src, const ImageView& dst,
             const detail::Filter2DDesc& d, void* stream) {
-  if (src.location == Location::device) return cuda::filter_2d(op, src, dst, d, stream);
+  if (src.location == Location::device)
+    return TEXCV_CUDA(op, cuda::filter_2d(op, src, dst, d, stream));
   cpu::filter_2d(src, dst, d);
 }
 
 void run_separable(const char* op, const ImageView& src, const ImageView& dst,
                    const detail::SepFilterDesc& d, void* stream) {
-  if (src.location == Location::device) return cuda::filter_separable(op, src, dst, d, stream);
+  if (src.location == Location::device)
+    return TEXCV_CUDA(op, cuda::filter_separable(op, src, dst, d, stream));
   cpu::filter_separable(src, dst, d);
 }
 
@@ -452,7 +455,8 @@ void unsharp_mask(const ImageView& src, const ImageView& dst, const UnsharpParam
   d.blur.border = border_desc(op, src, p.border);
   d.amount = static_cast<float>(p.amount);
   d.threshold = static_cast<float>(p.threshold);
-  if (src.location == Location::device) return cuda::unsharp_mask(src, dst, d, stream);
+  if (src.location == Location::device)
+    return TEXCV_CUDA("unsharp_mask", cuda::unsharp_mask(src, dst, d, stream));
   cpu::unsharp_mask(src, dst, d);
 }
 

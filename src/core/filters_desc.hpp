@@ -56,7 +56,7 @@ void unsharp_mask(const ImageView& src, const ImageView& dst, const texcv::detai
 
 namespace texcv::cuda {
 // The CUDA backend (src/cuda/ops/filter/), on the caller's stream, identical to the CPU backend;
-// without CUDA, src/core/no_cuda/filter_stubs.cpp throws NotCompiled. op names the public
+// without CUDA, the core's call throws NotCompiled (cuda_call.hpp). op names the public
 // operation in error messages.
 void filter_2d(const char* op, const ImageView& src, const ImageView& dst,
                const texcv::detail::Filter2DDesc& d, void* stream);

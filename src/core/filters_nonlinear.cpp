@@ -8,6 +8,7 @@
 #include <string>
 #include <utility>
 
+#include "src/core/cuda_call.hpp"
 #include "src/core/nonlinear_desc.hpp"
 #include "src/core/param_checks.hpp"
 #include "src/core/view_checks.hpp"
@@ -124,7 +125,7 @@ void median_blur(const ImageView& src, const ImageView& dst, int ksize, void* st
   detail::MedianDesc d;
   d.ksize = ksize;
   if (src.location == Location::device)
-    cuda::median_blur(src, dst, d, stream);
+    TEXCV_CUDA("median_blur", cuda::median_blur(src, dst, d, stream));
   else
     cpu::median_blur(src, dst, d);
 }
@@ -155,7 +156,7 @@ void bilateral_filter(const ImageView& src, const ImageView& dst, const Bilatera
   }
   detail::bilateral_disc(d);
   if (src.location == Location::device)
-    cuda::bilateral_filter(src, dst, d, stream);
+    TEXCV_CUDA("bilateral_filter", cuda::bilateral_filter(src, dst, d, stream));
   else
     cpu::bilateral_filter(src, dst, d);
 }

@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "src/core/backends.hpp"
+#include "src/core/cuda_call.hpp"
 #include "src/core/param_checks.hpp"
 #include "src/core/view_checks.hpp"
 #include "texcv/error.hpp"
@@ -160,7 +161,8 @@ void run_warp(const ImageView& src, const ImageView& dst, const WarpDesc& d, voi
   if (src.location == Location::host) {
     cpu::warp(src, dst, d);
   } else {
-    cuda::warp(src, dst, d, stream);
+    TEXCV_CUDA(d.kind == detail::WarpKind::affine ? "warp_affine" : "warp_perspective",
+               cuda::warp(src, dst, d, stream));
   }
 }
 
@@ -309,7 +311,7 @@ void resize(const ImageView& src, const ImageView& dst, const ResizeParams& p, v
   if (src.location == Location::host) {
     cpu::resize(src, dst, d);
   } else {
-    cuda::resize(src, dst, d, stream);
+    TEXCV_CUDA("resize", cuda::resize(src, dst, d, stream));
   }
 }
 
@@ -417,7 +419,7 @@ void remap(const ImageView& src, const ImageView& dst, const ImageView& map_x,
   if (src.location == Location::host) {
     cpu::remap(src, dst, map_x, map_y, sd);
   } else {
-    cuda::remap(src, dst, map_x, map_y, sd, stream);
+    TEXCV_CUDA("remap", cuda::remap(src, dst, map_x, map_y, sd, stream));
   }
 }
 
@@ -431,7 +433,7 @@ void flip(const ImageView& src, const ImageView& dst, FlipCode code, void* strea
   if (src.location == Location::host) {
     cpu::flip(src, dst, code);
   } else {
-    cuda::flip(src, dst, code, stream);
+    TEXCV_CUDA("flip", cuda::flip(src, dst, code, stream));
   }
 }
 
@@ -452,7 +454,7 @@ void crop(const ImageView& src, const ImageView& dst, const Rect& r, void* strea
   if (src.location == Location::host) {
     cpu::copy(part, dst);
   } else {
-    cuda::copy(part, dst, stream);
+    TEXCV_CUDA("copy", cuda::copy(part, dst, stream));
   }
 }
 

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "src/core/backends.hpp"
+#include "src/core/cuda_call.hpp"
 #include "texcv/error.hpp"
 
 namespace texcv {
@@ -160,7 +161,8 @@ Image::Image(int width, int height, int channels, ElemType type, Location locati
       fail(ErrorCode::InvalidArgument, "Image", "device row is too wide",
            std::to_string(v.row_bytes()) + " bytes", "< 2^31 bytes");
     std::size_t pitch = 0;
-    storage_ = cuda::allocate_device(static_cast<int>(v.row_bytes()), height, pitch);
+    storage_ =
+        TEXCV_CUDA("Image", cuda::allocate_device(static_cast<int>(v.row_bytes()), height, pitch));
     v.pitch = pitch;
   }
   v.data = storage_.get();
@@ -201,7 +203,7 @@ void copy(const ImageView& src, const ImageView& dst, void* stream) {
   if (src.location == Location::host && dst.location == Location::host) {
     cpu::copy(src, dst);
   } else {
-    cuda::copy(src, dst, stream);
+    TEXCV_CUDA("copy", cuda::copy(src, dst, stream));
   }
 }
 

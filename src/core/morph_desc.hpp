@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "texcv/geometry.hpp"
@@ -37,7 +38,7 @@ namespace texcv::cpu {
 void morph_subtract(const ImageView& a, const ImageView& b, const ImageView& dst);
 }  // namespace texcv::cpu
 
-// The CUDA backend (src/cuda/ops/morph/; NotCompiled stubs in src/core/no_cuda/morph_stubs.cpp):
+// The CUDA backend (src/cuda/ops/morph/; without CUDA the core's call throws NotCompiled):
 // the same contract on device views, queued on `stream` (a cudaStream_t, nullptr: the default
 // stream); results identical to the CPU backend's.
 namespace texcv::cuda {
@@ -63,4 +64,8 @@ class MorphScratch {
   void* stream_ = nullptr;
   const char* op_ = "";
 };
+// A MorphScratch owned through its own deleter (the core holds one without naming the CUDA
+// backend's destructor: src/core/cuda_call.hpp).
+std::shared_ptr<MorphScratch> make_morph_scratch(const char* op, const ImageView& like,
+                                                 void* stream);
 }  // namespace texcv::cuda

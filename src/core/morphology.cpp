@@ -9,10 +9,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
 
+#include "src/core/cuda_call.hpp"
 #include "src/core/morph_desc.hpp"
 #include "src/core/param_checks.hpp"
 #include "src/core/view_checks.hpp"
@@ -170,13 +172,13 @@ struct Exec {
 
   void morph(const ImageView& src, const ImageView& dst, const detail::MorphDesc& d) const {
     if (device)
-      cuda::morph(src, dst, d, stream);
+      TEXCV_CUDA(d.op, cuda::morph(src, dst, d, stream));
     else
       cpu::morph(src, dst, d);
   }
   void subtract(const ImageView& a, const ImageView& b, const ImageView& dst) const {
     if (device)
-      cuda::morph_subtract(a, b, dst, stream);
+      TEXCV_CUDA("morphology", cuda::morph_subtract(a, b, dst, stream));
     else
       cpu::morph_subtract(a, b, dst);
   }
@@ -187,7 +189,7 @@ class Temp {
  public:
   Temp(const Exec& ex, const ImageView& like) {
     if (ex.device) {
-      dev_.emplace(ex.op, like, ex.stream);
+      dev_ = TEXCV_CUDA(ex.op, cuda::make_morph_scratch(ex.op, like, ex.stream));
       view_ = dev_->view();
     } else {
       host_ = Image(like.width, like.height, like.channels, like.type);
@@ -197,12 +199,12 @@ class Temp {
   const ImageView& view() const noexcept { return view_; }
   // Frees a device temporary on the stream, reporting a failure.
   void release() {
-    if (dev_) dev_->release();
+    if (dev_) TEXCV_CUDA("morphology", dev_->release());
   }
 
  private:
   Image host_;
-  std::optional<cuda::MorphScratch> dev_;
+  std::shared_ptr<cuda::MorphScratch> dev_;
   ImageView view_{};
 };
 
@@ -282,18 +284,28 @@ const char* to_string(MorphOp op) noexcept {
   return "?";
 }
 
+namespace {
+
+// "\"name\"" (built by appends: GCC 12 warns, wrongly, of overlapping copies in "\"" + s + "\"").
+std::string quoted(std::string_view s) {
+  std::string q;
+  q.append("\"").append(s).append("\"");
+  return q;
+}
+
+}  // namespace
+
 MorphShape parse_morph_shape(std::string_view s) {
   for (MorphShape v : {MorphShape::rect, MorphShape::ellipse, MorphShape::cross})
     if (s == to_string(v)) return v;
-  fail(kInvalid, "shape", "unknown structuring element shape", "\"" + std::string(s) + "\"",
-       "rect, ellipse or cross");
+  fail(kInvalid, "shape", "unknown structuring element shape", quoted(s), "rect, ellipse or cross");
 }
 
 MorphOp parse_morph_op(std::string_view s) {
   for (MorphOp v : {MorphOp::erode, MorphOp::dilate, MorphOp::open, MorphOp::close,
                     MorphOp::gradient, MorphOp::tophat, MorphOp::blackhat})
     if (s == to_string(v)) return v;
-  fail(kInvalid, "morphology", "unknown operation", "\"" + std::string(s) + "\"",
+  fail(kInvalid, "morphology", "unknown operation", quoted(s),
        "erode, dilate, open, close, gradient, tophat or blackhat");
 }
 

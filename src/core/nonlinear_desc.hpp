@@ -86,8 +86,8 @@ void bilateral_filter(const ImageView& src, const ImageView& dst,
 
 namespace texcv::cuda {
 // The CUDA backend (src/cuda/ops/median/, src/cuda/ops/bilateral/), on the caller's stream,
-// identical to the CPU backend; without CUDA, src/core/no_cuda/nonlinear_stubs.cpp throws
-// NotCompiled.
+// identical to the CPU backend; without CUDA, the core's call throws NotCompiled
+// (cuda_call.hpp).
 void median_blur(const ImageView& src, const ImageView& dst, const texcv::detail::MedianDesc& d,
                  void* stream);
 void bilateral_filter(const ImageView& src, const ImageView& dst,

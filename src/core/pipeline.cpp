@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "src/core/backends.hpp"
+#include "src/core/cuda_call.hpp"
 #include "texcv/error.hpp"
 
 namespace texcv {
@@ -215,11 +216,11 @@ void Pipeline::run_steps(const std::vector<ImageView>& srcs, const std::vector<I
                  in_buf[i] = last ? -1 : next;
                });
     };
-    if (loc == Location::device && n > 1 && cuda::batchable_op(s.name)) {
+    if (loc == Location::device && n > 1 && TEXCV_CUDA_OR(false, cuda::batchable_op(s.name))) {
       // Each image's call is made (and checked) as alone; the kernels launch once per step.
-      cuda::run_batched(stream, [&] {
-        for (std::size_t i = 0; i < n; ++i) one(i);
-      });
+      TEXCV_CUDA("Pipeline", cuda::run_batched(stream, [&] {
+                   for (std::size_t i = 0; i < n; ++i) one(i);
+                 }));
     } else {
       for (std::size_t i = 0; i < n; ++i) one(i);
     }

@@ -2,6 +2,7 @@
 #include "texcv/runtime.hpp"
 
 #include "src/core/backends.hpp"
+#include "src/core/cuda_call.hpp"
 #include "src/cpu/simd.hpp"
 #include "texcv/io.hpp"
 
@@ -23,8 +24,8 @@ BuildInfo build_info() {
 #else
   b.cuda_compiled = false;
 #endif
-  b.cuda_version = cuda::compiled_version();
-  b.cuda_architectures = cuda::compiled_architectures();
+  b.cuda_version = TEXCV_CUDA_OR(std::string(), cuda::compiled_version());
+  b.cuda_architectures = TEXCV_CUDA_OR(std::string(), cuda::compiled_architectures());
 #if defined(TEXCV_HAS_OPENMP)
   b.openmp = true;
 #else
@@ -58,19 +59,19 @@ int set_cpu_threads(int n) {
 }
 
 bool cuda_available() {
-  return cuda::available();
+  return TEXCV_CUDA_OR(false, cuda::available());
 }
 std::vector<GpuInfo> gpus() {
-  return cuda::gpus();
+  return TEXCV_CUDA_OR(std::vector<GpuInfo>{}, cuda::gpus());
 }
 HandleCounts live_handles() {
-  return cuda::live_handles();
+  return TEXCV_CUDA_OR(HandleCounts{}, cuda::live_handles());
 }
 MemoryInfo device_memory_info() {
-  return cuda::device_memory_info();
+  return TEXCV_CUDA_OR(MemoryInfo{}, cuda::device_memory_info());
 }
 void clear_texture_cache() {
-  cuda::clear_texture_cache();
+  TEXCV_CUDA_OR(static_cast<void>(0), cuda::clear_texture_cache());
 }
 
 }  // namespace texcv

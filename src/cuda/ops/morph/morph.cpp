@@ -7,6 +7,7 @@
 // kernels are in morph_kernels.cuh.
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <string>
 #include <type_traits>
 
@@ -68,6 +69,11 @@ void MorphScratch::release() {
   void* p = view_.data;
   view_.data = nullptr;
   if (p) TEXCV_CUDA_CHECK(op_, cudaFreeAsync(p, static_cast<cudaStream_t>(stream_)));
+}
+
+std::shared_ptr<MorphScratch> make_morph_scratch(const char* op, const ImageView& like,
+                                                 void* stream) {
+  return std::make_shared<MorphScratch>(op, like, stream);
 }
 
 void morph(const ImageView& src, const ImageView& dst, const detail::MorphDesc& d, void* stream) {

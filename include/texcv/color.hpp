@@ -71,6 +71,10 @@ void cvt_color(const ImageView& src, const ImageView& dst, ColorCode code, void*
 // lookup table rounded half to even; f32 computed as is (sign(in) * |in|^gamma). gamma > 0, finite.
 void gamma(const ImageView& src, const ImageView& dst, double gamma, void* stream = nullptr);
 
+// invert: out = max - in per element, max = 255 (u8), 65535 (u16), 1 (f32): the negative, as
+// cv::bitwise_not for u8 and u16; exact. dst: src's size, type and channels (src/core/invert.cpp).
+void invert(const ImageView& src, const ImageView& dst, void* stream = nullptr);
+
 enum class NormalizeMode : std::uint8_t { minmax, mean_std };
 const char* to_string(NormalizeMode v) noexcept;
 NormalizeMode parse_normalize_mode(std::string_view s);

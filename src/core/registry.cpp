@@ -1114,6 +1114,20 @@ void add_color_ops(std::vector<OpEntry>& ops) {
     ops.push_back(std::move(e));
   }
 
+  {  // invert (src/core/invert.cpp)
+    OpEntry e;
+    e.spec.name = "invert";
+    e.spec.summary = "the negative: out = max - in (max 255, 65535 or 1), as cv::bitwise_not";
+    e.spec.doc =
+        "The negative, max - src per element (max 255, 65535 or 1.0), as cv2.bitwise_not for "
+        "uint8 and uint16. Exact.";
+    e.size = same_size;
+    e.run = [](const Args&, const ImageView& src, const ImageView& dst, void* stream) {
+      invert(src, dst, stream);
+    };
+    ops.push_back(std::move(e));
+  }
+
   {  // equalize_hist
     OpEntry e;
     e.spec.name = "equalize_hist";

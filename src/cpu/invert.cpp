@@ -2,7 +2,7 @@
 // rounding, u8/u16 exact, f32 1.0f - x).
 #include <cstdint>
 
-#include "src/core/invert_desc.hpp"
+#include "src/core/ops/invert.hpp"
 #include "src/cpu/dispatch.hpp"
 
 namespace texcv::cpu {

@@ -2,7 +2,7 @@
 // of a row, vector loads and stores where aligned), on the caller's stream.
 #include <cstdint>
 
-#include "src/core/invert_desc.hpp"
+#include "src/core/ops/invert.hpp"
 #include "src/cuda/ops/common/device_common.cuh"
 #include "src/cuda/ops/common/host_common.hpp"
 #include "src/cuda/runtime/runtime.hpp"

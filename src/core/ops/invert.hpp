@@ -1,4 +1,4 @@
-// invert's contract between src/core/invert.cpp and the backends: dst = max - src per element
+// invert's contract between src/core/ops/invert.cpp and the backends: dst = max - src per element
 // (max: 255, 65535, or 1.0 for f32), src and dst validated (same size, type and channels, no
 // overlap), on host views (CPU) or device views (CUDA, on the caller's stream).
 #pragma once

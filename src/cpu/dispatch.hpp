@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "src/core/backends.hpp"
+#include "src/core/dispatch.hpp"
 #include "texcv/error.hpp"
 
 #if defined(TEXCV_HAS_OPENMP)
@@ -121,32 +122,13 @@ struct TypeTag {
 };
 
 // Calls f(TypeTag<T>{}, std::integral_constant<int, C>{}) for the view's element type and channel
-// count: the 9 combinations u8/u16/f32 x 1/3/4 (validated by src/core before).
+// count: the 9 combinations u8/u16/f32 x 1/3/4 (validated by src/core before), through the one
+// dispatch (src/core/dispatch.hpp).
 template <class F>
 void dispatch(ElemType type, int channels, const char* op, F&& f) {
-  auto by_channels = [&](auto tag) {
-    switch (channels) {
-      case 1:
-        return f(tag, std::integral_constant<int, 1>{});
-      case 3:
-        return f(tag, std::integral_constant<int, 3>{});
-      case 4:
-        return f(tag, std::integral_constant<int, 4>{});
-      default:
-        fail(ErrorCode::Internal, op, "unsupported channel count reached the CPU backend",
-             std::to_string(channels), "1, 3 or 4");
-    }
-  };
-  switch (type) {
-    case ElemType::u8:
-      return by_channels(TypeTag<std::uint8_t>{});
-    case ElemType::u16:
-      return by_channels(TypeTag<std::uint16_t>{});
-    case ElemType::f32:
-      return by_channels(TypeTag<float>{});
-  }
-  fail(ErrorCode::Internal, op, "unsupported element type reached the CPU backend",
-       std::to_string(static_cast<int>(type)), "u8, u16 or f32");
+  texcv::detail::by_type_channels(op, type, channels, [&]<typename T, int C>() {
+    f(TypeTag<T>{}, std::integral_constant<int, C>{});
+  });
 }
 
 template <typename T, int C>

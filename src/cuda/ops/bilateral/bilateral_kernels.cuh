@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "src/core/dispatch.hpp"
 #include "src/core/nonlinear_desc.hpp"
 #include "src/core/sampling.hpp"
 #include "src/cuda/ops/bilateral/bilateral_launch.hpp"
@@ -125,14 +126,7 @@ void launch_bilateral(const BilateralSrc& s, const DstArgs& d, int channels, con
     kernel<<<grid_for(d.width, d.height, 1), dim3(kBlockX, kBlockY), bytes, st>>>(s, d, a);
     TEXCV_CUDA_CHECK_LAUNCH(kOp);
   };
-  switch (channels) {
-    case 1:
-      return run.template operator()<1>();
-    case 3:
-      return run.template operator()<3>();
-  }
-  fail(ErrorCode::Internal, kOp, "unsupported channel count reached the kernel",
-       std::to_string(channels), "1 or 3");
+  texcv::detail::by_channels_of<1, 3>(kOp, channels, run);
 }
 
 #define TEXCV_INSTANTIATE_BILATERAL(T)                                        \

@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "src/core/backends.hpp"
+#include "src/core/dispatch.hpp"
 #include "src/cuda/ops/common/kernel_args.hpp"
 #include "src/cuda/ops/common/source_access.hpp"
 #include "texcv/error.hpp"
@@ -28,18 +29,11 @@ inline void check_views(const char* op, const ImageView& src, const ImageView& d
   check_device_view(op, dst, "dst");
 }
 
-// Calls f.template operator()<T>() with the element type of t (u8, u16 or f32).
+// Calls f.template operator()<T>() with the element type of t (u8, u16 or f32): the one
+// dispatch, src/core/dispatch.hpp.
 template <class F>
 void by_type(const char* op, ElemType t, F&& f) {
-  switch (t) {
-    case ElemType::u8:
-      return f.template operator()<std::uint8_t>();
-    case ElemType::u16:
-      return f.template operator()<std::uint16_t>();
-    case ElemType::f32:
-      return f.template operator()<float>();
-  }
-  fail(ErrorCode::InvalidArgument, op, "unsupported element type", to_string(t), "u8, u16 or f32");
+  texcv::detail::by_type(op, t, f);
 }
 
 }  // namespace texcv::cuda::ops

@@ -9,6 +9,8 @@
 // right, so the order (and the result) is the one-pixel-per-thread order of the CPU.
 #pragma once
 
+#include "src/core/dispatch.hpp"
+
 #include <cstdint>
 #include <string>
 #include <type_traits>
@@ -668,20 +670,7 @@ __global__ void __launch_bounds__(kFilterThreads)
 
 // ---- Launchers ----
 
-// Calls f.template operator()<C>() for channels 1, 3 or 4.
-template <class F>
-void by_channels(const char* op, int channels, F&& f) {
-  switch (channels) {
-    case 1:
-      return f.template operator()<1>();
-    case 3:
-      return f.template operator()<3>();
-    case 4:
-      return f.template operator()<4>();
-  }
-  fail(ErrorCode::Internal, op, "unsupported channel count reached the kernel",
-       std::to_string(channels), "1, 3 or 4");
-}
+using texcv::detail::by_channels;  // src/core/dispatch.hpp
 
 // Calls f.template operator()<Tout>() for dst of T or f32.
 template <typename T, class F>

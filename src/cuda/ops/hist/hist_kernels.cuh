@@ -4,6 +4,8 @@
 // CPU's order (the library compiles CUDA with --fmad=false), so results equal the CPU backend's.
 #pragma once
 
+#include "src/core/dispatch.hpp"
+
 #include <cuda_runtime.h>
 
 #include <cstddef>
@@ -346,19 +348,7 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
 
 // ---- launchers ----
 
-template <class F>
-void by_channels(const char* op, int channels, F&& f) {
-  switch (channels) {
-    case 1:
-      return f.template operator()<1>();
-    case 3:
-      return f.template operator()<3>();
-    case 4:
-      return f.template operator()<4>();
-  }
-  fail(ErrorCode::Internal, op, "unsupported channel count reached the kernel",
-       std::to_string(channels), "1, 3 or 4");
-}
+using texcv::detail::by_channels;  // src/core/dispatch.hpp
 
 template <typename T>
 void launch_min_max(const ReduceSrc& s, int blocks, double* out, cudaStream_t st) {

@@ -2,6 +2,7 @@
 // run the kernels of median_kernels.cuh (see there for the two methods).
 #include <cstdint>
 
+#include "src/core/dispatch.hpp"
 #include "src/core/nonlinear_desc.hpp"
 #include "src/cuda/ops/common/host_common.hpp"
 #include "src/cuda/ops/common/source_access.hpp"
@@ -27,16 +28,8 @@ void median_blur(const ImageView& src, const ImageView& dst, const detail::Media
   const ops::MedianSrc s{static_cast<const unsigned char*>(src.data), src.pitch, src.width,
                          src.height};
   const ops::DstArgs o = ops::dst_args(dst);
-  switch (src.type) {
-    case ElemType::u8:
-      return ops::launch_median<std::uint8_t>(s, o, src.channels, d.ksize, st);
-    case ElemType::u16:
-      return ops::launch_median<std::uint16_t>(s, o, src.channels, d.ksize, st);
-    case ElemType::f32:
-      return ops::launch_median<float>(s, o, src.channels, d.ksize, st);
-  }
-  fail(ErrorCode::Internal, kOp, "unsupported element type reached the CUDA backend",
-       to_string(src.type), "u8, u16 or f32");
+  texcv::detail::by_type(
+      kOp, src.type, [&]<typename T>() { ops::launch_median<T>(s, o, src.channels, d.ksize, st); });
 }
 
 }  // namespace texcv::cuda

@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <string>
 
+#include "src/core/dispatch.hpp"
 #include "src/core/nonlinear_desc.hpp"
 #include "src/cuda/ops/common/device_common.cuh"
 #include "src/cuda/ops/median/median_launch.hpp"
@@ -387,16 +388,8 @@ void launch_median_c(const MedianSrc& s, const DstArgs& d, int ksize, cudaStream
 
 template <typename T>
 void launch_median(const MedianSrc& s, const DstArgs& d, int channels, int ksize, cudaStream_t st) {
-  switch (channels) {
-    case 1:
-      return launch_median_c<T, 1>(s, d, ksize, st);
-    case 3:
-      return launch_median_c<T, 3>(s, d, ksize, st);
-    case 4:
-      return launch_median_c<T, 4>(s, d, ksize, st);
-  }
-  fail(ErrorCode::Internal, "median_blur", "unsupported channel count reached the kernel",
-       std::to_string(channels), "1, 3 or 4");
+  texcv::detail::by_channels("median_blur", channels,
+                             [&]<int C>() { launch_median_c<T, C>(s, d, ksize, st); });
 }
 
 }  // namespace texcv::cuda::ops

@@ -18,6 +18,7 @@
 #include <string>
 #include <type_traits>
 
+#include "src/core/dispatch.hpp"
 #include "src/core/sampling.hpp"
 #include "src/cuda/ops/common/device_common.cuh"
 #include "src/cuda/ops/morph/morph_launch.hpp"
@@ -312,16 +313,7 @@ void morph_dispatch(const char* op, int channels, bool max, F&& f) {
     else
       f.template operator()<C, false>();
   };
-  switch (channels) {
-    case 1:
-      return by_max.template operator()<1>();
-    case 3:
-      return by_max.template operator()<3>();
-    case 4:
-      return by_max.template operator()<4>();
-  }
-  fail(ErrorCode::Internal, op, "unsupported channel count reached the kernel",
-       std::to_string(channels), "1, 3 or 4");
+  texcv::detail::by_channels(op, channels, by_max);
 }
 
 inline const char* morph_op(bool max) {

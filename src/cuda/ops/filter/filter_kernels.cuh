@@ -10,6 +10,7 @@
 #pragma once
 
 #include "src/core/dispatch.hpp"
+#include "src/cuda/ops/filter/filter_tuning.hpp"
 
 #include <cstdint>
 #include <string>
@@ -187,9 +188,8 @@ __global__ void __launch_bounds__(kFilterThreads)
 template <typename T, int C>
 constexpr int kVecPx = C == 3 ? (sizeof(T) == 4 ? 1 : 4 / static_cast<int>(sizeof(T)))
                               : 16 / static_cast<int>(sizeof(T) * C);
-// Output rows a thread of the vector strip kernel: measured best on the H200 (f32 3x3: 2 rows
-// 0.145 ms, 1 row 0.155, 4 rows 0.150, 8 rows 0.171; u8 with 16 pixels: 2 rows 0.073 ms).
-constexpr int kVecRows = 2;
+// Output rows a thread of the vector strip kernel (measured: filter_tuning.hpp).
+constexpr int kVecRows = tuning::Filter::kVecRows;
 
 // n = N / C pixels from (x, y) into v (C floats each): one vector load where aligned.
 template <typename T, int C, int N>
@@ -363,13 +363,13 @@ struct Filter2DVecCall {
 // amortize the row pass (recomputed for the S + NB - 1 window rows of S outputs), at most 64
 // accumulators a thread.
 template <int NB>
-constexpr int kSepRows = NB <= 3   ? 2
-                         : NB <= 9 ? 4
-                                   : 8;
+constexpr int kSepRows = tuning::Filter::sep_rows(NB);
 template <typename T, int C, int NB>
-constexpr int kSepPx = kVecPx<T, C>* kSepRows<NB>* C <= 64
+constexpr int kSepPx = kVecPx<T, C>* kSepRows<NB>* C <= tuning::Filter::kSepAccumulators
                            ? kVecPx<T, C>
-                           : (64 / (kSepRows<NB> * C) > 0 ? 64 / (kSepRows<NB> * C) : 1);
+                           : (tuning::Filter::kSepAccumulators / (kSepRows<NB> * C) > 0
+                                  ? tuning::Filter::kSepAccumulators / (kSepRows<NB> * C)
+                                  : 1);
 
 // global / texture, separable kernels of NB taps each with centred anchors (compile-time NB):
 // each thread computes PX pixels x S rows; for each of the S + NB - 1 window rows it runs the

@@ -15,6 +15,7 @@
 #include "src/cuda/ops/common/host_common.hpp"
 #include "src/cuda/ops/common/source_access.hpp"
 #include "src/cuda/ops/morph/morph_launch.hpp"
+#include "src/cuda/ops/morph/morph_tuning.hpp"
 #include "src/cuda/runtime/runtime.hpp"
 #include "texcv/error.hpp"
 
@@ -37,7 +38,7 @@ void border_values(const detail::MorphDesc& d, float* bv) {
 }
 
 // Largest rectangle side of the fused single-kernel path.
-constexpr int kFusedRectMax = 15;
+constexpr int kFusedRectMax = ops::tuning::Morph::kFusedRectMax;  // morph_tuning.hpp
 
 std::size_t pitch_for(std::size_t row_bytes) {
   return (row_bytes + 255) / 256 * 256;

@@ -22,6 +22,7 @@
 #include "src/core/sampling.hpp"
 #include "src/cuda/ops/common/device_common.cuh"
 #include "src/cuda/ops/morph/morph_launch.hpp"
+#include "src/cuda/ops/morph/morph_tuning.hpp"
 #include "src/cuda/runtime/runtime.hpp"
 
 namespace texcv::cuda::ops {
@@ -162,7 +163,7 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
 
 // Output rows per thread of the fused rectangle kernel: registers hold R x PX x C partial results.
 template <int C>
-constexpr int kRectRows = C == 1 ? 8 : 2;  // only C == 1 (f32) is launched
+constexpr int kRectRows = tuning::Morph::rect_rows(C);  // morph_tuning.hpp
 
 // A rectangle in one kernel: each thread reduces every source row its R output rows need along x
 // (the row pass, from the first tap) and folds each reduced row into the outputs whose element

@@ -8,6 +8,7 @@
 #include "src/cuda/ops/common/device_common.cuh"
 #include "src/cuda/ops/common/launch_batch.cuh"
 #include "src/cuda/ops/warp/warp_launch.hpp"
+#include "src/cuda/ops/warp/warp_tuning.hpp"
 #include "src/cuda/runtime/runtime.hpp"
 
 namespace texcv::cuda::ops {
@@ -27,7 +28,7 @@ __device__ __forceinline__ void warp_coord(const WarpArgs& a, int x, int y, floa
 // Output rows per thread of the gather kernels (warps, remap): several independent pixels per
 // thread keep more loads in flight. Fewer for cubic (16 taps a pixel) and for 4-pixel threads.
 template <typename T, int C, Interp IP>
-constexpr int kGatherPy = IP == Interp::cubic ? 2 : (kResamplePx<T, C> >= 4 ? 2 : 4);
+constexpr int kGatherPy = tuning::Warp::gather_rows(IP == Interp::cubic, kResamplePx<T, C>);
 
 // One thread: PX adjacent pixels along x (one vector store) on PY rows blockDim.y apart.
 template <typename T, int C, Interp IP, bool Persp, class Src>
@@ -75,7 +76,7 @@ __device__ __forceinline__ void warp_body(const Src src, const DstArgs dst, cons
 // ---- Staged warps: each block copies its source footprint into shared memory first ----
 
 // Bytes of shared memory a block may stage (8 blocks of 256 threads fit an SM's 228 KB).
-constexpr int kStageBytes = 20480;
+constexpr int kStageBytes = tuning::Warp::kStageBytes;
 
 // The block's staged copy of source rows oy.. and bytes cb0.. of each row (a 16-byte aligned
 // window of the global row), `stride` bytes per staged row. load() reads pixel (x, y), which the
@@ -262,14 +263,10 @@ void launch_warp_staged(const GlobalSource<T, C>& src, const DstArgs& d, const W
   TEXCV_CUDA_CHECK_LAUNCH("warp");
 }
 
-// Whether the affine warp with interpolation ip reads the source through warp_staged_kernel.
-// Measured on the H200 (docs/performance.md): staging wins where the 16 cubic taps of 1-byte
-// elements cost the L1 most (u8 x1 rotate cubic 16384^2: 2.24 against 3.24 ms; u8 x4 4096^2:
-// 0.317 against 0.394 ms) and loses for linear (u8 x1 rotate 0.93 against 0.91 ms, f32 0.35
-// against 0.25 ms: the bounding box reads 2-3x the footprint from L2) and f32 cubic (0.674
-// against 0.645 ms). Perspective and u16 / 3 channels were not measured: plain loads.
+// Whether the affine cubic warp reads the source through warp_staged_kernel (measured:
+// warp_tuning.hpp).
 template <typename T, int C>
-constexpr bool kStagedCubic = sizeof(T) == 1 && C != 3;
+constexpr bool kStagedCubic = tuning::Warp::staged_cubic(static_cast<int>(sizeof(T)), C);
 
 template <typename T, int C, Interp IP, bool Persp, class Src>
 __global__ void __launch_bounds__(kBlockX* kBlockY)

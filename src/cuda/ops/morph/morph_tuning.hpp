@@ -1,0 +1,21 @@
+// Morphology's launch constants and path choice, per GPU architecture, apart from the kernels
+// (morph.cpp and morph_kernels.cuh read them). Only sm_90 is built (CMAKE_CUDA_ARCHITECTURES 90).
+#pragma once
+
+namespace texcv::cuda::ops::tuning {
+
+// sm_90 (H200), docs/performance.md.
+struct MorphSm90 {
+  // Largest rectangle side of the fused single-kernel path (f32, one channel); larger
+  // rectangles run as a row pass and a column pass.
+  static constexpr int kFusedRectMax = 15;
+  // Output rows a thread of the fused rectangle kernel: registers hold rows x pixels x channels
+  // partial results (only one channel is launched).
+  static constexpr int rect_rows(int channels) { return channels == 1 ? 8 : 2; }
+};
+
+using Morph = MorphSm90;
+
+static_assert(Morph::kFusedRectMax % 2 == 1, "an odd side");
+
+}  // namespace texcv::cuda::ops::tuning

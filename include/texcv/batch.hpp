@@ -88,6 +88,8 @@ const char* to_string(Device d) noexcept;
 Device parse_device(const std::string& s);
 
 enum class JpegCodec { automatic, cpu, nvjpeg };
+// "auto", "cpu", "nvjpeg"; anything else throws Error(InvalidArgument) naming them.
+JpegCodec parse_jpeg_codec(const std::string& s);
 
 // What the engine hands to Options::on_output instead of writing a file.
 enum class Deliver {
@@ -95,6 +97,9 @@ enum class Deliver {
   encoded,  // the encoded output file's bytes (Output::encoded)
   images,   // the decoded result image on the host (Output::image), after bit_depth
 };
+// "files", "encoded", "images"; anything else throws Error(InvalidArgument) naming them.
+Deliver parse_deliver(const std::string& s);
+
 struct Output {
   std::vector<unsigned char> encoded;
   Image image;

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 
 namespace texcv {
 
@@ -14,6 +15,8 @@ enum class Location : std::uint8_t { host, device };
 std::size_t elem_size(ElemType t) noexcept;
 const char* to_string(ElemType t) noexcept;
 const char* to_string(Location l) noexcept;
+// "u8", "u16", "f32" (to_string's names); anything else throws Error(InvalidArgument) listing them.
+ElemType parse_elem_type(std::string_view s);
 
 // A rectangle in pixels: x, y of the top-left pixel, width, height.
 struct Rect {

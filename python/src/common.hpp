@@ -341,19 +341,10 @@ struct BatchSession {
                                        std::uint64_t max_pixels, int bit_depth, int jpeg_quality,
                                        int png_compression, const std::string& tiff_compression,
                                        int tiff_level, int workers, int threads) {
-    const char* op = "BatchSession";
     texcv::batch::Options opt;
     opt.steps = texcv::parse_pipeline(pipeline);
     opt.device = texcv::batch::parse_device(device);
-    if (deliver_name == "files")
-      opt.deliver = texcv::batch::Deliver::files;
-    else if (deliver_name == "encoded")
-      opt.deliver = texcv::batch::Deliver::encoded;
-    else if (deliver_name == "images")
-      opt.deliver = texcv::batch::Deliver::images;
-    else
-      fail(ErrorCode::InvalidArgument, op, "unknown deliver", "'" + deliver_name + "'",
-           "files, encoded or images");
+    opt.deliver = texcv::batch::parse_deliver(deliver_name);
     opt.read = read_options(allow_corrupt, max_pixels);
     opt.max_pixels = max_pixels;
     opt.bit_depth = bit_depth;

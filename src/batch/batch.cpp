@@ -102,6 +102,22 @@ Device parse_device(const std::string& s) {
   fail(ErrorCode::InvalidArgument, "batch", "unknown device", "'" + s + "'", "cpu, cuda or auto");
 }
 
+JpegCodec parse_jpeg_codec(const std::string& s) {
+  if (s == "auto") return JpegCodec::automatic;
+  if (s == "cpu") return JpegCodec::cpu;
+  if (s == "nvjpeg") return JpegCodec::nvjpeg;
+  fail(ErrorCode::InvalidArgument, "batch", "unknown JPEG codec", "'" + s + "'",
+       "auto, cpu or nvjpeg");
+}
+
+Deliver parse_deliver(const std::string& s) {
+  if (s == "files") return Deliver::files;
+  if (s == "encoded") return Deliver::encoded;
+  if (s == "images") return Deliver::images;
+  fail(ErrorCode::InvalidArgument, "batch", "unknown deliver", "'" + s + "'",
+       "files, encoded or images");
+}
+
 bool gpu_device_nodes() {
   return ::access("/dev/nvidiactl", F_OK) == 0 || ::access("/dev/dxg", F_OK) == 0;
 }

@@ -37,6 +37,14 @@ const char* to_string(ElemType t) noexcept {
   return "unknown";
 }
 
+ElemType parse_elem_type(std::string_view s) {
+  for (ElemType t : {ElemType::u8, ElemType::u16, ElemType::f32})
+    if (s == to_string(t)) return t;
+  std::string got;
+  got.append("'").append(s).append("'");
+  fail(ErrorCode::InvalidArgument, "element type", "unknown name", got, "one of u8, u16, f32");
+}
+
 const char* to_string(Location l) noexcept {
   switch (l) {
     case Location::host:

@@ -544,12 +544,6 @@ int color_code_channels(ColorCode code) {
 
 const std::vector<std::string> kElemTypes{"u8", "u16", "f32"};
 
-ElemType elem_type_of(const std::string& s) {
-  if (s == "u16") return ElemType::u16;
-  if (s == "f32") return ElemType::f32;
-  return ElemType::u8;
-}
-
 // The largest level of an element type: 255, 65535 or 1.
 double type_max(ElemType t) {
   return t == ElemType::u8 ? 255.0 : (t == ElemType::u16 ? 65535.0 : 1.0);
@@ -643,7 +637,7 @@ void add_color_ops(std::vector<OpEntry>& ops) {
     ps.push_back(p_float("offset", "0", "added after scaling (before rounding and saturation)"));
     e.size = same_size;
     e.format = [](const Args& a, ElemType& type, int&) {
-      if (a.has("type")) type = elem_type_of(a.e("type"));
+      if (a.has("type")) type = parse_elem_type(a.e("type"));
     };
     e.run = [](const Args& a, const ImageView& src, const ImageView& dst, void* stream) {
       convert(src, dst, a.f("scale"), a.f("offset"), stream);

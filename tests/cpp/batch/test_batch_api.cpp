@@ -235,6 +235,27 @@ TEST_F(BatchApi, BadOptionsAreErrorsThatSayWhatIsExpected) {
 
 // Device::automatic: the CPU workers start at once; on a GPU machine the CUDA workers join and
 // the results are the same as on the CPU (resize area and flip are exact on both backends).
+TEST_F(BatchApi, DeliverAndJpegCodecHaveOneParserEach) {
+  EXPECT_EQ(batch::parse_deliver("files"), batch::Deliver::files);
+  EXPECT_EQ(batch::parse_deliver("encoded"), batch::Deliver::encoded);
+  EXPECT_EQ(batch::parse_deliver("images"), batch::Deliver::images);
+  EXPECT_EQ(batch::parse_jpeg_codec("auto"), batch::JpegCodec::automatic);
+  EXPECT_EQ(batch::parse_jpeg_codec("cpu"), batch::JpegCodec::cpu);
+  EXPECT_EQ(batch::parse_jpeg_codec("nvjpeg"), batch::JpegCodec::nvjpeg);
+  auto message = [](auto&& f) {
+    try {
+      f();
+    } catch (const texcv::Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(message([] { batch::parse_deliver("bytes"); }),
+            "batch: unknown deliver; got 'bytes', expected files, encoded or images");
+  EXPECT_EQ(message([] { batch::parse_jpeg_codec("gpu"); }),
+            "batch: unknown JPEG codec; got 'gpu', expected auto, cpu or nvjpeg");
+}
+
 TEST_F(BatchApi, AutomaticGivesTheCpuResultsWhereverTheStepsRan) {
   std::vector<batch::Job> jobs;
   for (int i = 0; i < 24; ++i) jobs.push_back({png_, {}, tmp_.file(numbered("a", i))});

@@ -1,6 +1,7 @@
 // The one dispatch (src/core/dispatch.hpp) that the CPU backend, the CUDA host code and the
 // launchers share: each run-time (type, channels) reaches its template, and anything else is
-// Error(Unsupported) naming what is accepted.
+// Error(Unsupported) naming what is accepted. Also the public name parsers that replaced private
+// copies (parse_elem_type).
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -50,3 +51,22 @@ TEST(Dispatch, AnythingElseIsUnsupportedWithWhatIsAccepted) {
 
 }  // namespace
 }  // namespace texcv::detail
+
+namespace texcv {
+namespace {
+
+// Every enum has one public parser (issue 20, item 1); these three were private copies.
+TEST(EnumParsers, NamesRoundTripAndOthersSayWhatIsAccepted) {
+  for (ElemType t : {ElemType::u8, ElemType::u16, ElemType::f32})
+    EXPECT_EQ(parse_elem_type(to_string(t)), t);
+  try {
+    parse_elem_type("f64");
+    ADD_FAILURE() << "f64 parsed";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "element type: unknown name; got 'f64', expected one of u8, u16, f32");
+  }
+}
+
+}  // namespace
+}  // namespace texcv

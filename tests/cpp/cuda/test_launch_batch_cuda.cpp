@@ -36,8 +36,8 @@ struct Case {
 // Whether a case's calls are recorded for this element type and channel count: the warps read u8
 // x4 and u8 x1 nearest through textures and u8 x1 cubic through the staged kernel (path rule,
 // src/cuda/ops/common/path_rule.cpp, and warp_kernels.cuh's kStagedCubic), which launch at once.
-bool expect_batched(const Case& c, const std::string& name, const ParamValues& p, ElemType t,
-                    int ch) {
+[[maybe_unused]] bool expect_batched(const Case& c, const std::string& name, const ParamValues& p,
+                                     ElemType t, int ch) {
   if (!c.batched) return false;
   if (name.rfind("warp_", 0) == 0 && t == ElemType::u8) {
     const auto it = p.find("interp");
@@ -75,7 +75,7 @@ const Case kCases[] = {
 };
 
 // A device image of the format whose every byte is 0x5A.
-Image filled(const OutputFormat& f) {
+[[maybe_unused]] Image filled(const OutputFormat& f) {
   Image h(f.width, f.height, f.channels, f.type);
   for (int y = 0; y < h.height(); ++y)
     std::memset(static_cast<unsigned char*>(h.data()) + h.pitch() * static_cast<std::size_t>(y),

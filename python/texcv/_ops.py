@@ -49,6 +49,8 @@ def _to_float(v: Any) -> Any:
 def _to_floats(v: Any) -> Any:
     if isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, bool):
         return [float(v)]
+    if isinstance(v, list) and all(type(x) is float for x in v):
+        return v  # already converted (an adapter's)
     return [float(x) for x in host_floats(v).reshape(-1)]
 
 
@@ -259,7 +261,7 @@ def _warp(n: int) -> Callable:
             raise invalid(op, "m must have " + ("2x3" if n == 6 else "3x3") + " numbers",
                           f"{a.size} numbers", str(n))
         values = dict(values)
-        values["m"] = [float(v) for v in a]
+        values["m"] = [float(v) for v in a]  # converted once: _to_floats passes a list through
         return values
     return adapt
 

@@ -61,11 +61,8 @@ std::vector<int> resolve_gpus(const std::vector<int>& wanted) {
   return all;
 }
 
-// The CUDA backend's batch parts (src/cuda/batch/cuda_worker.cpp), or what a build without it
-// has (src/core/cuda_call.hpp).
-bool nvjpeg_built() {
-  return TEXCV_CUDA_OR(false, nvjpeg_compiled());
-}
+// The CUDA workers (src/cuda/batch/cuda_worker.cpp), or NotCompiled in a build without the CUDA
+// backend (src/core/cuda_call.hpp).
 std::vector<std::unique_ptr<Worker>> cuda_workers(const std::vector<PipelineStep>& steps,
                                                   const std::vector<int>& devices, int streams,
                                                   bool nvjpeg, int jpeg_batch) {
@@ -123,7 +120,7 @@ bool gpu_device_nodes() {
 }
 
 bool nvjpeg_available() {
-  return nvjpeg_built();
+  return TEXCV_CUDA_OR(false, nvjpeg_compiled());
 }
 
 bool gpu_jpeg_engines(int gpu) {
@@ -152,7 +149,7 @@ void check_options(const Options& opt) {
     bad("deliver", opt.deliver == Deliver::encoded ? "encoded" : "images",
         "an on_output callback to receive the outputs");
   if (opt.jpeg_codec == JpegCodec::nvjpeg) {
-    if (!nvjpeg_built())
+    if (!nvjpeg_available())
       fail(ErrorCode::Unsupported, "batch",
            "jpeg_codec nvjpeg: this build has no nvJPEG (it needs the CUDA toolkit's nvjpeg.h and "
            "libnvjpeg at configure time)");
@@ -183,13 +180,6 @@ struct Session::Kept {
 
 namespace {
 
-// The devices of rep.lost's lines ("cuda:0: <reason>" -> "cuda:0").
-std::set<std::string> lost_devices(const std::vector<std::string>& lost) {
-  std::set<std::string> devs;
-  for (const std::string& l : lost) devs.insert(l.substr(0, l.find(": ")));
-  return devs;
-}
-
 // run() after check_options: fills sum and marks seen[i] for each job given to on_result.
 // kept: a Session's workers, used (or made, when there are none) and kept for its next run;
 // nullptr: batch::run, whose workers are made for these jobs and released (or parked) after.
@@ -200,7 +190,7 @@ void run_checked(const std::vector<Job>& jobs, const Options& opt, std::stop_tok
   const bool want_gpu =
       opt.device == Device::cuda ||
       (opt.device == Device::automatic && build_info().cuda_compiled && gpu_device_nodes());
-  const bool nvjpeg = want_gpu && nvjpeg_built() && opt.jpeg_codec != JpegCodec::cpu;
+  const bool nvjpeg = want_gpu && nvjpeg_available() && opt.jpeg_codec != JpegCodec::cpu;
   const int cpu_workers = opt.cpu_workers > 0 ? opt.cpu_workers : hw;
   int cpu_threads_each =
       opt.cpu_threads_each > 0 ? opt.cpu_threads_each : std::max(1, hw / cpu_workers);
@@ -368,7 +358,7 @@ void run_checked(const std::vector<Job>& jobs, const Options& opt, std::stop_tok
   if (kept) {
     // The workers whose device was not lost (the late CUDA workers and the fallback workers
     // included) serve the next run; none left: it makes them again.
-    const std::set<std::string> gone = lost_devices(sum.lost);
+    const std::set<std::string> gone(rep.lost_devices.begin(), rep.lost_devices.end());
     for (auto* v : {&workers, &rep.late_workers})
       for (auto& w : *v)
         if (!w->device().empty() && !gone.count(w->device()))  // "": the engine's NoWorker

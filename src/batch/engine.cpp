@@ -852,7 +852,10 @@ EngineReport run_engine(const std::vector<Job>& jobs, const std::vector<std::siz
       {
         std::lock_guard<std::mutex> lock(state_mutex);
         first = lost.emplace(dev, why).second;
-        if (first) report.lost.push_back(dev + ": " + why);
+        if (first) {
+          report.lost.push_back(dev + ": " + why);
+          report.lost_devices.push_back(dev);
+        }
       }
       if (first)
         event(at_setup ? dev + " could not be set up (" + why + "): its workers take no files"

@@ -232,11 +232,12 @@ struct EngineConfig {
 
 // What happened to the workers during a run.
 struct EngineReport {
-  std::vector<std::string> lost;     // "cuda:0: <reason>", one per lost device, in order
-  std::size_t retried = 0;           // files put back after a loss (counted each time)
-  std::size_t fallback_workers = 0;  // workers started after every worker was lost
-  bool all_lost = false;             // every original worker was lost
-  double first_done_s = -1;          // when the first file finished (-1: none)
+  std::vector<std::string> lost;          // "cuda:0: <reason>", one per lost device, in order
+  std::vector<std::string> lost_devices;  // the same devices' names ("cuda:0")
+  std::size_t retried = 0;                // files put back after a loss (counted each time)
+  std::size_t fallback_workers = 0;       // workers started after every worker was lost
+  bool all_lost = false;                  // every original worker was lost
+  double first_done_s = -1;               // when the first file finished (-1: none)
   double late_ready_s = -1;          // when the first late worker finished its setup (-1: none)
   std::string late_note;             // why no late worker joined ("" when one did or none asked)
   std::size_t peak_host_queued = 0;  // the most decoded images waiting in the queue at once

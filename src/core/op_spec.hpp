@@ -212,6 +212,14 @@ inline void add_sampling(std::vector<ParamSpec>& ps, const std::vector<std::stri
                       "how the CUDA backend reads the source; the CPU backend ignores it"));
 }
 
+// The names of the values 0 .. last of an enum, as its to_string (and parser) spell them.
+template <typename E>
+std::vector<std::string> enum_names(E last) {
+  std::vector<std::string> out;
+  for (int v = 0; v <= static_cast<int>(last); ++v) out.emplace_back(to_string(static_cast<E>(v)));
+  return out;
+}
+
 // ---- Reading validated arguments --------------------------------------------------------
 
 // The given values of one call, checked against the op's declaration: unknown keys, values of

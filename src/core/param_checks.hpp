@@ -1,11 +1,11 @@
 // The parameter rules of the operations that do not depend on an image (an odd kernel size, a
 // non-zero derivative order, an anchor inside the kernel, a kernel size its sigma allows, ...).
-// Each rule is one function, defined next to its operation (src/core/filters.cpp, ...) and called
-// twice: by the public entry point before it reads the image, and by the operation registry's
-// per-op check (src/core/registry.cpp), so that texcv::validate / parse_step refuse a pipeline
-// step with such an error before any file is read (texcv run, texcv batch and --dry-run exit 2).
-// Rules the registry's declarations already enforce (a value's type, range or choices) are not
-// repeated here.
+// Each rule is one function, defined in its operation's file (src/core/ops/<op>.cpp; a rule that
+// several ops share, in their area's src/core/<area>_common.cpp) and called twice: by the public
+// entry point before it reads the image, and by the op's spec (its OpEntry::check), so that
+// texcv::validate / parse_step refuse a pipeline step with such an error before any file is read
+// (texcv run, texcv batch and --dry-run exit 2). Rules the registry's declarations already enforce
+// (a value's type, range or choices) are not repeated here.
 #pragma once
 
 #include <array>
@@ -46,7 +46,7 @@ struct ParamName {
 // An anchor as given: "(3, -1)" (api) or "anchor_x=3, anchor_y=-1" (step).
 std::string anchor_got(Naming n, int ax, int ay);
 
-// ---- Linear filters (src/core/filters.cpp) ----------------------------------------------------
+// ---- Linear filters (src/core/filter_common.cpp, ops/<op>.cpp) ----------------------------------
 
 // A 2-D kernel of kw x kh: 1x1 to kMaxKernel2D x kMaxKernel2D.
 void check_kernel_2d_size(const char* op, int kw, int kh);
@@ -77,7 +77,7 @@ void check_scharr(const char* op, Naming n, const ScharrParams& p);
 // laplacian: ksize 1, 3 or 5.
 void check_laplacian(const char* op, Naming n, const LaplacianParams& p);
 
-// ---- Non-linear filters (src/core/filters_nonlinear.cpp) --------------------------------------
+// ---- Non-linear filters (src/core/ops/median_blur.cpp, bilateral_filter.cpp) --------------------
 
 // median_blur: an odd ksize, 1 to 255.
 void check_median(const char* op, Naming n, int ksize);
@@ -85,14 +85,14 @@ void check_median(const char* op, Naming n, int ksize);
 // most 255; returns the disc's radius.
 int bilateral_radius(const char* op, Naming n, const BilateralParams& p);
 
-// ---- Morphology (src/core/morphology.cpp) -----------------------------------------------------
+// ---- Morphology (src/core/morph_common.cpp) -----------------------------------------------------
 
 // erode, dilate, morphology: the shape, odd sizes 1 to kMaxMorphKernel (Naming::step names
 // ksize_x "ksize"), the anchor inside the element, iterations 1 to 1000 and the border mode;
 // returns the anchor resolved.
 std::pair<int, int> check_morph(const char* op, Naming n, const MorphParams& p);
 
-// ---- Geometry (src/core/geometry.cpp) ---------------------------------------------------------
+// ---- Geometry (src/core/ops/<op>.cpp) -----------------------------------------------------------
 
 // resize: the interpolation, align_corners not with area (Unsupported), factors 0 or > 0.
 void check_resize(const char* op, Naming n, const ResizeParams& p);
@@ -103,7 +103,7 @@ std::array<double, 6> warp_affine_inverse(const char* op, Naming n, const std::a
 std::array<double, 9> warp_perspective_inverse(const char* op, Naming n,
                                                const std::array<double, 9>& m, bool inverse_map);
 
-// ---- Colour and intensity (src/core/color.cpp) ------------------------------------------------
+// ---- Colour and intensity (src/core/ops/<op>.cpp) -----------------------------------------------
 
 // normalize: the mode; minmax: alpha and beta finite; mean_std: mean finite, std finite and >= 0.
 void check_normalize(const char* op, Naming n, const NormalizeParams& p);

@@ -1,10 +1,11 @@
-// The public morphology operations (include/texcv/morphology.hpp): validate, build the
-// structuring element as cv::getStructuringElement, resolve borders and iterations as
-// cv::erode / cv::dilate / cv::morphologyEx, and run one-element passes
+// What erode, dilate and morphology share (src/core/morph_common.hpp): the rule of their
+// parameters, the structuring element as cv::getStructuringElement, borders and iterations resolved
+// as cv::erode / cv::dilate / cv::morphologyEx, and the one-element passes
 // (src/core/morph_desc.hpp) on the CPU backend for host views and on the CUDA backend for device
 // views (on the caller's stream, with stream-ordered device temporaries). The destination is
-// written only by the last pass, so a failure before it leaves the destination untouched.
-#include "texcv/morphology.hpp"
+// written only by the last pass, so a failure before it leaves the destination untouched. Each op's
+// entry point and spec sit in src/core/ops/<op>.cpp.
+#include "src/core/morph_common.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -320,22 +321,8 @@ StructuringElement structuring_element(MorphShape shape, int width, int height, 
   return make_element(shape, width, height, ax, ay);
 }
 
-void erode(const ImageView& src, const ImageView& dst, const MorphParams& p, void* stream) {
-  const Plan pl = plan("erode", src, dst, p);
-  pass(exec_for("erode", src, stream), src, dst, pl, false);
-}
-
-void dilate(const ImageView& src, const ImageView& dst, const MorphParams& p, void* stream) {
-  const Plan pl = plan("dilate", src, dst, p);
-  pass(exec_for("dilate", src, stream), src, dst, pl, true);
-}
-
-void morphology(const ImageView& src, const ImageView& dst, MorphOp op, const MorphParams& p,
-                void* stream) {
-  const char* name = "morphology";
-  if (static_cast<unsigned>(op) > static_cast<unsigned>(MorphOp::blackhat))
-    fail(kInvalid, name, "operation is not valid", std::to_string(static_cast<int>(op)),
-         "erode, dilate, open, close, gradient, tophat or blackhat");
+void morph_common::run(const char* name, MorphOp op, const ImageView& src, const ImageView& dst,
+                       const MorphParams& p, void* stream) {
   const Plan pl = plan(name, src, dst, p);
   const Exec ex = exec_for(name, src, stream);
   if (op == MorphOp::erode || op == MorphOp::dilate) {

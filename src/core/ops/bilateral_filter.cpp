@@ -1,49 +1,27 @@
-// The public non-linear filters (include/texcv/filters.hpp: median_blur, bilateral_filter):
-// validate, resolve the parameters as OpenCV does (src/core/nonlinear_desc.hpp) and forward to
-// the CPU backend (host views) or the CUDA backend (device views). Also the bilateral weight
-// tables that both backends use.
+// bilateral_filter (include/texcv/filters.hpp): its validation and routing to the CPU or CUDA
+// backend, and its spec (the registry entry: the pipeline step, the Python functions, texcv ops).
 #include <cfloat>
 #include <cmath>
-#include <cstdio>
 #include <string>
 #include <utility>
+#include <vector>
 
-#include "src/core/cuda_call.hpp"
+#include "src/core/filter_common.hpp"
 #include "src/core/nonlinear_desc.hpp"
-#include "src/core/param_checks.hpp"
-#include "src/core/view_checks.hpp"
-#include "texcv/error.hpp"
-#include "texcv/filters.hpp"
 
 namespace texcv {
 
+using namespace filter_common;  // NOLINT: what the filter ops share
+
 namespace {
 
-constexpr ErrorCode kInvalid = ErrorCode::InvalidArgument;
-// Largest median window side and bilateral diameter.
-constexpr int kMaxNonlinear = 255;
+using namespace reg;  // NOLINT: the registry's internals (op_spec.hpp)
 
-std::string num(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.17g", v);
-  return buf;
-}
-
-void check_io(const char* op, const ImageView& src, const ImageView& dst) {
-  detail::check_pair(op, src, dst, true);
-  detail::check_same_size(op, src, dst);
+BilateralParams bilateral_params(const Args& a) {
+  return BilateralParams{a.i("d"), a.f("sigma_color"), a.f("sigma_space"), filter_border(a, false)};
 }
 
 }  // namespace
-
-void detail::check_median(const char* op, Naming n, int ksize) {
-  const ParamName name{"ksize", n};
-  const std::string k = std::to_string(ksize);
-  const std::string expected = "an odd number from 1 to " + std::to_string(kMaxNonlinear);
-  if (ksize % 2 == 0) fail(kInvalid, op, name.subject() + " must be odd", name.got(k), expected);
-  if (ksize < 1 || ksize > kMaxNonlinear)
-    fail(kInvalid, op, name.subject() + " is out of range", name.got(k), expected);
-}
 
 int detail::bilateral_radius(const char* op, Naming n, const BilateralParams& p) {
   const std::pair<double, ParamName> sigmas[2] = {{p.sigma_color, {"sigma_color", n}},
@@ -118,22 +96,10 @@ detail::BilateralColor detail::bilateral_color_f32(const BilateralDesc& d, int c
   return c;
 }
 
-void median_blur(const ImageView& src, const ImageView& dst, int ksize, void* stream) {
-  const char* op = "median_blur";
-  check_io(op, src, dst);
-  detail::check_median(op, detail::Naming::api, ksize);
-  detail::MedianDesc d;
-  d.ksize = ksize;
-  if (src.location == Location::device)
-    TEXCV_CUDA("median_blur", cuda::median_blur(src, dst, d, stream));
-  else
-    cpu::median_blur(src, dst, d);
-}
-
 void bilateral_filter(const ImageView& src, const ImageView& dst, const BilateralParams& p,
                       void* stream) {
   const char* op = "bilateral_filter";
-  check_io(op, src, dst);
+  check_io(op, src, dst, false);
   if (src.type != ElemType::u8 && src.type != ElemType::f32)
     fail(ErrorCode::Unsupported, op, "element type is not supported", to_string(src.type),
          "u8 or f32");
@@ -161,4 +127,33 @@ void bilateral_filter(const ImageView& src, const ImageView& dst, const Bilatera
     cpu::bilateral_filter(src, dst, d);
 }
 
+namespace reg {
+
+void declare_bilateral_filter(std::vector<OpEntry>& ops) {
+  OpEntry e;
+  e.spec.name = "bilateral_filter";
+  e.spec.summary = "edge-preserving smoothing, as cv::bilateralFilter (u8/f32, 1 or 3 channels)";
+  auto& ps = e.spec.params;
+  ps.push_back(p_int("d", "5", std::nullopt,
+                     "diameter (radius d / 2); <= 0: radius round(1.5 * sigma_space)"));
+  ps.push_back(required(p_float(
+      "sigma_color", "", "colour standard deviation, in element units (0-255 for u8)", 0, true)));
+  ps.push_back(
+      required(p_float("sigma_space", "", "spatial standard deviation in pixels", 0, true)));
+  add_filter_border(ps);
+  e.check = [](const Args& a, detail::Naming n) {
+    detail::bilateral_radius("bilateral_filter", n, bilateral_params(a));
+  };
+  e.size = same_size;
+  e.run = [](const Args& a, const ImageView& src, const ImageView& dst, void* stream) {
+    bilateral_filter(src, dst, bilateral_params(a), stream);
+  };
+  e.spec.doc =
+      "Edge-preserving smoothing, as cv2.bilateralFilter (u8/f32, 1 or 3 channels); the sigmas\n"
+      "must be > 0 (element units for sigma_color). Accuracy: docs/ops/filters.md's bound.";
+  declare_python(e.spec, {"d", "sigma_color", "sigma_space"});
+  ops.push_back(std::move(e));
+}
+
+}  // namespace reg
 }  // namespace texcv

@@ -1,6 +1,8 @@
-// The public geometric operations: validate, resolve parameters into backend descriptors, and
-// forward to the CPU backend (host views) or the CUDA backend (device views).
-#include "texcv/geometry.hpp"
+// What the geometric operations share (src/core/geometry_common.hpp): messages' numbers, the
+// sampling descriptor, the warp matrices' checks and inverses, the warp routing, the angle and
+// the resize factors' rules; and remap (an op with extra inputs, not in the registry yet). Each
+// registry op's own validation, routing and spec sit in src/core/ops/<op>.cpp.
+#include "src/core/geometry_common.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -19,19 +21,7 @@
 
 namespace texcv {
 
-namespace {
-
-using detail::border_value_for;
-using detail::check_no_overlap;
-using detail::check_pair;
-using detail::check_same_size;
-using detail::Naming;
-using detail::ResizeDesc;
-using detail::SamplingDesc;
-using detail::shape_str;
-using detail::size_str;
-using detail::WarpDesc;
-using detail::WarpKind;
+namespace geometry_common {
 
 std::string num(double v) {
   char buf[64];
@@ -100,17 +90,6 @@ SamplingDesc make_sampling(const char* op, const ImageView& src, Interp ip, Bord
   s.precision = resolve_precision(prec, src.type);
   s.path = path;
   return s;
-}
-
-template <std::size_t N>
-void check_finite(const char* op, const std::array<double, N>& m) {
-  for (std::size_t i = 0; i < N; ++i) {
-    if (!std::isfinite(m[i])) {
-      std::string got = num(m[i]);
-      got.append(" at index ").append(std::to_string(i));
-      fail(ErrorCode::InvalidArgument, op, "matrix element is not finite", got, "finite values");
-    }
-  }
 }
 
 // |det| must exceed kSingular times the matrix scale: the largest |element| of the affine 2x2
@@ -244,157 +223,9 @@ void check_factor_size(const char* op, const char* axis, const char* name, int s
        std::to_string(want) + ", round(" + a + " * " + n + ") as cv::resize (texcv::resized_size)");
 }
 
-}  // namespace
+}  // namespace geometry_common
 
-std::array<double, 6> detail::warp_affine_inverse(const char* op, Naming n,
-                                                  const std::array<double, 6>& m,
-                                                  bool inverse_map) {
-  check_finite(op, m);
-  return inverse_map ? m : invert_affine(op, n, m);
-}
-
-std::array<double, 9> detail::warp_perspective_inverse(const char* op, Naming n,
-                                                       const std::array<double, 9>& m,
-                                                       bool inverse_map) {
-  check_finite(op, m);
-  return inverse_map ? m : invert_perspective(op, n, m);
-}
-
-void detail::check_resize(const char* op, Naming n, const ResizeParams& p) {
-  check_interp(op, p.interp, true);
-  if (p.interp == Interp::area && p.align_corners) {
-    if (n == Naming::api)
-      fail(ErrorCode::Unsupported, op, "align_corners is not supported with area interpolation",
-           "area", "nearest, linear or cubic");
-    fail(ErrorCode::Unsupported, op,
-         "parameter 'align_corners' is not supported with area interpolation",
-         "align_corners=true with interp=area",
-         "interp=nearest, linear or cubic, or align_corners=false");
-  }
-  check_factor(op, "fx", p.fx);
-  check_factor(op, "fy", p.fy);
-}
-
-void resize(const ImageView& src, const ImageView& dst, const ResizeParams& p, void* stream) {
-  const char* op = "resize";
-  check_pair(op, src, dst);
-  ResizeDesc d;
-  d.sampling =
-      make_sampling(op, src, p.interp, p.border, p.border_value, p.precision, p.path, true);
-  detail::check_resize(op, Naming::api, p);
-  d.align_corners = p.align_corners;
-  // The factor form: dst must have cv::resize's size for the factors (it ignores them when also
-  // given a dsize; a mismatch here is an error, so that the factors mean what they mean to
-  // cv::resize(src, dst, Size(), fx, fy)).
-  if (p.fx > 0) check_factor_size(op, "width", "fx", src.width, dst.width, p.fx);
-  if (p.fy > 0) check_factor_size(op, "height", "fy", src.height, dst.height, p.fy);
-  // As cv::resize: inv_scale = dst / src (the size form) or the factor, and the coordinate step
-  // scale = 1 / inv_scale (linear, cubic and area use 1 / fx in the factor form). A dst of the
-  // source's size is a copy in cv::resize whatever the factors: the size ratio (1) then.
-  const bool same_size = dst.width == src.width && dst.height == src.height;
-  d.inv_scale_x = p.fx > 0 && !same_size ? p.fx : static_cast<double>(dst.width) / src.width;
-  d.inv_scale_y = p.fy > 0 && !same_size ? p.fy : static_cast<double>(dst.height) / src.height;
-  d.scale_x = 1.0 / d.inv_scale_x;
-  d.scale_y = 1.0 / d.inv_scale_y;
-  if (p.align_corners) {
-    // With one destination pixel there is no span to align: it samples source pixel 0.
-    const double sx = dst.width > 1 ? static_cast<double>(src.width - 1) / (dst.width - 1) : 0.0;
-    const double sy = dst.height > 1 ? static_cast<double>(src.height - 1) / (dst.height - 1) : 0.0;
-    d.ax = {sx, true, 0, dst.width - 1};
-    d.ay = {sy, true, 0, dst.height - 1};
-  } else {
-    // Interp::nearest uses the sizes' 16.16 step in both forms: cv::INTER_NEAREST_EXACT ignores
-    // the factors (measured with OpenCV 4.6).
-    d.ax = {d.scale_x, false, detail::nearest_fixed_step(src.width, dst.width)};
-    d.ay = {d.scale_y, false, detail::nearest_fixed_step(src.height, dst.height)};
-  }
-  if (src.location == Location::host) {
-    cpu::resize(src, dst, d);
-  } else {
-    TEXCV_CUDA("resize", cuda::resize(src, dst, d, stream));
-  }
-}
-
-Rect resized_size(int width, int height, double fx, double fy) {
-  const char* op = "resized_size";
-  if (width < 1)
-    fail(ErrorCode::InvalidArgument, op, "width must be positive", std::to_string(width), "> 0");
-  if (height < 1)
-    fail(ErrorCode::InvalidArgument, op, "height must be positive", std::to_string(height), "> 0");
-  for (const auto& [name, f] : {std::pair<const char*, double>{"fx", fx}, {"fy", fy}}) {
-    if (!std::isfinite(f) || !(f > 0)) {
-      std::string what(name);
-      what.append(" must be finite and positive");
-      fail(ErrorCode::InvalidArgument, op, what.c_str(), short_num(f), "a finite factor > 0");
-    }
-  }
-  Rect r;
-  r.width = factor_size(op, "width", "fx", width, fx);
-  r.height = factor_size(op, "height", "fy", height, fy);
-  return r;
-}
-
-void warp_affine(const ImageView& src, const ImageView& dst, const std::array<double, 6>& m,
-                 bool inverse_map, const Sampling& s, void* stream) {
-  warp_affine_impl("warp_affine", src, dst, m, inverse_map, s, stream);
-}
-
-void warp_perspective(const ImageView& src, const ImageView& dst, const std::array<double, 9>& m,
-                      bool inverse_map, const Sampling& s, void* stream) {
-  const char* op = "warp_perspective";
-  check_pair(op, src, dst);
-  check_finite(op, m);
-  WarpDesc d;
-  d.kind = WarpKind::perspective;
-  d.sampling =
-      make_sampling(op, src, s.interp, s.border, s.border_value, s.precision, s.path, false);
-  const std::array<double, 9> inv =
-      detail::warp_perspective_inverse(op, Naming::api, m, inverse_map);
-  for (int i = 0; i < 9; ++i) d.perspective.m[i] = inv[i];
-  run_warp(src, dst, d, stream);
-}
-
-std::array<double, 6> rotation_matrix(int src_w, int src_h, int dst_w, int dst_h,
-                                      double angle_deg) {
-  double a, b;
-  cos_sin_deg(angle_deg, a, b);
-  const double cx = (src_w - 1) * 0.5, cy = (src_h - 1) * 0.5;
-  const double dcx = (dst_w - 1) * 0.5, dcy = (dst_h - 1) * 0.5;
-  // cv::getRotationMatrix2D(center, angle, 1) = [a b (1-a)cx - b cy; -b a b cx + (1-a)cy], then
-  // translated so that the source centre lands on the destination centre.
-  return {a, b, dcx - a * cx - b * cy, -b, a, dcy + b * cx - a * cy};
-}
-
-Rect rotated_size(int width, int height, double angle_deg, bool expand) {
-  const char* op = "rotated_size";
-  if (width <= 0)
-    fail(ErrorCode::InvalidArgument, op, "width must be positive", std::to_string(width), "> 0");
-  if (height <= 0)
-    fail(ErrorCode::InvalidArgument, op, "height must be positive", std::to_string(height), "> 0");
-  check_angle(op, angle_deg);
-  if (!expand) return Rect{0, 0, width, height};
-  double c, s;
-  cos_sin_deg(angle_deg, c, s);
-  c = std::fabs(c);
-  s = std::fabs(s);
-  // Bounding box of the rotated pixel area, rounded up; 1e-6 absorbs floating-point noise so that
-  // e.g. 90 degrees of 640x480 gives exactly 480x640.
-  const double w = width * c + height * s, h = width * s + height * c;
-  const double kMax = std::numeric_limits<int>::max();
-  if (w > kMax || h > kMax)
-    fail(ErrorCode::InvalidArgument, op, "rotated size overflows", num(w) + "x" + num(h), "< 2^31");
-  return Rect{0, 0, static_cast<int>(std::ceil(w - 1e-6)), static_cast<int>(std::ceil(h - 1e-6))};
-}
-
-void rotate(const ImageView& src, const ImageView& dst, double angle_deg, const Sampling& s,
-            void* stream) {
-  const char* op = "rotate";
-  check_pair(op, src, dst);
-  check_angle(op, angle_deg);
-  warp_affine_impl(op, src, dst,
-                   rotation_matrix(src.width, src.height, dst.width, dst.height, angle_deg), false,
-                   s, stream);
-}
+using namespace geometry_common;  // NOLINT: this file's own helpers
 
 void remap(const ImageView& src, const ImageView& dst, const ImageView& map_x,
            const ImageView& map_y, const Sampling& s, void* stream) {
@@ -420,41 +251,6 @@ void remap(const ImageView& src, const ImageView& dst, const ImageView& map_x,
     cpu::remap(src, dst, map_x, map_y, sd);
   } else {
     TEXCV_CUDA("remap", cuda::remap(src, dst, map_x, map_y, sd, stream));
-  }
-}
-
-void flip(const ImageView& src, const ImageView& dst, FlipCode code, void* stream) {
-  const char* op = "flip";
-  check_pair(op, src, dst);
-  check_same_size(op, src, dst);
-  if (static_cast<unsigned>(code) > static_cast<unsigned>(FlipCode::both))
-    fail(ErrorCode::InvalidArgument, op, "flip code is not valid",
-         std::to_string(static_cast<int>(code)), "horizontal, vertical or both");
-  if (src.location == Location::host) {
-    cpu::flip(src, dst, code);
-  } else {
-    TEXCV_CUDA("flip", cuda::flip(src, dst, code, stream));
-  }
-}
-
-void crop(const ImageView& src, const ImageView& dst, const Rect& r, void* stream) {
-  const char* op = "crop";
-  check_pair(op, src, dst);
-  if (r.width <= 0 || r.height <= 0 || r.x < 0 || r.y < 0 || r.x > src.width - r.width ||
-      r.y > src.height - r.height) {
-    std::string expected("a non-empty rectangle inside ");
-    expected.append(size_str(src.width, src.height));
-    fail(ErrorCode::InvalidArgument, op, "rectangle is not inside the source", rect_str(r),
-         expected);
-  }
-  if (dst.width != r.width || dst.height != r.height)
-    fail(ErrorCode::InvalidArgument, op, "destination size differs from the rectangle",
-         size_str(dst.width, dst.height), size_str(r.width, r.height));
-  const ImageView part = src.roi(r);
-  if (src.location == Location::host) {
-    cpu::copy(part, dst);
-  } else {
-    TEXCV_CUDA("copy", cuda::copy(part, dst, stream));
   }
 }
 

@@ -147,7 +147,7 @@ struct LaplacianParams {
 void laplacian(const ImageView& src, const ImageView& dst, const LaplacianParams& p = {},
                void* stream = nullptr);
 
-// ---- Non-linear filters (src/core/filters_nonlinear.cpp) -----------------------------------
+// ---- Non-linear filters (src/core/ops/median_blur.cpp, bilateral_filter.cpp) ----------------
 
 // median_blur: as cv::medianBlur: each output element is the median of the ksize x ksize window of
 // its channel; pixels outside the image replicate the edge (cv::medianBlur's only border). ksize

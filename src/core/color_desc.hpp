@@ -1,8 +1,9 @@
-// The contract between src/core/color.cpp and the backends for the colour and intensity ops.
+// The contract between src/core/ops/<op>.cpp and the backends for the colour and intensity ops.
 // src/core validates every call and resolves its parameters into these descriptors; the
 // CPU backend (src/cpu/color_*.cpp) implements them all; the CUDA backend implements the pointwise
 // ones in src/cuda/ops/color/ and the reductions, histograms and clahe in src/cuda/ops/hist/
-// (src/core/color.cpp combines them for normalize, equalize_hist and Otsu).
+// (src/core/ops/normalize.cpp, equalize_hist.cpp, threshold.cpp combine them for normalize,
+// equalize_hist and Otsu).
 #pragma once
 
 #include <cstdint>

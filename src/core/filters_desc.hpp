@@ -1,6 +1,6 @@
-// The contract between src/core/filters.cpp and the backends for the linear filters
-// (include/texcv/filters.hpp). src/core validates every call and resolves the public parameters
-// (kernel sizes, sigmas, anchors, border values) into these descriptors; the CPU backend
+// The contract between src/core/ops/<op>.cpp (and filter_common.cpp) and the backends for the
+// linear filters (include/texcv/filters.hpp). src/core validates every call and resolves the public
+// parameters (kernel sizes, sigmas, anchors, border values) into these descriptors; the CPU backend
 // (src/cpu/filter_*.cpp) and the CUDA backend (src/cuda/ops/filter/) implement them.
 #pragma once
 

@@ -1,4 +1,4 @@
-// The contract between src/core/morphology.cpp and the backends for erode/dilate
+// The contract between src/core/morph_common.cpp and the backends for erode/dilate
 // (include/texcv/morphology.hpp): one pass of one structuring element; src/core resolves the
 // element, anchor, border value and iterations and composes the compound operations.
 #pragma once

@@ -1,9 +1,9 @@
-// The contract between src/core/filters_nonlinear.cpp and the backends for the non-linear filters
-// (include/texcv/filters.hpp: median_blur, bilateral_filter). src/core validates every call and
-// resolves the parameters; the CPU backend (src/cpu/filter_median.cpp, filter_bilateral.cpp) and
-// the CUDA backend (src/cuda/ops/median/, src/cuda/ops/bilateral/) implement them with the same
-// element order (median) and the same weight tables and float order (bilateral), so their results
-// are identical.
+// The contract between src/core/ops/{median_blur,bilateral_filter}.cpp and the backends for the
+// non-linear filters (include/texcv/filters.hpp: median_blur, bilateral_filter). src/core validates
+// every call and resolves the parameters; the CPU backend (src/cpu/filter_median.cpp,
+// filter_bilateral.cpp) and the CUDA backend (src/cuda/ops/median/, src/cuda/ops/bilateral/)
+// implement them with the same element order (median) and the same weight tables and float order
+// (bilateral), so their results are identical.
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,4 @@
-// Validation shared by the public entry points in src/core (geometry.cpp, filters.cpp, ...):
+// Validation shared by the public entry points in src/core (ops/<op>.cpp, <area>_common.cpp):
 // source/destination pairs, aliasing, sizes, and constant border values.
 #pragma once
 

@@ -2,7 +2,7 @@
 // (tests/cpp/cpu/test_exact_reference.cpp) and the CUDA backend's (tests/cpp/cuda/
 // test_exact_cuda.cpp): resize, warp_affine, warp_perspective, rotate and remap evaluated from
 // the documented formulas (include/texcv/geometry.hpp, src/core/sampling.hpp,
-// src/core/geometry.cpp, docs/conventions.md) in double everywhere, the comparison with the
+// src/core/ops/resize.cpp, docs/conventions.md) in double everywhere, the comparison with the
 // issue's bound, and the test data and cases both backends run.
 //
 // The reference evaluates each documented formula in double everywhere: the source coordinate,
@@ -219,7 +219,7 @@ struct RefOut {
 
 // ---- resize ----
 
-// One axis of resize (geometry.hpp's ResizeParams, src/core/geometry.cpp's resize).
+// One axis of resize (geometry.hpp's ResizeParams, src/core/ops/resize.cpp).
 struct RefAxis {
   int src = 1, dst = 1;
   double factor = 0;  // fx or fy; 0: the size form

@@ -1,6 +1,6 @@
 // Issue 16, "Exact at every size": the CPU backend's resize, warp_affine, warp_perspective, rotate
 // and remap against a float64 reference of the documented formulas (include/texcv/geometry.hpp,
-// src/core/sampling.hpp, src/core/geometry.cpp, docs/conventions.md), on images up to 65,535
+// src/core/sampling.hpp, src/core/ops/<op>.cpp, docs/conventions.md), on images up to 65,535
 // pixels wide (or tall) and sampling at coordinates up to ~70,000.
 //
 // The reference evaluates each documented formula in double everywhere: the source coordinate,

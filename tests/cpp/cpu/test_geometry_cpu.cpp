@@ -386,7 +386,7 @@ TEST(GeometryCpu, TwoPassResizeIsThePerPixelSamplerBitForBit) {
             p.fx = cs.fx;
             p.fy = cs.fy;
             resize(src, dst, p);
-            // geometry.cpp's coordinates.
+            // src/core/ops/resize.cpp's coordinates.
             const double isx = cs.fx > 0 ? cs.fx : static_cast<double>(cs.dw) / cs.sw;
             const double isy = cs.fy > 0 ? cs.fy : static_cast<double>(cs.dh) / cs.sh;
             sd::ResizeAxis ax{1.0 / isx, false}, ay{1.0 / isy, false};

@@ -10,6 +10,7 @@
 //   bool    true|false (also 1|0, yes|no, on|off)   expand=true
 //   enum    one of the listed choices               interp=area
 //   floats  numbers separated by '|' (or spaces)    m=1|0|10|0|1|20
+//   image   an input image beside the source (remap's maps): no text, so not in pipelines
 // A list uses '|' because ',' separates the parameters of a pipeline step.
 //
 // Pipeline text (texcv run -p, Python): steps separated by ';', each "name" or
@@ -31,7 +32,7 @@ namespace texcv {
 
 struct ParamSpec {
   std::string name;
-  std::string type;           // "int", "float", "bool", "enum", "floats"
+  std::string type;           // "int", "float", "bool", "enum", "floats", "image"
   std::string default_value;  // as text; "" when required or when derived (help says how)
   std::string help;
   std::vector<std::string> choices;  // for "enum"
@@ -46,6 +47,9 @@ struct ParamSpec {
   // crop's width/height): not a parameter of Python's <op>_into, whose destination's size is the
   // output's.
   bool shapes_output = false;
+  // Python: an element type given as a numpy dtype (np.float32, "uint16") in an argument named
+  // dtype (convert's type: "u8", "u16", "f32").
+  bool numpy_dtype = false;
   // What a value must look like, for messages and listings: "a number > 0", "one of a, b",
   // "6 numbers separated by '|'".
   std::string expected() const;
@@ -64,6 +68,12 @@ struct OpSpec {
   bool float_output = false;
   // The output always has the source's size, channels and element type (the filters, gamma...).
   bool keeps_format = false;
+  // What a call gives back: "image" (the output image), "image_value" (the image and a number:
+  // threshold's level), "counts" (no image: counts per channel, histogram's).
+  std::string output = "image";
+  // A pipeline step may name it; false for remap (a pipeline cannot give its maps) and histogram
+  // (no image out). Those are in api_operations() only.
+  bool pipeline = true;
   const ParamSpec* find(std::string_view param) const noexcept;
 };
 
@@ -80,8 +90,13 @@ std::string value_text(const ParamValue& v);
 
 // All operations usable in a pipeline, in a stable order.
 const std::vector<OpSpec>& operations();
+// Every operation of the typed API (the Python package): operations(), then those no pipeline
+// step can name (remap, histogram).
+const std::vector<OpSpec>& api_operations();
 // The operation called name; throws Error(InvalidArgument) listing the known names.
 const OpSpec& find_operation(std::string_view name);
+// The operation called name among api_operations() (also remap, histogram).
+const OpSpec& find_api_operation(std::string_view name);
 
 // Checks everything that does not depend on an image: the operation exists, every key is known,
 // every value parses and is in range, required parameters are present, exclusive parameters are
@@ -118,10 +133,18 @@ void apply_into(std::string_view name, const ImageView& src, const ImageView& ds
 // (an odd kernel size...) with the C++ API's names ("median_blur: ksize must be odd; got 4, ..."),
 // as a direct call of its function would; run_into's destination by that function. run_into's
 // destination gives the output size: resize then needs none of scale, width, height.
+// `images`: the op's input images beside src ("image" parameters: remap's map_x and map_y), by
+// name. run_into returns the op's number for output "image_value" (threshold's level), else 0.
+// These take every op of api_operations().
+using TypedImages = std::map<std::string, ImageView>;
 OutputFormat typed_output_format(std::string_view name, const ImageView& src,
-                                 const TypedParams& params);
-void run_into(std::string_view name, const ImageView& src, const ImageView& dst,
-              const TypedParams& params, void* stream = nullptr);
+                                 const TypedParams& params, const TypedImages& images = {});
+double run_into(std::string_view name, const ImageView& src, const ImageView& dst,
+                const TypedParams& params, void* stream = nullptr, const TypedImages& images = {});
+// An op of output "counts" (histogram): its counts, one vector per channel of src.
+std::vector<std::vector<std::uint64_t>> run_counts(std::string_view name, const ImageView& src,
+                                                   const TypedParams& params,
+                                                   void* stream = nullptr);
 
 // Runs operation `name` on src with the given textual parameters and returns a new image in
 // src's location. Unknown keys, bad values and missing required parameters throw

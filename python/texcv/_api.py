@@ -1,9 +1,9 @@
 """The operations of texcv for numpy, CuPy and torch arrays.
 
-The registry's operations are made from their C++ specs (texcv._ops, at the end of this file);
-those written here are the ones the registry cannot describe yet (remap, histogram, threshold,
-convert) and the helpers. Every C++ operation is a function of the same name and keyword arguments that returns a new
-array of the input's kind, plus ``<name>_into(dst, src, ...)`` that writes into an existing one
+Every operation is made from its C++ spec (texcv._ops, at the end of this file); those written
+here are the helpers (imread, imwrite, decode, encode, devices, Pipeline, ...). Every C++
+operation is a function of the same name and keyword arguments that returns a new array of the
+input's kind, plus ``<name>_into(dst, src, ...)`` that writes into an existing one
 and returns it. Enums are strings ("linear", "reflect101", ...). ``device=`` chooses where host
 (numpy) arrays are processed: "auto" (the GPU when texcv has CUDA and one is usable, else the
 CPU), "cpu" or "cuda" (copied up and back). CUDA arrays (CuPy, torch) are processed where they
@@ -18,34 +18,8 @@ from typing import Any, Sequence
 import numpy as np
 
 from . import _texcv as _n
-from ._arrays import Array, as_input, as_output, host_floats, kind_of, out_shape
+from ._arrays import Array, as_input, as_output, kind_of, out_shape
 from ._errors import Error, invalid, unsupported
-
-_FILTER_DST = ("float32",)
-
-
-def _bv(value: Any) -> list[float]:
-    """border_value as 1 to 4 floats."""
-    if value is None:
-        return [0.0]
-    if isinstance(value, (int, float, np.integer, np.floating)):
-        return [float(value)]
-    return [float(v) for v in value]
-
-
-def _text(v: Any) -> str:
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, float):
-        return repr(v)
-    return str(v)
-
-
-def _dst(src: Array, dst: Any, op: str, shape: tuple, dtype: str) -> Array:
-    """The destination: a new array of src's kind, or the caller's (checked by the C++ op)."""
-    if dst is None:
-        return src.empty(shape, dtype)
-    return as_output(dst, op)
 
 
 def _go(op: str, fn: Any, src: Array, dst: Array, device: str, stream: Any, *args: Any,
@@ -67,62 +41,7 @@ def _stream_int(stream: Any) -> int:
     return stream_handle(stream)
 
 
-def _ret(dst: Array) -> Any:
-    return dst.obj
-
-
-def _out_dtype(op: str, src: Array, dtype: Any) -> str:
-    if dtype is None:
-        return src.dtype
-    name = np.dtype(dtype).name
-    if name == src.dtype or name in _FILTER_DST:
-        return name
-    raise invalid(op, "dtype must be the source type or float32", name,
-                  f"{src.dtype} or float32")
-
-
 # ---- Geometry ---------------------------------------------------------------------------------
-
-
-def _remap(dst: Any, src: Any, map_x: Any, map_y: Any, interp: str, border: str,
-           border_value: Any, precision: str, path: str, device: str, stream: Any) -> Any:
-    s = as_input(src, "remap")
-    mx = as_input(map_x, "remap", "map_x")
-    my = as_input(map_y, "remap", "map_y")
-    if dst is None:
-        d = s.empty(out_shape(s, mx.shape[0], mx.shape[1]), s.dtype)
-    else:
-        d = as_output(dst, "remap")
-    _go("remap", _n.remap, s, d, device, stream, interp, border, _bv(border_value), precision,
-        path, extra=(mx, my))
-    return _ret(d)
-
-
-def remap(src: Any, map_x: Any, map_y: Any, *, interp: str = "linear",
-          border: str = "constant", border_value: Any = 0, precision: str = "auto",
-          path: str = "auto", device: str = "auto", stream: Any = None) -> Any:
-    """dst(x, y) = src(map_x(x, y), map_y(x, y)), as cv2.remap with two float32 maps (H x W,
-    the output size, of the same kind and device as src)."""
-    return _remap(None, src, map_x, map_y, interp, border, border_value, precision, path, device,
-                  stream)
-
-
-def remap_into(dst: Any, src: Any, map_x: Any, map_y: Any, *, interp: str = "linear",
-               border: str = "constant", border_value: Any = 0, precision: str = "auto",
-               path: str = "auto", device: str = "auto", stream: Any = None) -> Any:
-    """remap into dst; returns dst."""
-    return _remap(dst, src, map_x, map_y, interp, border, border_value, precision, path, device,
-                  stream)
-
-
-def _same(op: str, dst: Any, src: Any, dtype: str | None = None,
-          channels: int | None = None) -> tuple[Array, Array]:
-    s = as_input(src, op)
-    if dst is None:
-        d = s.empty(out_shape(s, s.shape[0], s.shape[1], channels), dtype or s.dtype)
-    else:
-        d = as_output(dst, op)
-    return s, d
 
 
 def rotated_size(width: int, height: int, angle: float, expand: bool = True) -> tuple[int, int]:
@@ -136,10 +55,6 @@ def rotation_matrix(src_w: int, src_h: int, dst_w: int, dst_h: int, angle: float
 
 
 # ---- Linear filters -----------------------------------------------------------------------------
-
-
-def _taps(v: Any) -> list[float]:
-    return [float(x) for x in host_floats(v).reshape(-1)]
 
 
 def gaussian_kernel(ksize: int, sigma: float) -> np.ndarray:
@@ -158,62 +73,6 @@ def structuring_element(shape: str, width: int, height: int | None = None, ancho
 
 
 # ---- Colour and intensity -----------------------------------------------------------------------
-
-
-def convert(src: Any, dtype: Any = None, *, scale: float = 1.0, offset: float = 0.0,
-            device: str = "auto", stream: Any = None) -> Any:
-    """saturate(src * scale + offset) in dtype ("uint8", "uint16", "float32"; default src's),
-    as cv2.Mat.convertTo."""
-    s = as_input(src, "convert")
-    name = s.dtype if dtype is None else np.dtype(dtype).name
-    if name not in ("uint8", "uint16", "float32"):
-        raise unsupported("convert", "dtype is not supported", name, "uint8, uint16 or float32")
-    d = s.empty(s.shape, name)
-    _go("convert", _n.convert, s, d, device, stream, float(scale), float(offset))
-    return _ret(d)
-
-
-def convert_into(dst: Any, src: Any, *, scale: float = 1.0, offset: float = 0.0,
-                 device: str = "auto", stream: Any = None) -> Any:
-    """convert into dst (any supported type); returns dst."""
-    s = as_input(src, "convert")
-    d = as_output(dst, "convert")
-    _go("convert", _n.convert, s, d, device, stream, float(scale), float(offset))
-    return _ret(d)
-
-
-def threshold(src: Any, thresh: float, maxval: float, type: str = "binary", *,
-              device: str = "auto", stream: Any = None) -> tuple[float, Any]:
-    """As cv2.threshold: returns (threshold used, dst). type: "binary", "binary_inv", "trunc",
-    "tozero", "tozero_inv" or "otsu" (u8 1-channel; thresh ignored)."""
-    s, d = _same("threshold", None, src)
-    used = _go("threshold", _n.threshold, s, d, device, stream, float(thresh), float(maxval),
-               type)
-    return used, _ret(d)
-
-
-def threshold_into(dst: Any, src: Any, thresh: float, maxval: float, type: str = "binary", *,
-                   device: str = "auto", stream: Any = None) -> float:
-    """threshold into dst; returns the threshold used."""
-    s, d = _same("threshold", dst, src)
-    return _go("threshold", _n.threshold, s, d, device, stream, float(thresh), float(maxval),
-               type)
-
-
-def histogram(src: Any, bins: int = 256, range: Sequence[float] = (0.0, 256.0), *,
-              device: str = "auto", stream: Any = None) -> np.ndarray:
-    """Counts per channel in `bins` equal bins over [range[0], range[1]), as cv2.calcHist:
-    a uint64 numpy array (bins,) for an H x W source, (C, bins) for H x W x C. For CUDA arrays
-    the counts come back to the host (the call synchronizes the stream)."""
-    s = as_input(src, "histogram")
-    r = [float(range[0]), float(range[1])]
-    if s.is_cuda:
-        with s.device_context():
-            h = _n.histogram(s.native, int(bins), r, device, s.stream(stream))
-    else:
-        h = _n.histogram(s.native, int(bins), r, device, 0 if stream is None else
-                         _stream_int(stream))
-    return h[0] if len(s.shape) == 2 else h
 
 
 # ---- Files and runtime ----------------------------------------------------------------------------
@@ -454,8 +313,8 @@ def _pipeline_text(op: str, pipeline: Any) -> str:
                       type(pipeline).__name__, "steps such as \"resize:scale=0.5;sharpen\"")
     return Pipeline(pipeline).text
 
-# The registry's operations (resize, gaussian_blur, ...: every op a pipeline step can name, but
-# threshold and convert above), made from their C++ specs (texcv._ops).
+# The operations (resize, gaussian_blur, ..., remap, histogram), made from their C++ specs
+# (texcv._ops).
 from ._ops import make_all as _make_all  # noqa: E402
 
 globals().update(_make_all(_go))

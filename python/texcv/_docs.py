@@ -1,6 +1,6 @@
 """Parameter sections of the docstrings, generated from the C++ operation registry.
 
-Each operation declares its parameters once in C++ (src/core/registry.cpp: type, default, help,
+Each operation declares its parameters once in C++ (src/core/ops/<op>.cpp: type, default, help,
 accepted values); the command line prints them with ``texcv ops`` and this module appends them
 to the Python docstrings, so the two never disagree. Parameters the registry does not have
 (arrays, device, stream, dtype) are described here.
@@ -29,7 +29,7 @@ _COMMON = {
 
 
 def _registry() -> dict[str, dict[str, Any]]:
-    return {op["name"]: op for op in _texcv.operations()}
+    return {op["name"]: op for op in _texcv.api_operations()}
 
 
 def attach_parameter_docs(namespace: dict[str, Any]) -> None:
@@ -48,11 +48,15 @@ def attach_parameter_docs(namespace: dict[str, Any]) -> None:
             help_text = None
             if spec is not None:
                 for rp in spec["params"]:
-                    if rp["name"] == p:
+                    if (rp["name"] if not rp["numpy_dtype"] else "dtype") == p:
                         expected = rp["expected"].replace(" separated by '|'", "")
                         expected = expected.replace("true or false", "True or False")
                         if rp["type"] == "floats":
                             expected += " (a number or a sequence)"
+                        if rp["type"] == "image":
+                            expected = "an array of src's kind (numpy, CuPy or torch)"
+                        if rp["numpy_dtype"]:
+                            expected = "a numpy dtype: uint8, uint16 or float32"
                         help_text = f"{rp['help']}; accepts {expected}"
                         break
             if help_text is None:

@@ -1,19 +1,23 @@
-"""The registry's operations as Python functions, made at import from the C++ specs.
+"""The operations as Python functions, made at import from the C++ specs.
 
-Each operation declares its parameters once, in C++ (src/core/registry.cpp: type, default,
-range or choices, help, which are positional, which set the output's size, its docstring). For
-every one this module makes ``op(src, ...)`` and ``op_into(dst, src, ...)`` with those
-parameters, defaults and docstring, as real functions (their source is generated and compiled
-once, so a call costs what a hand-written one does). A call converts the given values to their
-declared types and hands them to two native entry points: ``op_output`` (the output's size,
-channels and type) and ``op_run`` (the run, on the CPU or the GPU, as the other ops). The
-values are checked as the registry declares them, and the op's own rules by its C++ API call,
-with the same messages as the C++ API.
+Each operation declares its parameters once, in C++ (src/core/ops/<op>.cpp: type, default,
+range or choices, help, which are positional, which set the output's size, its input images,
+what it returns, its docstring). For every one this module makes ``op(src, ...)`` and
+``op_into(dst, src, ...)`` with those parameters, defaults and docstring, as real functions
+(their source is generated and compiled once, so a call costs what a hand-written one does). A
+call converts the given values to their declared types and hands them to the native entry
+points: ``op_output`` (the output's size, channels and type), ``op_run`` (the run, on the CPU or
+the GPU, as the other ops) and ``op_counts`` (an op that gives counts, not an image: histogram).
+The values are checked as the registry declares them, and the op's own rules by its C++ API
+call, with the same messages as the C++ API.
+
+What a spec says beyond plain values: "image" parameters (remap's map_x, map_y: arrays of src's
+kind, passed beside it), numpy_dtype (convert's type, given as a numpy dtype named ``dtype``),
+and the output kind: "image", "image_value" (threshold: op returns (value, dst), op_into the
+value) or "counts" (histogram: a uint64 array, no op_into).
 
 A few operations keep a Python form of their own on top (``_ADAPT``): resize's cv2-style
-``dsize`` tuple, a warp's matrix as an array, convolve's 2-D kernel. Operations that are not in
-the registry (remap: extra inputs; histogram: an array output; threshold and convert: a scalar
-result or a numpy dtype) stay hand-written in _api.py.
+``dsize`` tuple, a warp's matrix as an array, convolve's 2-D kernel.
 """
 
 from __future__ import annotations
@@ -25,12 +29,15 @@ from typing import Any, Callable
 import numpy as np
 
 from . import _texcv as _n
-from ._arrays import Array, as_input, as_output, host_floats, out_shape
-from ._errors import invalid
+from ._arrays import Array, as_input, as_output, host_floats, out_shape, stream_handle
+from ._errors import invalid, unsupported
 
 _FLOAT_DTYPES = ("float32",)
 _op_output = _n.op_output
 _op_run = _n.op_run
+_op_counts = _n.op_counts
+# numpy's names of the element types a numpy_dtype parameter takes.
+_ELEM_TYPES = {"uint8": "u8", "uint16": "u16", "float32": "f32"}
 
 
 def _to_int(v: Any) -> Any:
@@ -62,7 +69,21 @@ def _to_name(op: str, name: str) -> Callable[[Any], Any]:
     return conv
 
 
+def _to_elem_type(op: str) -> Callable[[Any], Any]:
+    def conv(v: Any) -> Any:
+        name = np.dtype(v).name
+        if name not in _ELEM_TYPES:
+            raise unsupported(op, "dtype is not supported", name, "uint8, uint16 or float32")
+        return _ELEM_TYPES[name]
+    return conv
+
+
 _CONVERT = {"int": _to_int, "float": _to_float, "bool": bool, "floats": _to_floats}
+
+
+def _py_name(p: dict) -> str:
+    """A parameter's name in Python: dtype for an element type given as a numpy dtype."""
+    return "dtype" if p["numpy_dtype"] else p["name"]
 
 
 def _default(p: dict) -> Any:
@@ -102,6 +123,10 @@ _ANNOTATE = {
 def _annotation(op: str, p: dict) -> str:
     if (op, p["name"]) in _ANNOTATE:
         return _ANNOTATE[(op, p["name"])]
+    if p["type"] == "image":
+        return "Any"
+    if p["numpy_dtype"]:
+        return "Any"
     t = p["type"]
     if t == "enum":
         ann = "Literal[" + ", ".join(repr(c) for c in p["choices"]) + "]"
@@ -125,10 +150,15 @@ class _Op:
         self.spec = spec
         self.float_output = spec["float_output"]
         self.keeps_format = spec["keeps_format"]
+        self.output = spec["output"]
         self.adapt = adapt
-        self.convert = {p["name"]: _CONVERT.get(p["type"]) or _to_name(self.name, p["name"])
-                        for p in spec["params"]}
-        self.defaults = {p["name"]: _default(p) for p in spec["params"]}
+        # The input images beside src (remap's maps), in declaration order.
+        self.images = [p["name"] for p in spec["params"] if p["type"] == "image"]
+        values = [p for p in spec["params"] if p["type"] != "image"]
+        self.convert = {p["name"]: _to_elem_type(self.name) if p["numpy_dtype"] else
+                        (_CONVERT.get(p["type"]) or _to_name(self.name, p["name"]))
+                        for p in values}
+        self.defaults = {p["name"]: _default(p) for p in values}
 
     def adapted(self, dst: Any, src: Any, values: dict, dtype: Any, device: str,
                 stream: Any) -> Any:
@@ -143,21 +173,36 @@ class _Op:
         return self.run(dst, s, params, dtype, device, stream)
 
     def run(self, dst: Any, src: Any, params: dict, dtype: Any, device: str,
-            stream: Any) -> Any:
-        """params: the typed values given (the generated function converted them)."""
+            stream: Any, images: tuple = ()) -> Any:
+        """params: the typed values given (the generated function converted them); images: the
+        input images' arrays, in self.images' order."""
         name = self.name
         s = src if isinstance(src, Array) else as_input(src, name)
+        ims = [as_input(a, name, n).native for n, a in zip(self.images, images)]
         if dst is not None:
             d = as_output(dst, name)
         elif self.keeps_format and dtype is None:
             d = s.empty(s.shape, s.dtype)
         else:
-            w, h, c, t = _op_output(name, s.native, params)
+            w, h, c, t = _op_output(name, s.native, params, self.images, ims)
             if dtype is not None:
                 t = self.out_dtype(s, dtype)
             d = s.empty(out_shape(s, h, w, None if c == s.channels else c), t)
-        self.go(name, _op_run, s, d, device, stream, name, params)
+        value = self.go(name, _op_run, s, d, device, stream, name, params, self.images, ims)
+        if self.output == "image_value":
+            return value if dst is not None else (value, d.obj)
         return d.obj
+
+    def counts(self, src: Any, params: dict, device: str, stream: Any) -> Any:
+        """An op of output "counts" (histogram): (bins,) for an H x W source, else (C, bins)."""
+        s = as_input(src, self.name)
+        if s.is_cuda:
+            with s.device_context():
+                h = _op_counts(s.native, self.name, params, device, s.stream(stream))
+        else:
+            h = _op_counts(s.native, self.name, params, device,
+                           0 if stream is None else stream_handle(stream))
+        return h[0] if len(s.shape) == 2 else h
 
     def out_dtype(self, s: Any, dtype: Any) -> str:
         t = np.dtype(dtype).name
@@ -173,37 +218,48 @@ def _source(op: _Op, into: bool) -> str:
     params = [p for p in op.spec["params"] if not (into and p["shapes_output"])]
     for p in params:
         assert p["name"].isidentifier() and not keyword.iskeyword(p["name"]), p["name"]
+    images = [p["name"] for p in params if p["type"] == "image"]
+    values = [p for p in params if p["type"] != "image"]
     args = ["dst: 'Array'", "src: Any"] if into else ["src: 'Array'"]
     positional = [p for p in params if p["positional"]]
     keyword_only = [p for p in params if not p["positional"]]
     # A positional parameter before a required one is required too (bilateral_filter's d).
     last_required = max((i for i, p in enumerate(positional)
-                         if op.defaults[p["name"]] is _REQUIRED), default=-1)
+                         if p["type"] == "image" or op.defaults[p["name"]] is _REQUIRED),
+                        default=-1)
     for i, p in enumerate(positional):
-        a = f"{p['name']}: {_annotation(name, p)!r}"
+        a = f"{_py_name(p)}: {_annotation(name, p)!r}"
         if i > last_required:
             a += f" = _D[{p['name']!r}]"
         args.append(a)
     args.append("*")
     for p in keyword_only:
-        args.append(f"{p['name']}: {_annotation(name, p)!r} = _D[{p['name']!r}]")
+        args.append(f"{_py_name(p)}: {_annotation(name, p)!r} = _D[{p['name']!r}]")
     if op.float_output and not into:
         args.append("dtype: Any = None")
     args += ["device: str = 'auto'", "stream: Any = None"]
     dtype = "dtype" if op.float_output and not into else "None"
     fn = f"{name}_into" if into else name
-    head = f"def {fn}({', '.join(args)}) -> 'Array':\n"
-    call = f"{'dst' if into else 'None'}, src, {{}}, {dtype}, device, stream)\n"
+    ret = {"image": "Array", "image_value": "float" if into else "tuple[float, Array]",
+           "counts": "np.ndarray"}[op.output]
+    head = f"def {fn}({', '.join(args)}) -> {ret!r}:\n"
+    if op.output == "counts":
+        call = "p, device, stream)\n"
+        run = "    return _OP.counts(src, "
+    else:
+        imgs = f", ({', '.join(images)},)" if images else ""
+        call = f"{'dst' if into else 'None'}, src, {{}}, {dtype}, device, stream{imgs})\n"
+        run = "    return _OP.run("
     if op.adapt is not None:
-        values = "{" + ", ".join(f"{p['name']!r}: {p['name']}" for p in params) + "}"
-        return head + "    return _OP.adapted(" + call.replace("{}", values, 1)
+        given = "{" + ", ".join(f"{p['name']!r}: {p['name']}" for p in values) + "}"
+        return head + "    return _OP.adapted(" + call.replace("{}", given, 1)
     # The values given, converted to their types (None and the defaults left out), then the run.
     body = "    p = {}\n"
-    for p in params:
-        n = p["name"]
-        body += (f"    if {n} is not None and {n} is not _D[{n!r}]:\n"
-                 f"        p[{n!r}] = _C[{n!r}]({n})\n")
-    return head + body + "    return _OP.run(" + call.replace("{}", "p", 1)
+    for p in values:
+        n, v = p["name"], _py_name(p)
+        body += (f"    if {v} is not None and {v} is not _D[{n!r}]:\n"
+                 f"        p[{n!r}] = _C[{n!r}]({v})\n")
+    return head + body + run + call.replace("{}", "p", 1)
 
 
 def _make(op: _Op, into: bool) -> Callable:
@@ -215,7 +271,8 @@ def _make(op: _Op, into: bool) -> Callable:
     fn = ns[f"{op.name}_into" if into else op.name]
     fn.__module__ = "texcv"
     doc = op.spec["doc"] or op.spec["summary"]
-    fn.__doc__ = doc if not into else f"{op.name} into dst; returns dst. See {op.name}."
+    back = "the number it returns beside its image" if op.output == "image_value" else "dst"
+    fn.__doc__ = doc if not into else f"{op.name} into dst; returns {back}. See {op.name}."
     fn.__texcv_op__ = op.name
     return fn
 
@@ -290,18 +347,12 @@ _ADAPT: dict[str, Callable] = {
     "convolve": _convolve,
 }
 
-# Registry operations that keep their hand-written Python function (_api.py): threshold returns
-# the threshold used, convert takes a numpy dtype.
-_HAND_WRITTEN = ("threshold", "convert")
-
-
 def make_all(go: Callable) -> dict[str, Callable]:
-    """Every registry operation's op and op_into, by name; go: _api._go."""
+    """Every operation's op and op_into (none for counts), by name; go: _api._go."""
     out: dict[str, Callable] = {}
-    for spec in _n.operations():
-        if spec["name"] in _HAND_WRITTEN:
-            continue
+    for spec in _n.api_operations():
         op = _Op(spec, _ADAPT.get(spec["name"]), go)
         out[op.name] = _make(op, False)
-        out[op.name + "_into"] = _make(op, True)
+        if op.output != "counts":
+            out[op.name + "_into"] = _make(op, True)
     return out

@@ -1,7 +1,6 @@
 // What the colour and intensity operations share (src/core/color_common.hpp): the checks of
-// their views, the colour codes' names and channel counts, the enums' names and parsers; and
-// histogram (an op with an array output, not in the registry yet). Each registry op's own
-// validation, routing and spec sit in src/core/ops/<op>.cpp.
+// their views, the colour codes' names and channel counts, the enums' names and parsers. Each
+// op's own validation, routing and spec sit in src/core/ops/<op>.cpp.
 #include "src/core/color_common.hpp"
 
 #include <cmath>
@@ -197,22 +196,6 @@ const char* to_string(ThresholdType v) noexcept {
 
 ThresholdType parse_threshold_type(std::string_view s) {
   return parse_enum<ThresholdType, 6>(s, "threshold", "unknown threshold type", threshold_name);
-}
-
-std::vector<std::vector<std::uint64_t>> histogram(const ImageView& src, int bins,
-                                                  std::array<double, 2> range, void* stream) {
-  const char* op = "histogram";
-  validate_view(src, op, "source");
-  if (bins <= 0)
-    fail(ErrorCode::InvalidArgument, op, "bins must be positive", std::to_string(bins), "> 0");
-  if (bins > (1 << 24))
-    fail(ErrorCode::InvalidArgument, op, "too many bins", std::to_string(bins), "<= 16777216");
-  if (!std::isfinite(range[0]) || !std::isfinite(range[1]) || !(range[0] < range[1]))
-    fail(ErrorCode::InvalidArgument, op, "range is empty or not finite",
-         range_str(range[0], range[1]), "finite lo < hi");
-  if (src.location == Location::device)
-    return TEXCV_CUDA(op, cuda::histogram(op, src, bins, range[0], range[1], stream));
-  return cpu::histogram(src, bins, range[0], range[1]);
 }
 
 }  // namespace texcv

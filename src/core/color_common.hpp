@@ -1,5 +1,5 @@
 // What the colour and intensity operations share (src/core/ops/: cvt_color, gamma, normalize,
-// convert, threshold, equalize_hist, clahe; and histogram): the checks of their views, the
+// convert, threshold, equalize_hist, clahe, histogram): the checks of their views, the
 // largest level of a type and the colour codes' channel counts (src/core/color_common.cpp).
 #pragma once
 

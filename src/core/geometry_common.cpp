@@ -1,7 +1,7 @@
 // What the geometric operations share (src/core/geometry_common.hpp): messages' numbers, the
 // sampling descriptor, the warp matrices' checks and inverses, the warp routing, the angle and
-// the resize factors' rules; and remap (an op with extra inputs, not in the registry yet). Each
-// registry op's own validation, routing and spec sit in src/core/ops/<op>.cpp.
+// the resize factors' rules. Each op's own validation, routing and spec sit in
+// src/core/ops/<op>.cpp.
 #include "src/core/geometry_common.hpp"
 
 #include <algorithm>
@@ -226,32 +226,5 @@ void check_factor_size(const char* op, const char* axis, const char* name, int s
 }  // namespace geometry_common
 
 using namespace geometry_common;  // NOLINT: this file's own helpers
-
-void remap(const ImageView& src, const ImageView& dst, const ImageView& map_x,
-           const ImageView& map_y, const Sampling& s, void* stream) {
-  const char* op = "remap";
-  check_pair(op, src, dst);
-  const std::pair<const ImageView*, const char*> maps[2] = {{&map_x, "map_x"}, {&map_y, "map_y"}};
-  for (const auto& [m, name] : maps) {
-    validate_view(*m, op, name);
-    if (m->channels != 1 || m->type != ElemType::f32)
-      fail(ErrorCode::InvalidArgument, op, std::string(name) + " must be 1-channel f32",
-           shape_str(*m), "1-channel f32");
-    if (m->width != dst.width || m->height != dst.height)
-      fail(ErrorCode::InvalidArgument, op, std::string(name) + " size differs from the destination",
-           size_str(m->width, m->height), size_str(dst.width, dst.height));
-    if (m->location != src.location)
-      fail(ErrorCode::InvalidArgument, op, std::string(name) + " location differs from the source",
-           to_string(m->location), to_string(src.location));
-    check_no_overlap(op, dst, *m, name);
-  }
-  const SamplingDesc sd =
-      make_sampling(op, src, s.interp, s.border, s.border_value, s.precision, s.path, false);
-  if (src.location == Location::host) {
-    cpu::remap(src, dst, map_x, map_y, sd);
-  } else {
-    TEXCV_CUDA("remap", cuda::remap(src, dst, map_x, map_y, sd, stream));
-  }
-}
 
 }  // namespace texcv

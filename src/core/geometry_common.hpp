@@ -1,5 +1,5 @@
 // What the geometric operations share (src/core/ops/: resize, warp_affine, warp_perspective,
-// rotate, flip, crop; and remap): the checks of their values, the sampling descriptor, the warp
+// rotate, flip, crop, remap): the checks of their values, the sampling descriptor, the warp
 // matrices' inverses and routing, the resize factors' rules (src/core/geometry_common.cpp), and
 // the parameters their specs declare alike (the warps' matrix and output size).
 #pragma once

@@ -164,6 +164,18 @@ inline ParamSpec p_floats(std::string name, std::string def, int min_count, int 
   return p;
 }
 
+// An input image beside the source (remap's maps): required, positional in Python, given to the
+// typed entry points by name (TypedImages); an op with one is not a pipeline step.
+inline ParamSpec p_image(std::string name, std::string help) {
+  ParamSpec p;
+  p.name = std::move(name);
+  p.type = "image";
+  p.help = std::move(help);
+  p.required = true;
+  p.positional = true;
+  return p;
+}
+
 // The parameters that Python takes positionally (in their declaration order), and those that
 // set the output's size (not parameters of <op>_into). Fails (at start-up, in every test) on a
 // name the op does not declare.
@@ -257,6 +269,23 @@ class Args {
   bool into() const { return into_; }
   void set_into() { into_ = true; }
 
+  // The input images beside the source ("image" parameters), by name: each must be declared and
+  // every required one given.
+  void set_images(const TypedImages& images) {
+    for (const auto& [key, v] : images) {
+      const ParamSpec& spec = declared(key, "<an image>");
+      if (spec.type != "image")
+        fail(kInvalid, op_.name, "parameter '" + key + "' is not an image", key + "=<an image>",
+             spec.expected());
+      images_[key] = v;
+    }
+    for (const auto& p : op_.params)
+      if (p.type == "image" && images_.find(p.name) == images_.end())
+        fail(kInvalid, op_.name, "input image '" + p.name + "' is required", "no " + p.name,
+             p.name + "=<an image>");
+  }
+  const ImageView& image(const std::string& name) const { return images_.at(name); }
+
   int i(const std::string& name) const {
     return static_cast<int>(std::get<std::int64_t>(value(name)));
   }
@@ -309,7 +338,7 @@ class Args {
 
   void check_required() const {
     for (const auto& p : op_.params)
-      if (p.required && values_.find(p.name) == values_.end())
+      if (p.required && p.type != "image" && values_.find(p.name) == values_.end())
         fail(kInvalid, op_.name, "parameter '" + p.name + "' is required", "no " + p.name,
              p.name + "=<" + p.expected() + ">");
   }
@@ -407,6 +436,7 @@ class Args {
       if (const auto* s = std::get_if<std::string>(&v)) return *s;
       bad_value(p, got);
     }
+    if (p.type == "image") bad_value(p, got);  // an image comes through set_images
     // floats: a list, or one number
     std::vector<double> xs;
     if (const auto* l = std::get_if<std::vector<double>>(&v))
@@ -426,6 +456,7 @@ class Args {
   const OpSpec& op_;
   std::map<std::string, ParamValue> values_;  // typed, as given
   std::map<std::string, std::string> shown_;  // as given, for messages
+  std::map<std::string, ImageView> images_;
   bool into_ = false;
 };
 
@@ -446,6 +477,14 @@ struct OpEntry {
   // Runs the operation through the public API; dst has the size from `size` and the type and
   // channels from `format`.
   std::function<void(const Args&, const ImageView& src, const ImageView& dst, void* stream)> run;
+  // Output "image_value" (spec.output): the run, returning the op's number (threshold's level);
+  // `run` is made from it.
+  std::function<double(const Args&, const ImageView& src, const ImageView& dst, void* stream)>
+      run_value;
+  // Output "counts" (histogram): the counts per channel of src; no size, format or run.
+  std::function<std::vector<std::vector<std::uint64_t>>(const Args&, const ImageView& src,
+                                                        void* stream)>
+      run_counts;
 };
 
 inline std::string size_text(int w, int h) {

@@ -41,77 +41,62 @@ namespace reg {
 
 namespace {
 
+// The listing order (texcv ops, the docs, the "expected one of" of messages): by area as
+// docs/cli.md groups them; an operation not named here (a new one) follows, by name, and the ops
+// no pipeline can name (remap, histogram) come last.
+constexpr std::string_view kListing =
+    " resize warp_affine warp_perspective rotate flip crop convolve separable_filter gaussian_blur"
+    " box_filter sharpen unsharp_mask sobel scharr laplacian erode dilate morphology median_blur"
+    " bilateral_filter cvt_color gamma normalize convert threshold equalize_hist clahe invert ";
+
+// Every operation (api_operations' order): the pipeline ones first.
 const std::vector<OpEntry>& entries() {
   static const std::vector<OpEntry> kEntries = [] {
     std::vector<OpEntry> v;
 #define TEXCV_OP(name) reg::declare_##name(v);
 #include "texcv_op_list.inc"
 #undef TEXCV_OP
-    // The listing order (texcv ops, the docs, the "expected one of" of messages): by area as
-    // docs/cli.md groups them; an operation not named here (a new one) follows, by name.
-    static const std::array<std::string_view, 28> kListing{"resize",
-                                                           "warp_affine",
-                                                           "warp_perspective",
-                                                           "rotate",
-                                                           "flip",
-                                                           "crop",
-                                                           "convolve",
-                                                           "separable_filter",
-                                                           "gaussian_blur",
-                                                           "box_filter",
-                                                           "sharpen",
-                                                           "unsharp_mask",
-                                                           "sobel",
-                                                           "scharr",
-                                                           "laplacian",
-                                                           "erode",
-                                                           "dilate",
-                                                           "morphology",
-                                                           "median_blur",
-                                                           "bilateral_filter",
-                                                           "cvt_color",
-                                                           "gamma",
-                                                           "normalize",
-                                                           "convert",
-                                                           "threshold",
-                                                           "equalize_hist",
-                                                           "clahe",
-                                                           "invert"};
     const auto rank = [](const OpEntry& e) {
-      const auto it = std::find(kListing.begin(), kListing.end(), e.spec.name);
-      return static_cast<std::size_t>(it - kListing.begin());
+      std::string key(" ");
+      key.append(e.spec.name).append(" ");
+      return std::pair{!e.spec.pipeline, kListing.find(key)};  // npos (not listed): last
     };
     std::sort(v.begin(), v.end(), [&rank](const OpEntry& a, const OpEntry& b) {
-      const std::size_t ra = rank(a), rb = rank(b);
+      const auto ra = rank(a), rb = rank(b);
       return ra != rb ? ra < rb : a.spec.name < b.spec.name;
     });
     for (OpEntry& e : v) {
       using SizeFn = Rect (*)(const Args&, int, int);
       const SizeFn* size = e.size.target<SizeFn>();
       e.spec.keeps_format = !e.format && size != nullptr && *size == &same_size;
+      if (e.run_value && !e.run)
+        e.run = [f = e.run_value](const Args& a, const ImageView& src, const ImageView& dst,
+                                  void* stream) { f(a, src, dst, stream); };
     }
     return v;
   }();
   return kEntries;
 }
 
-std::string operation_names() {
+std::string operation_names(bool api) {
   std::vector<std::string> names;
-  for (const auto& e : entries()) names.push_back(e.spec.name);
+  for (const auto& e : entries())
+    if (api || e.spec.pipeline) names.push_back(e.spec.name);
   return join(names, ", ");
 }
 
-const OpEntry* find_entry(std::string_view name) noexcept {
+const OpEntry* find_entry(std::string_view name, bool api = false) noexcept {
   for (const auto& e : entries())
-    if (e.spec.name == name) return &e;
+    if (e.spec.name == name && (api || e.spec.pipeline)) return &e;
   return nullptr;
 }
 
-const OpEntry& entry(std::string_view name) {
-  const OpEntry* e = find_entry(name);
+// A pipeline operation (api: any operation of the typed API).
+const OpEntry& entry(std::string_view name, bool api = false) {
+  const OpEntry* e = find_entry(name, api);
   if (e == nullptr)
     fail(kInvalid, "registry", "unknown operation", "'" + std::string(name) + "'",
-         "one of " + operation_names());
+         "one of " + operation_names(api));
   return *e;
 }
 
@@ -149,6 +134,7 @@ std::string ParamSpec::expected() const {
   if (type == "float") return "a number" + bound;
   if (type == "bool") return "true or false";
   if (type == "enum") return "one of " + join(choices, ", ");
+  if (type == "image") return "an image";
   if (type == "floats") {
     const std::string count = min_count == max_count
                                   ? std::to_string(min_count)
@@ -167,6 +153,16 @@ const ParamSpec* OpSpec::find(std::string_view param) const noexcept {
 const std::vector<OpSpec>& operations() {
   static const std::vector<OpSpec> kOps = [] {
     std::vector<OpSpec> v;
+    for (const auto& e : entries())
+      if (e.spec.pipeline) v.push_back(e.spec);
+    return v;
+  }();
+  return kOps;
+}
+
+const std::vector<OpSpec>& api_operations() {
+  static const std::vector<OpSpec> kOps = [] {
+    std::vector<OpSpec> v;
     for (const auto& e : entries()) v.push_back(e.spec);
     return v;
   }();
@@ -175,6 +171,10 @@ const std::vector<OpSpec>& operations() {
 
 const OpSpec& find_operation(std::string_view name) {
   return entry(name).spec;
+}
+
+const OpSpec& find_api_operation(std::string_view name) {
+  return entry(name, true).spec;
 }
 
 void validate(std::string_view name, const ParamValues& params) {
@@ -227,8 +227,10 @@ void apply_into(std::string_view name, const ImageView& src, const ImageView& ds
 namespace {
 
 // A typed call's values, checked as declared and by the op's rules with the C++ API's names.
-Args typed_args(const OpEntry& e, const TypedParams& params, bool into = false) {
+Args typed_args(const OpEntry& e, const TypedParams& params, const TypedImages& images,
+                bool into = false) {
   Args a(e.spec, params);
+  a.set_images(images);
   if (into) a.set_into();
   if (e.check) e.check(a, detail::Naming::api);
   return a;
@@ -236,16 +238,41 @@ Args typed_args(const OpEntry& e, const TypedParams& params, bool into = false) 
 
 }  // namespace
 
-OutputFormat typed_output_format(std::string_view name, const ImageView& src,
-                                 const TypedParams& params) {
-  const OpEntry& e = entry(name);
-  return format_of(e, typed_args(e, params), src);
+namespace {
+
+// An op of the typed API that makes an image (not histogram's counts).
+const OpEntry& image_entry(std::string_view name) {
+  const OpEntry& e = entry(name, true);
+  if (!e.run)
+    fail(kInvalid, e.spec.name, "gives " + e.spec.output + ", not an image",
+         std::string(name) + " as an image op", "run_counts");
+  return e;
 }
 
-void run_into(std::string_view name, const ImageView& src, const ImageView& dst,
-              const TypedParams& params, void* stream) {
-  const OpEntry& e = entry(name);
-  e.run(typed_args(e, params, true), src, dst, stream);
+}  // namespace
+
+OutputFormat typed_output_format(std::string_view name, const ImageView& src,
+                                 const TypedParams& params, const TypedImages& images) {
+  const OpEntry& e = image_entry(name);
+  return format_of(e, typed_args(e, params, images), src);
+}
+
+double run_into(std::string_view name, const ImageView& src, const ImageView& dst,
+                const TypedParams& params, void* stream, const TypedImages& images) {
+  const OpEntry& e = image_entry(name);
+  const Args a = typed_args(e, params, images, true);
+  if (e.run_value) return e.run_value(a, src, dst, stream);
+  e.run(a, src, dst, stream);
+  return 0.0;
+}
+
+std::vector<std::vector<std::uint64_t>> run_counts(std::string_view name, const ImageView& src,
+                                                   const TypedParams& params, void* stream) {
+  const OpEntry& e = entry(name, true);
+  if (!e.run_counts)
+    fail(kInvalid, e.spec.name, "makes an image, not counts", std::string(name),
+         "an op of output \"counts\" (histogram)");
+  return e.run_counts(typed_args(e, params, {}), src, stream);
 }
 
 Image apply(std::string_view name, const ImageView& src, const ParamValues& params, void* stream) {
@@ -289,7 +316,7 @@ void parse_step(PipelineStep& step) {
     throw Error(kInvalid, "the operation name is missing; expected name:key=value,...");
   if (find_entry(step.name) == nullptr)
     throw Error(kInvalid,
-                "unknown operation '" + step.name + "'; expected one of " + operation_names());
+                "unknown operation '" + step.name + "'; expected one of " + operation_names(false));
   if (colon != std::string_view::npos) {
     std::string_view rest = text.substr(colon + 1);
     while (true) {

@@ -43,6 +43,7 @@ void declare_convert(std::vector<OpEntry>& ops) {
       "change the element type: out = saturate(in * scale + offset), as cv::Mat::convertTo";
   auto& ps = e.spec.params;
   ps.push_back(p_enum("type", "", kElemTypes, "output element type (default: the source's)"));
+  ps.back().numpy_dtype = true;  // Python: dtype=np.float32 (or "float32")
   ps.push_back(p_float("scale", "1", "factor applied to every element"));
   ps.push_back(p_float("offset", "0", "added after scaling (before rounding and saturation)"));
   e.size = same_size;
@@ -56,7 +57,7 @@ void declare_convert(std::vector<OpEntry>& ops) {
       "saturate(src * scale + offset) in dtype (\"uint8\", \"uint16\", \"float32\"; default "
       "src's),\n"
       "as cv2.Mat.convertTo.";
-  declare_python(e.spec, {"type"});
+  declare_python(e.spec, {"type"}, {"type"});
   ops.push_back(std::move(e));
 }
 

@@ -79,10 +79,12 @@ void declare_threshold(std::vector<OpEntry>& ops) {
            "thresh=<a number>, or type=otsu");
   };
   e.size = same_size;
-  e.run = [](const Args& a, const ImageView& src, const ImageView& dst, void* stream) {
+  // The image and the threshold used (Otsu's level, or thresh floored for integer types).
+  e.spec.output = "image_value";
+  e.run_value = [](const Args& a, const ImageView& src, const ImageView& dst, void* stream) {
     const ThresholdType type = parse_threshold_type(a.e("type"));
     const double maxval = a.has("maxval") ? a.f("maxval") : type_max(src.type);
-    threshold(src, dst, a.has("thresh") ? a.f("thresh") : 0.0, maxval, type, stream);
+    return threshold(src, dst, a.has("thresh") ? a.f("thresh") : 0.0, maxval, type, stream);
   };
   e.spec.doc =
       "As cv2.threshold: returns (threshold used, dst). type: \"binary\", \"binary_inv\", "

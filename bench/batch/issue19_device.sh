@@ -20,6 +20,9 @@
 #                                     bash bench/batch/issue19_device.sh stash
 #   call 2 (wheels-ray2):             bash bench/batch/issue19_device.sh stash
 #   call 3 (wheels-ray3):             bash bench/batch/issue19_device.sh stash install measure
+# Stage batchpy (no Ray): the command and texcv.batch alternately, 4 runs each, outputs in
+# /dev/shm (a RAM folder: the measure stage's outputs on disk showed each run slower than the one
+# before, 4.2 s to 6.6 s, whichever tool ran). Results: $OUT/issue19_batchpy.txt.
 # Stages: stash (copy bench/batch/wheels-ray*/ into /tmp/texcv-wheels), install (join the Ray
 # wheel's parts, install every wheel into /tmp/texcv-pylib without resolving: the machine's numpy
 # stays), measure (needs build-device/bin/texcv and /tmp/texcv-pypkg from run_device.sh's build
@@ -145,11 +148,58 @@ PY
   timeout 300 python3 "$WORK/ray_run.py" 2>>"$OUT/issue19_err.log" | tee -a "$OUT/issue19.txt"
 }
 
+make_inputs() {
+  python3 bench/batch/make_data.py --out "$DATA" --tiff 0 --jpeg 1000 >/dev/null || return 1
+  rm -rf "$WORK" && mkdir -p "$WORK/in"
+  local f b k
+  for f in "$DATA"/jpeg/*.jpg; do
+    b=$(basename "$f" .jpg)
+    for k in 1 2 3 4 5 6 7 8; do ln -s "$f" "$WORK/in/${b}_k$k.jpg"; done
+  done
+}
+
+do_batchpy() {
+  local texcv="$BUILD/bin/texcv"
+  [ -x "$texcv" ] || { echo "no $texcv: run run_device.sh build first"; return 1; }
+  [ -d "$PKG/texcv" ] || { echo "no $PKG/texcv: run run_device.sh python first"; return 1; }
+  make_inputs || return 1
+  local pipe="resize:scale=0.5;convolve:kernel=-1|-1|-1|-1|16|-1|-1|-1|-1,scale=0.125"
+  local shm=/dev/shm/texcv-i19-out
+  export PATH=$BUILD/bin:$PATH PYTHONPATH=$PKG
+  cat >"$WORK/py.py" <<PY
+import sys, time
+t0 = time.perf_counter()
+import texcv
+t1 = time.perf_counter()
+rows = texcv.batch("$WORK/in", "$shm", "$pipe", device="cuda", quality=90)
+t2 = time.perf_counter()
+ok = sum(r["status"] == "ok" for r in rows)
+print(f"import {t1 - t0:.3f} s, call {t2 - t1:.3f} s, {ok} ok of {len(rows)}", file=sys.stderr)
+PY
+  {
+    echo "== issue 19 item 7 (batchpy): $(find "$WORK/in" -name '*.jpg' | wc -l) JPEGs, $pipe, q90, --device cuda, outputs in $shm"
+    nvidia-smi --query-gpu=name --format=csv,noheader | head -1
+    echo "commit: $(head -1 COMMIT 2>/dev/null || echo unknown); cores: $(nproc)"
+  } | tee "$OUT/issue19_batchpy.txt"
+  local r t
+  for r in 1 2 3 4; do
+    rm -rf "$shm"
+    t=$(secs "$texcv" batch -i "$WORK/in" -o "$shm" -p "$pipe" --device cuda -q 90 \
+      --report "$WORK/cli.jsonl")
+    echo "cli run $r: $t s ($(grep -c '"status":"ok"' "$WORK/cli.jsonl") ok)" | tee -a "$OUT/issue19_batchpy.txt"
+    rm -rf "$shm"
+    t=$(secs python3 "$WORK/py.py")
+    echo "py run $r: $t s (process); $(tail -1 "$OUT/issue19_err.log")" | tee -a "$OUT/issue19_batchpy.txt"
+  done
+  rm -rf "$shm"
+}
+
 for stage in "$@"; do
   case "$stage" in
     stash) do_stash ;;
     install) do_install ;;
     measure) do_measure ;;
-    *) echo "issue19_device.sh: unknown stage '$stage' (stash install measure)" ;;
+    batchpy) do_batchpy ;;
+    *) echo "issue19_device.sh: unknown stage '$stage' (stash install measure batchpy)" ;;
   esac
 done

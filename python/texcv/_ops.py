@@ -117,6 +117,7 @@ _ANNOTATE = {
     ("convolve", "kernel"): "Any",
     ("warp_affine", "m"): "Any",
     ("warp_perspective", "m"): "Any",
+    ("histogram", "range"): "Sequence[float]",
 }
 
 

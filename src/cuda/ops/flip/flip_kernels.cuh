@@ -6,13 +6,14 @@
 #include "src/cuda/ops/common/device_common.cuh"
 #include "src/cuda/ops/common/launch_batch.cuh"
 #include "src/cuda/ops/flip/flip_launch.hpp"
+#include "src/cuda/ops/flip/flip_tuning.hpp"
 #include "src/cuda/runtime/runtime.hpp"
 
 namespace texcv::cuda::ops {
 
 template <typename T, int C>
-constexpr int kFlipPx = C == 3 ? static_cast<int>(16 / sizeof(T))
-                               : static_cast<int>(16 / (C * sizeof(T)));
+constexpr int kFlipPx = C == 3 ? static_cast<int>(tuning::Flip::kBytesPerThread / sizeof(T))
+                               : static_cast<int>(tuning::Flip::kBytesPerThread / (C * sizeof(T)));
 
 template <typename T, int C>
 __device__ __forceinline__ void flip_body(const FlipArgs a, const DstArgs dst) {

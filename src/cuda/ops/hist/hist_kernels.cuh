@@ -16,12 +16,13 @@
 #include "src/cuda/ops/color/color_kernels.cuh"
 #include "src/cuda/ops/common/device_common.cuh"
 #include "src/cuda/ops/hist/hist_launch.hpp"
+#include "src/cuda/ops/hist/hist_tuning.hpp"
 #include "src/cuda/runtime/runtime.hpp"
 #include "texcv/error.hpp"
 
 namespace texcv::cuda::ops {
 
-constexpr int kMaxReduceThreads = 256;
+constexpr int kMaxReduceThreads = tuning::Hist::kMaxReduceThreads;
 
 template <typename T>
 __device__ __forceinline__ const T* reduce_row(const ReduceSrc& s, int y) {
@@ -195,7 +196,7 @@ struct AffineF {
 template <typename T>
 constexpr int kClaheBins = sizeof(T) == 1 ? 256 : 65536;
 
-constexpr int kClaheHistThreads = 256;
+constexpr int kClaheHistThreads = tuning::Hist::kClaheHistThreads;
 
 // Grid: x = tile, y = a split of the tile's pixels. u8 counts into shared memory first, u16
 // (65536 bins) with atomics on the tile's global histogram.
@@ -274,7 +275,8 @@ __device__ __forceinline__ int block_exclusive_scan(int v, int* sh) {
 }
 
 template <typename T>
-constexpr int kClaheLutThreads = sizeof(T) == 1 ? 256 : 1024;
+constexpr int kClaheLutThreads = sizeof(T) == 1 ? tuning::Hist::kClaheLutThreadsU8
+                                                : tuning::Hist::kClaheLutThreadsU16;
 
 // One block per tile; thread t owns the bins [t per, (t + 1) per). The CPU's steps: clip at
 // a.clip counting the excess, add excess / bins to every bin and one more to the bins 0, step,

@@ -8,6 +8,7 @@
 #include "src/cuda/ops/common/device_common.cuh"
 #include "src/cuda/ops/common/launch_batch.cuh"
 #include "src/cuda/ops/resize/resize_launch.hpp"
+#include "src/cuda/ops/resize/resize_tuning.hpp"
 #include "src/cuda/runtime/runtime.hpp"
 
 namespace texcv::cuda::ops {
@@ -80,7 +81,7 @@ __device__ __forceinline__ void resize_area_body(const Src src, const DstArgs ds
 // order. Results equal the per-pixel kernels bit for bit.
 
 template <typename T, int C>
-constexpr int kResizePx = C == 1 ? 4 : (C == 4 && sizeof(T) == 1 ? 2 : 1);
+constexpr int kResizePx = tuning::Resize::kPx<T, C>;
 
 template <Interp IP>
 constexpr int kTaps = IP == Interp::nearest ? 1 : (IP == Interp::linear ? 2 : 4);
@@ -284,11 +285,13 @@ __device__ __forceinline__ void resize_area_sep_body(const Src src, const DstArg
   }
 }
 
-// Rows per thread: 8, fewer when the grid would have under 4096 blocks.
+// Rows per thread: tuning::Resize::kMaxRowsPerThread, fewer when the grid would have under
+// kMinBlocks blocks.
 inline int resize_rows_per_thread(int width, int height, int px) {
   const long long bx = ((width + px - 1) / px + kBlockX - 1) / kBlockX;
-  int ry = 8;
-  while (ry > 1 && bx * ((height + kBlockY * ry - 1) / (kBlockY * ry)) < 4096) ry /= 2;
+  int ry = tuning::Resize::kMaxRowsPerThread;
+  while (ry > 1 && bx * ((height + kBlockY * ry - 1) / (kBlockY * ry)) < tuning::Resize::kMinBlocks)
+    ry /= 2;
   return ry;
 }
 

@@ -182,7 +182,7 @@ PY
     echo "commit: $(head -1 COMMIT 2>/dev/null || echo unknown); cores: $(nproc)"
   } | tee "$OUT/issue19_batchpy.txt"
   local r t
-  for r in 1 2 3 4; do
+  for r in $(seq "${TEXCV_BATCHPY_RUNS:-4}"); do
     rm -rf "$shm"
     t=$(secs "$texcv" batch -i "$WORK/in" -o "$shm" -p "$pipe" --device cuda -q 90 \
       --report "$WORK/cli.jsonl")

@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.." || exit 1
 OUT=${OUT:-$PWD/out-device}
 mkdir -p "$OUT"
 T0=$(date +%s)
-TEXCV_DEADLINE=200 TEXCV_HARD_LIMIT=560 bash bench/run_device.sh build python >"$OUT/run_device.txt" 2>&1
+TEXCV_DEADLINE=330 TEXCV_HARD_LIMIT=560 bash bench/run_device.sh build python >"$OUT/run_device.txt" 2>&1
 grep -A6 "== stages" "$OUT/run_device.txt"
 tail -3 "$OUT/pytest.log" 2>/dev/null
 echo "== ctest -L cuda (at $(($(date +%s) - T0)) s)"

@@ -1,9 +1,9 @@
 // The contract between src/core/ops/{median_blur,bilateral_filter}.cpp and the backends for the
 // non-linear filters (include/texcv/filters.hpp: median_blur, bilateral_filter). src/core validates
-// every call and resolves the parameters; the CPU backend (src/cpu/filter_median.cpp,
-// filter_bilateral.cpp) and the CUDA backend (src/cuda/ops/median/, src/cuda/ops/bilateral/)
-// implement them with the same element order (median) and the same weight tables and float order
-// (bilateral), so their results are identical.
+// every call and resolves the parameters; the CPU backend (src/cpu/median_blur.cpp,
+// bilateral_filter.cpp) and the CUDA backend (src/cuda/ops/median_blur/,
+// src/cuda/ops/bilateral_filter/) implement them with the same element order (median) and the same
+// weight tables and float order (bilateral), so their results are identical.
 #pragma once
 
 #include <cstdint>
@@ -85,8 +85,8 @@ void bilateral_filter(const ImageView& src, const ImageView& dst,
 }  // namespace texcv::cpu
 
 namespace texcv::cuda {
-// The CUDA backend (src/cuda/ops/median/, src/cuda/ops/bilateral/), on the caller's stream,
-// identical to the CPU backend; without CUDA, the core's call throws NotCompiled
+// The CUDA backend (src/cuda/ops/median_blur/, src/cuda/ops/bilateral_filter/), on the caller's
+// stream, identical to the CPU backend; without CUDA, the core's call throws NotCompiled
 // (cuda_call.hpp).
 void median_blur(const ImageView& src, const ImageView& dst, const texcv::detail::MedianDesc& d,
                  void* stream);

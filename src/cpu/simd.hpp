@@ -14,7 +14,7 @@
 
 namespace texcv::cpu::simd {
 
-// median_blur's 3x3 and 5x5 windows (simd_median.cpp): each vector holds one lane per output
+// median_blur's 3x3 and 5x5 windows (simd_median_blur.cpp): each vector holds one lane per output
 // element. 5x5: the k * k window values of a lane sit in 25 vectors kept in registers while the
 // comparator network of median_networks.hpp runs; 3x3: sorted columns. Min and max are exact
 // (f32 compares the order key of texcv::detail::float_key as a signed integer: the same total
@@ -204,10 +204,10 @@ bool pick_rows(const std::uint8_t* a, const std::uint8_t* b, std::uint8_t* out, 
 bool pick_rows(const std::uint16_t* a, const std::uint16_t* b, std::uint16_t* out, int n, bool max);
 bool pick_rows(const float* a, const float* b, float* out, int n, bool max);
 
-// bilateral_filter of a u8 row (simd_bilateral.cpp), channels 1 or 3: out pixel x < w from the
-// padded source, centre + x * channels being the pixel's own element and centre + x * channels +
-// ofs[k] tap k's; the colour weight table[L1 distance], space[k], the sums in tap order and
-// saturate(sum / wsum) as filter_bilateral.cpp's plain loop.
+// bilateral_filter of a u8 row (simd_bilateral_filter.cpp), channels 1 or 3: out pixel x < w from
+// the padded source, centre + x * channels being the pixel's own element and centre + x * channels
+// + ofs[k] tap k's; the colour weight table[L1 distance], space[k], the sums in tap order and
+// saturate(sum / wsum) as bilateral_filter.cpp's plain loop.
 bool bilateral_row(const std::uint8_t* center, int channels, const long* ofs, const float* space,
                    int taps, const float* table, int w, std::uint8_t* out);
 

@@ -193,7 +193,7 @@ bool convert_f32_f32(const float* s, int n, float a, float b, float* o) {
   return convert_impl(s, n, a, b, o);
 }
 
-// unsharp_mask's combination: filter_unsharp.cpp's floats (v + amount * diff where |diff| >=
+// unsharp_mask's combination: unsharp_mask.cpp's floats (v + amount * diff where |diff| >=
 // threshold, else the source element), selected in float lanes: a u8/u16 source element converts
 // to float and back exactly.
 template <typename T>

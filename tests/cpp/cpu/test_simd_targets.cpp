@@ -266,7 +266,7 @@ TEST(SimdTargets, ColorMovesArePxSwapRbAndPxFromGrayOnEveryTarget) {
 // cvt_color's float conversions of three-channel rows: the YUV matrices (px_matrix; u8, u16,
 // f32), RGB/BGR to HSV (px_to_hsv) and back (px_from_hsv; u8, f32). want: the plain per-pixel
 // code; got: the SIMD row (false: not taken). f32 rows hand pixels back through PlainPixels,
-// which runs `want` as color_cvt.cpp runs its plain loop.
+// which runs `want` as cvt_color.cpp runs its plain loop.
 struct RowConv {
   enum Kind { matrix, to_hsv, from_hsv } kind;
   ColorCode code;  // matrix: the YUV code
@@ -826,7 +826,7 @@ TEST(SimdTargets, PickRowsAreMorphologysPickOnEveryTarget) {
   });
 }
 
-// unsharp_mask's row combination: filter_unsharp.cpp's plain formula bit for bit on every target
+// unsharp_mask's row combination: unsharp_mask.cpp's plain formula bit for bit on every target
 // (|diff| >= threshold picks the sharpened, saturated value, else the source element): u8, u16,
 // f32 with NaN, infinities and signed zeros; thresholds 0 and 3.5, amounts 0.5, 2 and -1.
 template <typename T>

@@ -2,7 +2,7 @@
 // (filter.<type>.cu). Host code (filter.cpp) calls them. Kernel coefficients travel by value in
 // the argument structs (copied to shared memory by each block). The per-element arithmetic and
 // its order are those of the CPU backend (src/cpu/filter_rows.hpp, filter_2d.cpp,
-// filter_separable.cpp, filter_unsharp.cpp), so the results are identical on every path.
+// filter_separable.cpp, unsharp_mask.cpp), so the results are identical on every path.
 //
 // Access paths (SourceArgs::path, resolved by the host):
 // - global: plain loads through L1; each thread computes a strip of kFilterStrip output rows of

@@ -1,5 +1,5 @@
 // Launchers of the median_blur kernels, one explicit instantiation per element type
-// (median.<type>.cu). Host code (median.cpp) calls them. The kernels select by
+// (median_blur.<type>.cu). Host code (median_blur.cpp) calls them. The kernels select by
 // detail::float_key order for f32 (src/core/nonlinear_desc.hpp), as the CPU backend does, so the
 // results are identical element for element.
 #pragma once

@@ -1,5 +1,5 @@
 // median_blur kernels for u16 images.
-#include "src/cuda/ops/median/median_kernels.cuh"
+#include "src/cuda/ops/median_blur/median_blur_kernels.cuh"
 
 namespace texcv::cuda::ops {
 

@@ -1,5 +1,5 @@
 // bilateral_filter kernels for f32 images, and the range reduction that sizes the f32 colour table.
-#include "src/cuda/ops/bilateral/bilateral_kernels.cuh"
+#include "src/cuda/ops/bilateral_filter/bilateral_filter_kernels.cuh"
 
 namespace texcv::cuda::ops {
 

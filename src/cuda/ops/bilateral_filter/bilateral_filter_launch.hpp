@@ -1,7 +1,7 @@
 // Launchers of the bilateral_filter kernels, one explicit instantiation per element type
-// (bilateral.<type>.cu). Host code (bilateral.cpp) calls them. The weight tables are built once on
-// the host by src/core (nonlinear_desc.hpp) and uploaded; the kernels use them in the CPU
-// backend's order (src/cpu/filter_bilateral.cpp), so the results are identical.
+// (bilateral_filter.<type>.cu). Host code (bilateral_filter.cpp) calls them. The weight tables are
+// built once on the host by src/core (nonlinear_desc.hpp) and uploaded; the kernels use them in the
+// CPU backend's order (src/cpu/bilateral_filter.cpp), so the results are identical.
 #pragma once
 
 #include <cuda_runtime.h>

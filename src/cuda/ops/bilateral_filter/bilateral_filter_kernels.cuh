@@ -14,7 +14,7 @@
 #include "src/core/dispatch.hpp"
 #include "src/core/nonlinear_desc.hpp"
 #include "src/core/sampling.hpp"
-#include "src/cuda/ops/bilateral/bilateral_launch.hpp"
+#include "src/cuda/ops/bilateral_filter/bilateral_filter_launch.hpp"
 #include "src/cuda/ops/common/device_common.cuh"
 #include "src/cuda/runtime/runtime.hpp"
 

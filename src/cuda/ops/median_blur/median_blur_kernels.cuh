@@ -25,15 +25,15 @@
 #include "src/core/dispatch.hpp"
 #include "src/core/nonlinear_desc.hpp"
 #include "src/cuda/ops/common/device_common.cuh"
-#include "src/cuda/ops/median/median_launch.hpp"
-#include "src/cuda/ops/median/median_tuning.hpp"
+#include "src/cuda/ops/median_blur/median_blur_launch.hpp"
+#include "src/cuda/ops/median_blur/median_blur_tuning.hpp"
 #include "src/cuda/runtime/runtime.hpp"
 
 namespace texcv::cuda::ops {
 
 namespace median {
 
-// Output rows per thread of the network kernel (median_tuning.hpp).
+// Output rows per thread of the network kernel (median_blur_tuning.hpp).
 constexpr int kRowsPerThread = tuning::Median::kRowsPerThread;
 
 template <typename T>

@@ -1,7 +1,7 @@
 // bilateral_filter of u8 images (1 or 3 channels) in Highway vectors (see simd.hpp): a vector of
 // neighbouring output pixels at a time, so that each tap of the disc is one contiguous load of
 // the padded source (no gather) and only the colour weight is a table gather. Per lane the
-// arithmetic is filter_bilateral.cpp's, in its order: the integer L1 colour distance, the table's
+// arithmetic is bilateral_filter.cpp's, in its order: the integer L1 colour distance, the table's
 // weight, wk = space * weight, wsum += wk and sum += wk * q over the taps, then sum / wsum
 // saturated. The same floats as the plain loop.
 #include <cstddef>
@@ -12,7 +12,7 @@
 #if TEXCV_HAS_HWY
 
 #undef HWY_TARGET_INCLUDE
-#define HWY_TARGET_INCLUDE "src/cpu/simd_bilateral.cpp"
+#define HWY_TARGET_INCLUDE "src/cpu/simd_bilateral_filter.cpp"
 #include <hwy/foreach_target.h>  // must come before highway.h
 #include <hwy/highway.h>
 

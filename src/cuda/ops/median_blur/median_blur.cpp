@@ -1,12 +1,12 @@
 // median_blur on the CUDA backend, on the caller's stream: ksize 1 is a device copy; other sizes
-// run the kernels of median_kernels.cuh (see there for the two methods).
+// run the kernels of median_blur_kernels.cuh (see there for the two methods).
 #include <cstdint>
 
 #include "src/core/dispatch.hpp"
 #include "src/core/nonlinear_desc.hpp"
 #include "src/cuda/ops/common/host_common.hpp"
 #include "src/cuda/ops/common/source_access.hpp"
-#include "src/cuda/ops/median/median_launch.hpp"
+#include "src/cuda/ops/median_blur/median_blur_launch.hpp"
 #include "src/cuda/runtime/runtime.hpp"
 #include "texcv/error.hpp"
 

@@ -1,5 +1,5 @@
 // median_blur's launch constants per GPU architecture, apart from the kernels
-// (median_kernels.cuh reads them). Only sm_90 is built (CMAKE_CUDA_ARCHITECTURES 90).
+// (median_blur_kernels.cuh reads them). Only sm_90 is built (CMAKE_CUDA_ARCHITECTURES 90).
 #pragma once
 
 namespace texcv::cuda::ops::tuning {

@@ -3,7 +3,8 @@
 // w * src over the disc of offsets (src/core's bilateral_disc, row-major), in float. Space weights
 // come from the disc; colour weights from src/core's tables (nonlinear_desc.hpp): for u8 the value
 // for every integer L1 distance, for f32 OpenCV's interpolated table over the image's range. The
-// CUDA backend (src/cuda/ops/bilateral/) uses the same tables and order. Rows run in parallel.
+// CUDA backend (src/cuda/ops/bilateral_filter/) uses the same tables and order. Rows run in
+// parallel.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>

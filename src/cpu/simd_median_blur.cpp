@@ -10,7 +10,7 @@
 #if TEXCV_HAS_HWY
 
 #undef HWY_TARGET_INCLUDE
-#define HWY_TARGET_INCLUDE "src/cpu/simd_median.cpp"
+#define HWY_TARGET_INCLUDE "src/cpu/simd_median_blur.cpp"
 #include <hwy/foreach_target.h>  // must come before highway.h
 #include <hwy/highway.h>
 

@@ -1,14 +1,14 @@
 // bilateral_filter on the CUDA backend, on the caller's stream. src/core built the disc; this
 // builds the colour table on the host (src/core's bilateral_color_u8 / _f32, as the CPU backend),
-// uploads the tables into one stream-ordered buffer and launches bilateral_kernels.cuh. f32 needs
-// the image's range first: a reduction on the stream, then one cudaStreamSynchronize to read its
-// 8 bytes back (the table depends on it, as in OpenCV).
+// uploads the tables into one stream-ordered buffer and launches bilateral_filter_kernels.cuh. f32
+// needs the image's range first: a reduction on the stream, then one cudaStreamSynchronize to read
+// its 8 bytes back (the table depends on it, as in OpenCV).
 #include <cstdint>
 #include <cstring>
 #include <vector>
 
 #include "src/core/nonlinear_desc.hpp"
-#include "src/cuda/ops/bilateral/bilateral_launch.hpp"
+#include "src/cuda/ops/bilateral_filter/bilateral_filter_launch.hpp"
 #include "src/cuda/ops/common/host_common.hpp"
 #include "src/cuda/ops/common/source_access.hpp"
 #include "src/cuda/runtime/runtime.hpp"

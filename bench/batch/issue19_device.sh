@@ -74,10 +74,7 @@ secs() {
   python3 -c "print(f'{$t1 - $t0:.3f}')"
 }
 
-do_measure() {
-  local texcv="$BUILD/bin/texcv"
-  [ -x "$texcv" ] || { echo "no $texcv: run run_device.sh build first"; return 1; }
-  [ -d "$PKG/texcv" ] || { echo "no $PKG/texcv: run run_device.sh python first"; return 1; }
+make_inputs() {
   python3 bench/batch/make_data.py --out "$DATA" --tiff 0 --jpeg 1000 >/dev/null || return 1
   rm -rf "$WORK" && mkdir -p "$WORK/in"
   local f b k
@@ -85,6 +82,13 @@ do_measure() {
     b=$(basename "$f" .jpg)
     for k in 1 2 3 4 5 6 7 8; do ln -s "$f" "$WORK/in/${b}_k$k.jpg"; done
   done
+}
+
+do_measure() {
+  local texcv="$BUILD/bin/texcv"
+  [ -x "$texcv" ] || { echo "no $texcv: run run_device.sh build first"; return 1; }
+  [ -d "$PKG/texcv" ] || { echo "no $PKG/texcv: run run_device.sh python first"; return 1; }
+  make_inputs || return 1
   local n
   n=$(find "$WORK/in" -name '*.jpg' | wc -l)
   local pipe="resize:scale=0.5;convolve:kernel=-1|-1|-1|-1|16|-1|-1|-1|-1,scale=0.125"
@@ -148,15 +152,6 @@ PY
   timeout 300 python3 "$WORK/ray_run.py" 2>>"$OUT/issue19_err.log" | tee -a "$OUT/issue19.txt"
 }
 
-make_inputs() {
-  python3 bench/batch/make_data.py --out "$DATA" --tiff 0 --jpeg 1000 >/dev/null || return 1
-  rm -rf "$WORK" && mkdir -p "$WORK/in"
-  local f b k
-  for f in "$DATA"/jpeg/*.jpg; do
-    b=$(basename "$f" .jpg)
-    for k in 1 2 3 4 5 6 7 8; do ln -s "$f" "$WORK/in/${b}_k$k.jpg"; done
-  done
-}
 
 do_batchpy() {
   local texcv="$BUILD/bin/texcv"

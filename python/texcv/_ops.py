@@ -34,7 +34,9 @@ from ._errors import invalid, unsupported
 
 _FLOAT_DTYPES = ("float32",)
 _op_output = _n.op_output
+_op_output_with = _n.op_output_with
 _op_run = _n.op_run
+_op_run_with = _n.op_run_with
 _op_counts = _n.op_counts
 # numpy's names of the element types a numpy_dtype parameter takes.
 _ELEM_TYPES = {"uint8": "u8", "uint16": "u16", "float32": "f32"}
@@ -179,17 +181,23 @@ class _Op:
         input images' arrays, in self.images' order."""
         name = self.name
         s = src if isinstance(src, Array) else as_input(src, name)
-        ims = [as_input(a, name, n).native for n, a in zip(self.images, images)]
+        if images:
+            ims = [as_input(a, name, n).native for n, a in zip(self.images, images)]
+            extra = (self.images, ims)
+        else:
+            extra = ()
         if dst is not None:
             d = as_output(dst, name)
         elif self.keeps_format and dtype is None:
             d = s.empty(s.shape, s.dtype)
         else:
-            w, h, c, t = _op_output(name, s.native, params, self.images, ims)
+            out = _op_output_with if extra else _op_output
+            w, h, c, t = out(name, s.native, params, *extra)
             if dtype is not None:
                 t = self.out_dtype(s, dtype)
             d = s.empty(out_shape(s, h, w, None if c == s.channels else c), t)
-        value = self.go(name, _op_run, s, d, device, stream, name, params, self.images, ims)
+        value = self.go(name, _op_run_with if extra else _op_run, s, d, device, stream, name,
+                        params, *extra)
         if self.output == "image_value":
             return value if dst is not None else (value, d.obj)
         return d.obj

@@ -43,6 +43,40 @@ nb::list spec_list(const std::vector<texcv::OpSpec>& specs) {
   return ops;
 }
 
+// The output's (width, height, channels, dtype) of op `name` on src, with its input images
+// beside it (remap's maps) by name.
+nb::tuple op_output(const std::string& name, InArray src, const texcv::TypedParams& params,
+                    const std::vector<std::string>& image_names,
+                    const std::vector<InArray>& images) {
+  const char* op = texcv::find_api_operation(name).name.c_str();
+  texcv::TypedImages views;
+  for (std::size_t i = 0; i < images.size() && i < image_names.size(); ++i)
+    views[image_names[i]] = view_of(images[i], op, image_names[i].c_str());
+  const texcv::OutputFormat f =
+      texcv::typed_output_format(name, view_of(src, op, "src"), params, views);
+  return nb::make_tuple(f.width, f.height, f.channels, dtype_name(f.type));
+}
+
+// Runs op `name` into dst (on the CPU, or the GPU with copies for host arrays); returns the op's
+// number (threshold's level) or None.
+nb::object op_run(InArray src, OutArray dst, const std::string& name,
+                  const texcv::TypedParams& params, const std::vector<std::string>& image_names,
+                  const std::vector<InArray>& images, const std::string& device,
+                  std::uintptr_t stream) {
+  const texcv::OpSpec& spec = texcv::find_api_operation(name);
+  const char* op = spec.name.c_str();  // outlives the call
+  std::vector<ImageView> ins{view_of(src, op, "src")};
+  for (std::size_t i = 0; i < images.size() && i < image_names.size(); ++i)
+    ins.push_back(view_of(images[i], op, image_names[i].c_str()));
+  double value = 0.0;
+  run(op, ins, view_of(dst, op, "dst"), device, stream, [&](auto& in, auto& out, void* s) {
+    texcv::TypedImages views;
+    for (std::size_t i = 1; i < in.size(); ++i) views[image_names[i - 1]] = in[i];
+    value = texcv::run_into(op, in[0], out, params, s, views);
+  });
+  return spec.output == "image_value" ? nb::object(nb::cast(value)) : nb::none();
+}
+
 }  // namespace
 
 void init_runtime(nb::module_& m) {
@@ -130,58 +164,18 @@ void init_runtime(nb::module_& m) {
   m.def(
       "op_output",
       [](const std::string& name, InArray src, const texcv::TypedParams& params) {
-        const char* op = texcv::find_api_operation(name).name.c_str();
-        const texcv::OutputFormat f =
-            texcv::typed_output_format(name, view_of(src, op, "src"), params);
-        return nb::make_tuple(f.width, f.height, f.channels, dtype_name(f.type));
+        return op_output(name, src, params, {}, {});
       },
       "name"_a, "src"_a, "params"_a);
-  m.def(
-      "op_output_with",
-      [](const std::string& name, InArray src, const texcv::TypedParams& params,
-         const std::vector<std::string>& image_names, const std::vector<InArray>& images) {
-        const char* op = texcv::find_api_operation(name).name.c_str();
-        texcv::TypedImages views;
-        for (std::size_t i = 0; i < images.size() && i < image_names.size(); ++i)
-          views[image_names[i]] = view_of(images[i], op, image_names[i].c_str());
-        const texcv::OutputFormat f =
-            texcv::typed_output_format(name, view_of(src, op, "src"), params, views);
-        return nb::make_tuple(f.width, f.height, f.channels, dtype_name(f.type));
-      },
-      "name"_a, "src"_a, "params"_a, "image_names"_a, "images"_a);
+  m.def("op_output_with", &op_output, "name"_a, "src"_a, "params"_a, "image_names"_a, "images"_a);
   m.def(
       "op_run",
       [](InArray src, OutArray dst, const std::string& name, const texcv::TypedParams& params,
-         const std::string& device, std::uintptr_t stream) {
-        const texcv::OpSpec& spec = texcv::find_api_operation(name);
-        const char* op = spec.name.c_str();  // outlives the call
-        double value = 0.0;
-        run(op, {view_of(src, op, "src")}, view_of(dst, op, "dst"), device, stream,
-            [&](auto& in, auto& out, void* s) {
-              value = texcv::run_into(op, in[0], out, params, s);
-            });
-        return spec.output == "image_value" ? nb::object(nb::cast(value)) : nb::none();
-      },
+         const std::string& device,
+         std::uintptr_t stream) { return op_run(src, dst, name, params, {}, {}, device, stream); },
       "src"_a, "dst"_a, "name"_a, "params"_a, "device"_a, "stream"_a);
-  m.def(
-      "op_run_with",
-      [](InArray src, OutArray dst, const std::string& name, const texcv::TypedParams& params,
-         const std::vector<std::string>& image_names, const std::vector<InArray>& images,
-         const std::string& device, std::uintptr_t stream) {
-        const texcv::OpSpec& spec = texcv::find_api_operation(name);
-        const char* op = spec.name.c_str();  // outlives the call
-        std::vector<ImageView> ins{view_of(src, op, "src")};
-        for (std::size_t i = 0; i < images.size() && i < image_names.size(); ++i)
-          ins.push_back(view_of(images[i], op, image_names[i].c_str()));
-        double value = 0.0;
-        run(op, ins, view_of(dst, op, "dst"), device, stream, [&](auto& in, auto& out, void* s) {
-          texcv::TypedImages views;
-          for (std::size_t i = 1; i < in.size(); ++i) views[image_names[i - 1]] = in[i];
-          value = texcv::run_into(op, in[0], out, params, s, views);
-        });
-        return spec.output == "image_value" ? nb::object(nb::cast(value)) : nb::none();
-      },
-      "src"_a, "dst"_a, "name"_a, "params"_a, "image_names"_a, "images"_a, "device"_a, "stream"_a);
+  m.def("op_run_with", &op_run, "src"_a, "dst"_a, "name"_a, "params"_a, "image_names"_a, "images"_a,
+        "device"_a, "stream"_a);
   m.def(
       "op_counts",
       [](InArray src, const std::string& name, const texcv::TypedParams& params,

@@ -18,7 +18,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from . import _texcv as _n
-from ._arrays import Array, as_input, as_output, kind_of, out_shape
+from ._arrays import ELEM_TYPE_DTYPES, Array, as_input, as_output, kind_of, out_shape
 from ._errors import Error, invalid, unsupported
 
 
@@ -259,7 +259,7 @@ class Pipeline:
         """(width, height, channels, dtype) of the output on src; validates every step on it."""
         a = as_input(src, "Pipeline")
         w, h, c, t = self._p.output_format(a.native)
-        return w, h, c, _DTYPES[t]
+        return w, h, c, ELEM_TYPE_DTYPES[t]
 
     def __call__(self, src: Any, *, device: str = "auto", stream: Any = None) -> Any:
         many = isinstance(src, (list, tuple))
@@ -270,7 +270,7 @@ class Pipeline:
             # As the single operations: an H x W x 1 source keeps its third axis while the
             # channel count does not change.
             shape = out_shape(a, h, w) if c == a.channels else out_shape(a, h, w, c)
-            outs.append(a.empty(shape, _DTYPES[t]))
+            outs.append(a.empty(shape, ELEM_TYPE_DTYPES[t]))
         self._run(ins, outs, device, stream)
         return [o.obj for o in outs] if many else outs[0].obj
 
@@ -300,7 +300,6 @@ class Pipeline:
         self._p.run_into([a.native for a in ins], [o.native for o in outs], device, st)
 
 
-_DTYPES = {"u8": "uint8", "u16": "uint16", "f32": "float32"}
 
 
 def _pipeline_text(op: str, pipeline: Any) -> str:

@@ -18,6 +18,8 @@ from ._errors import invalid, unsupported
 
 DTYPES = ("uint8", "uint16", "float32")
 _EXPECTED_DTYPES = "uint8, uint16 or float32"
+# The registry's names of the element types (ElemType's to_string) and numpy's.
+ELEM_TYPE_DTYPES = {"u8": "uint8", "u16": "uint16", "f32": "float32"}
 
 
 def kind_of(a: Any) -> str:

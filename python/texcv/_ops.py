@@ -29,7 +29,8 @@ from typing import Any, Callable
 import numpy as np
 
 from . import _texcv as _n
-from ._arrays import Array, as_input, as_output, host_floats, out_shape, stream_handle
+from ._arrays import (_EXPECTED_DTYPES, ELEM_TYPE_DTYPES, Array, as_input, as_output, host_floats,
+                      out_shape, stream_handle)
 from ._errors import invalid, unsupported
 
 _FLOAT_DTYPES = ("float32",)
@@ -38,8 +39,8 @@ _op_output_with = _n.op_output_with
 _op_run = _n.op_run
 _op_run_with = _n.op_run_with
 _op_counts = _n.op_counts
-# numpy's names of the element types a numpy_dtype parameter takes.
-_ELEM_TYPES = {"uint8": "u8", "uint16": "u16", "float32": "f32"}
+# The registry's element type of each numpy dtype name a numpy_dtype parameter takes.
+_ELEM_TYPES = {v: k for k, v in ELEM_TYPE_DTYPES.items()}
 
 
 def _to_int(v: Any) -> Any:
@@ -75,7 +76,7 @@ def _to_elem_type(op: str) -> Callable[[Any], Any]:
     def conv(v: Any) -> Any:
         name = np.dtype(v).name
         if name not in _ELEM_TYPES:
-            raise unsupported(op, "dtype is not supported", name, "uint8, uint16 or float32")
+            raise unsupported(op, "dtype is not supported", name, _EXPECTED_DTYPES)
         return _ELEM_TYPES[name]
     return conv
 

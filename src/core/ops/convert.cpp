@@ -11,12 +11,6 @@ namespace texcv {
 
 using namespace color_common;  // NOLINT: what the color ops share
 
-namespace {
-
-const std::vector<std::string> kElemTypes{"u8", "u16", "f32"};
-
-}  // namespace
-
 void convert(const ImageView& src, const ImageView& dst, double scale, double offset,
              void* stream) {
   const char* op = "convert";
@@ -42,7 +36,8 @@ void declare_convert(std::vector<OpEntry>& ops) {
   e.spec.summary =
       "change the element type: out = saturate(in * scale + offset), as cv::Mat::convertTo";
   auto& ps = e.spec.params;
-  ps.push_back(p_enum("type", "", kElemTypes, "output element type (default: the source's)"));
+  ps.push_back(
+      p_enum("type", "", enum_names(ElemType::f32), "output element type (default: the source's)"));
   ps.back().numpy_dtype = true;  // Python: dtype=np.float32 (or "float32")
   ps.push_back(p_float("scale", "1", "factor applied to every element"));
   ps.push_back(p_float("offset", "0", "added after scaling (before rounding and saturation)"));

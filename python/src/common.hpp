@@ -292,7 +292,9 @@ struct PyPipeline {
 
 // Encoded files in memory through a batch session (decode_many, BatchSession.process): job i is
 // datas[i], named names[i] (messages, report), written to or named by outputs[i] (empty: none).
-// Runs with the GIL released; each job's result and output (Deliver::encoded / images) by index.
+// datas empty: job i is the file at path names[i], read by the engine's read threads (a Ray actor
+// on a shared filesystem: no bytes through the object store). Runs with the GIL released; each
+// job's result and output (Deliver::encoded / images) by index.
 struct InMemoryRun {
   std::vector<texcv::batch::Job> jobs;
   std::vector<texcv::batch::Result> results;
@@ -304,11 +306,13 @@ inline InMemoryRun run_in_memory(const std::vector<std::string>& names,
                                  const std::vector<std::string>& outputs,
                                  texcv::batch::Session& session) {
   InMemoryRun r;
-  r.jobs.resize(datas.size());
-  for (std::size_t i = 0; i < datas.size(); ++i) {
-    const auto* p = static_cast<const unsigned char*>(datas[i].data());
+  r.jobs.resize(names.size());
+  for (std::size_t i = 0; i < names.size(); ++i) {
     r.jobs[i].input = names[i];
-    r.jobs[i].data.assign(p, p + datas[i].size());
+    if (!datas.empty()) {
+      const auto* p = static_cast<const unsigned char*>(datas[i].data());
+      r.jobs[i].data.assign(p, p + datas[i].size());
+    }
     if (!outputs.empty()) r.jobs[i].output = outputs[i];
   }
   r.results.resize(r.jobs.size());

@@ -101,7 +101,8 @@ void init_io(nb::module_& m) {
   // Encoded files in memory through the batch engine with a pipeline, in a session whose
   // workers (CUDA streams, buffers, nvJPEG's states) are made once and serve every call
   // (texcv.ray's actors). process(names, datas, outputs): names[i] names item i in messages and
-  // the report, datas[i] its bytes, outputs[i] the output path (deliver "files": written there,
+  // the report, datas[i] its bytes (datas empty: the engine reads the file at path names[i]),
+  // outputs[i] the output path (deliver "files": written there,
   // temporary file + rename) or a name whose extension picks the format (deliver "encoded": the
   // bytes come back; "images": the arrays). Returns (records, outputs, lost): each item's report
   // line (report_json), its output (None for files and for an item that failed), and the
@@ -129,9 +130,10 @@ void init_io(nb::module_& m) {
           "process",
           [](BatchSession& b, const std::vector<std::string>& names,
              const std::vector<nb::bytes>& datas, const std::vector<std::string>& outputs) {
-            if (names.size() != datas.size() || outputs.size() != datas.size())
+            if ((!datas.empty() && names.size() != datas.size()) || outputs.size() != names.size())
               fail(ErrorCode::InvalidArgument, "BatchSession.process",
-                   "names, datas and outputs must have one item each",
+                   "names, datas and outputs must have one item each (or datas empty: the files "
+                   "at the paths names)",
                    std::to_string(names.size()) + ", " + std::to_string(datas.size()) + " and " +
                        std::to_string(outputs.size()),
                    "equal lengths");

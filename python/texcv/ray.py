@@ -61,7 +61,8 @@ def output_path(path: str, output: str, root: str | None, format: str | None) ->
 
 class Processor:
     """A callable class for ``Dataset.map_batches``: rows of ``bytes`` and ``path`` (as
-    ``ray.data.read_binary_files(..., include_paths=True)`` makes them) in; one row per file
+    ``ray.data.read_binary_files(..., include_paths=True)`` makes them), or rows of ``path``
+    alone (the actor reads each file itself: a filesystem every node sees) in; one row per file
     out, with the columns path, output, status, error, stage, device and record (the report line
     of texcv batch, JSON), and with deliver="encoded" the column encoded (bytes), with
     deliver="images" the column image (an array per row).
@@ -120,7 +121,9 @@ class Processor:
 
     def __call__(self, batch: dict[str, Any]) -> dict[str, Any]:
         paths = [str(p) for p in batch["path"]]
-        datas = [bytes(b) for b in batch["bytes"]]
+        # Rows without bytes (process(read="paths"), or ray.data.from_items of paths): the
+        # engine's read threads read each file at its path, as texcv batch does.
+        datas = [bytes(b) for b in batch["bytes"]] if "bytes" in batch else []
         outputs = []
         for p in paths:
             if self.output is not None:
@@ -172,6 +175,13 @@ def _ray_cpus() -> int:
         return 1
 
 
+def auto_batch_size(files: int, concurrency: int) -> int:
+    """process()'s default batch size: `files` shared out as about 4 batches per actor, each of
+    16 to 2048 files."""
+    per = -(-files // max(1, 4 * int(concurrency)))
+    return max(16, min(2048, per))
+
+
 def _input_files(input: str, list_: Sequence[str] | None, output: str) -> list[str]:
     if list_ is not None:
         return [os.path.join(input, p) for p in list_]
@@ -195,22 +205,34 @@ def _input_files(input: str, list_: Sequence[str] | None, output: str) -> list[s
 def process(input: str | os.PathLike, output: str | os.PathLike, pipeline: Any, *,
             list: Sequence[str] | None = None, format: str | None = None, resume: bool = True,
             report: str | os.PathLike | None = None, num_gpus: float = 0,
-            concurrency: int = 1, batch_size: int = 32, num_cpus: float = 1,
-            **options: Any) -> list[dict]:
+            concurrency: int = 1, batch_size: int | None = None, num_cpus: float = 1,
+            read: str = "paths", **options: Any) -> list[dict]:
     """The whole job on the current Ray cluster (``ray.init()`` first, or it starts a local
     one): the PNG, JPEG and TIFF files under `input` (or the `list` of paths relative to it)
     through `pipeline` into `output`, mirroring the tree, in `concurrency` actors of
     Processor with `num_gpus` GPUs and `num_cpus` CPUs each. resume (default True): files
     whose output exists are not read again (their rows say "skipped"). report: also write the
     rows as JSON lines (".jsonl") or Parquet (".parquet"). Returns the report's records (the
-    keys of texcv batch's --report), one per file. Other keywords go to Processor (quality,
-    device, max_pixels, ...). Leave the read tasks a CPU: concurrency x num_cpus below the
-    cluster's CPUs (on a 2-CPU machine two actors of 1 CPU each wait for ever).
+    keys of texcv batch's --report), one per file, naming files by absolute path. Other keywords go to Processor (quality,
+    device, max_pixels, workers, ...).
+
+    read: "paths" (default): the rows are the paths, and each actor's engine reads its files
+    itself with its read threads, as texcv batch does (input and output on a filesystem every
+    node sees, as the output already must be); "bytes": Ray's read tasks read the files
+    (ray.data.read_binary_files) and the bytes reach the actors through the object store; leave
+    those tasks a CPU: concurrency x num_cpus below the cluster's CPUs (on a 2-CPU machine two
+    actors of 1 CPU each wait for ever).
+
+    batch_size: files per call of an actor (one run of its engine, which fills and drains its
+    decode, process and encode stages once per call). None (default): the files shared out as
+    about 4 batches per actor, 16 to 2048 files each: few engine runs on a large job, and each
+    actor still gets work while the others finish.
     """
     import ray
 
-    input = os.fspath(input).rstrip("/") or "/"
-    output = os.fspath(output)
+    # Absolute paths: the actors run in folders (and on nodes) of their own.
+    input = os.path.abspath(os.fspath(input))
+    output = os.path.abspath(os.fspath(output))
     text = _pipeline_text("texcv.ray.process", pipeline)
     files = _input_files(input, list, output)
     root = input if os.path.isdir(input) else os.path.dirname(input)
@@ -223,8 +245,16 @@ def process(input: str | os.PathLike, output: str | os.PathLike, pipeline: Any, 
                             "stage": None})
         else:
             todo.append(f)
+    if read not in ("paths", "bytes"):
+        raise InvalidArgumentError(
+            f"texcv.ray.process: unknown read; got '{read}', expected paths or bytes")
+    if batch_size is None:
+        batch_size = auto_batch_size(len(todo), concurrency)
     if todo:
-        ds = ray.data.read_binary_files(todo, include_paths=True)
+        if read == "bytes":
+            ds = ray.data.read_binary_files(todo, include_paths=True)
+        else:
+            ds = ray.data.from_items([{"path": f} for f in todo])
         kwargs = dict(pipeline=text, output=output, root=root, format=format, **options)
         done = ds.map_batches(Processor, fn_constructor_kwargs=kwargs, batch_size=batch_size,
                               num_gpus=num_gpus, num_cpus=num_cpus,

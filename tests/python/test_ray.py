@@ -41,10 +41,10 @@ def test_process_equals_texcv_batch_and_resume_does_no_work(cluster, tmp_path):
     src = tmp_path / "in"
     make_tree(src)
     want = texcv.batch(src, tmp_path / "cli", PIPE, device="cpu", quality=85)
-    # Two actors of half a CPU each: the read tasks need a CPU of the two too (two actors of one
-    # CPU each wait for ever on a 2-CPU cluster).
+    # read="paths" (the default): the actors read the files themselves, so two actors of one CPU
+    # each may take the whole 2-CPU cluster (no read task waits for a CPU).
     got = tray.process(src, tmp_path / "ray", PIPE, device="cpu", quality=85, batch_size=3,
-                       concurrency=2, num_cpus=0.5, report=tmp_path / "report.jsonl")
+                       concurrency=2, num_cpus=1, report=tmp_path / "report.jsonl")
     # Outputs: the same files, byte for byte.
     assert files_under(tmp_path / "ray") == files_under(tmp_path / "cli")
     assert len(files_under(tmp_path / "ray")) == 7
@@ -71,6 +71,34 @@ def test_process_equals_texcv_batch_and_resume_does_no_work(cluster, tmp_path):
     second = tray.process(src, inner, PIPE, device="cpu")
     assert len(first) == len(second) == 9
     assert not any("/out/" in r["input"] for r in first + second)
+
+
+def test_process_reading_bytes_through_ray_equals_reading_paths(cluster, tmp_path, monkeypatch):
+    src = tmp_path / "in"
+    make_tree(src)
+    by_path = tray.process(src, tmp_path / "paths", PIPE, device="cpu", quality=85)
+    # Two actors of half a CPU each: Ray's read tasks need a CPU of the two too (two actors of one
+    # CPU each wait for ever on a 2-CPU cluster).
+    by_bytes = tray.process(src, tmp_path / "bytes", PIPE, device="cpu", quality=85, batch_size=4,
+                            concurrency=2, num_cpus=0.5, read="bytes")
+    assert files_under(tmp_path / "bytes") == files_under(tmp_path / "paths")
+    assert len(files_under(tmp_path / "paths")) == 7
+    status = lambda rs: {os.path.relpath(r["input"], src): r["status"] for r in rs}  # noqa: E731
+    assert status(by_bytes) == status(by_path) and len(by_path) == 9
+    # Relative input and output: the rows and files are where the caller's folder says.
+    monkeypatch.chdir(tmp_path)
+    rel_rows = tray.process("in", "relative", PIPE, device="cpu", quality=85)
+    assert files_under(tmp_path / "relative") == files_under(tmp_path / "paths")
+    assert all(os.path.isabs(r["input"]) for r in rel_rows)
+    with pytest.raises(texcv.InvalidArgumentError, match="unknown read.*'files'.*paths or bytes"):
+        tray.process(src, tmp_path / "x", PIPE, read="files")
+
+
+def test_auto_batch_size_shares_the_files_out():
+    assert tray.auto_batch_size(8000, 1) == 2000
+    assert tray.auto_batch_size(8000, 4) == 500
+    assert tray.auto_batch_size(100_000, 1) == 2048
+    assert tray.auto_batch_size(9, 2) == 16
 
 
 def test_processor_returns_encoded_or_images_and_checks_its_arguments(cluster, tmp_path):
@@ -111,6 +139,10 @@ def test_processor_makes_its_workers_once_and_they_serve_every_batch(tmp_path):
         out = p(batch)
         assert list(out["status"]) == ["ok", "failed"]
         np.testing.assert_array_equal(texcv.decode(out["encoded"][0]), want)
+    # Rows of paths alone: the engine reads the files.
+    out = p({"path": batch["path"]})
+    assert list(out["status"]) == ["ok", "failed"] and "not a PNG" in out["error"][1]
+    np.testing.assert_array_equal(texcv.decode(out["encoded"][0]), want)
     assert p.workers_made == 2, "the constructor's workers served all three batches"
     assert p.session.workers() == ["cpu:0", "cpu:1"]
     with pytest.raises(texcv.InvalidArgumentError, match="unknown device.*'gpu'.*cpu, cuda or auto"):

@@ -213,8 +213,8 @@ def process(input: str | os.PathLike, output: str | os.PathLike, pipeline: Any, 
     Processor with `num_gpus` GPUs and `num_cpus` CPUs each. resume (default True): files
     whose output exists are not read again (their rows say "skipped"). report: also write the
     rows as JSON lines (".jsonl") or Parquet (".parquet"). Returns the report's records (the
-    keys of texcv batch's --report), one per file, naming files by absolute path. Other keywords go to Processor (quality,
-    device, max_pixels, workers, ...).
+    keys of texcv batch's --report), one per file, naming files by absolute path. Other
+    keywords go to Processor (quality, device, max_pixels, workers, ...).
 
     read: "paths" (default): the rows are the paths, and each actor's engine reads its files
     itself with its read threads, as texcv batch does (input and output on a filesystem every

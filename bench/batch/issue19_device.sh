@@ -189,12 +189,105 @@ PY
   rm -rf "$shm"
 }
 
+# Stage actor (no Ray): texcv.ray.Processor called directly in batches of 64, 500, 2000 and
+# 8000 paths (actor_batches.py), between command runs; outputs in /dev/shm. Results:
+# $OUT/issue19_actor.txt. Also `python3 -X importtime -c "import texcv"`'s largest imports.
+do_actor() {
+  local texcv="$BUILD/bin/texcv"
+  [ -x "$texcv" ] || { echo "no $texcv: run run_device.sh build first"; return 1; }
+  [ -d "$PKG/texcv" ] || { echo "no $PKG/texcv: run run_device.sh python first"; return 1; }
+  [ -d "$WORK/in" ] || make_inputs || return 1
+  local pipe="resize:scale=0.5;convolve:kernel=-1|-1|-1|-1|16|-1|-1|-1|-1,scale=0.125"
+  local shm=/dev/shm/texcv-i19-out
+  export PATH=$BUILD/bin:$PATH PYTHONPATH=$PKG
+  {
+    echo "== issue 19 item 7 (actor): $(find "$WORK/in" -name '*.jpg' | wc -l) JPEGs, $pipe, q90, cuda, outputs in $shm"
+    nvidia-smi --query-gpu=name --format=csv,noheader | head -1
+    echo "commit: $(head -1 COMMIT 2>/dev/null || echo unknown); cores: $(nproc)"
+    echo "import texcv, largest (self us | cumulative us | module):"
+    python3 -X importtime -c "import texcv" 2>&1 | sort -t'|' -k2 -n | tail -6
+  } | tee "$OUT/issue19_actor.txt"
+  local r t
+  for r in 1 2; do
+    rm -rf "$shm"
+    t=$(secs "$texcv" batch -i "$WORK/in" -o "$shm" -p "$pipe" --device cuda -q 90 \
+      --report "$WORK/cli.jsonl")
+    echo "cli run $r: $t s ($(grep -c '"status":"ok"' "$WORK/cli.jsonl") ok)" | tee -a "$OUT/issue19_actor.txt"
+  done
+  timeout 120 python3 bench/batch/actor_batches.py "$WORK/in" "$shm" "$pipe" 64 500 2000 8000 \
+    2>>"$OUT/issue19_err.log" | tee -a "$OUT/issue19_actor.txt"
+  rm -rf "$shm"
+}
+
+# Stage ray: texcv.ray.process on a local cluster (ray.init(num_cpus=16, num_gpus=1), once,
+# outside the times), outputs in /dev/shm, the command before and after. Configurations: one
+# actor reading paths (16 engine threads, 15 CPUs) with the automatic batch (2000) and with
+# 500; one actor reading bytes through Ray (batch 256, 8 CPUs: the rest for the read tasks);
+# 2 and 4 actors reading paths. Results: $OUT/issue19_ray.txt (and issue19_ray.json).
+do_ray() {
+  local texcv="$BUILD/bin/texcv"
+  [ -x "$texcv" ] || { echo "no $texcv: run run_device.sh build first"; return 1; }
+  [ -d "$PKG/texcv" ] || { echo "no $PKG/texcv: run run_device.sh python first"; return 1; }
+  [ -d "$WORK/in" ] || make_inputs || return 1
+  local pipe="resize:scale=0.5;convolve:kernel=-1|-1|-1|-1|16|-1|-1|-1|-1,scale=0.125"
+  local shm=/dev/shm/texcv-i19-out
+  export PATH=$BUILD/bin:$PATH PYTHONPATH=$PKG:$LIB
+  {
+    echo "== issue 19 item 7 (ray): $(find "$WORK/in" -name '*.jpg' | wc -l) JPEGs, $pipe, q90, cuda, outputs in $shm"
+    nvidia-smi --query-gpu=name --format=csv,noheader | head -1
+    echo "commit: $(head -1 COMMIT 2>/dev/null || echo unknown); cores: $(nproc)"
+  } | tee "$OUT/issue19_ray.txt"
+  cli_run() {
+    rm -rf "$shm"
+    local t
+    t=$(secs "$texcv" batch -i "$WORK/in" -o "$shm" -p "$pipe" --device cuda -q 90 \
+      --report "$WORK/cli.jsonl")
+    echo "cli $1: $t s ($(grep -c '"status":"ok"' "$WORK/cli.jsonl") ok)" | tee -a "$OUT/issue19_ray.txt"
+  }
+  cli_run before-1
+  cli_run before-2
+  cat >"$WORK/ray_run.py" <<PY
+import json, shutil, time
+import ray
+import texcv.ray
+t0 = time.perf_counter()
+ray.init(num_cpus=16, num_gpus=1, include_dashboard=False, log_to_driver=False)
+print(f"ray.init {time.perf_counter() - t0:.3f} s", flush=True)
+configs = [  # name, actors, read, batch_size, num_cpus per actor, engine threads per actor
+    ("paths-auto", 1, "paths", None, 15, 16),
+    ("paths-500", 1, "paths", 500, 15, 16),
+    ("bytes-256", 1, "bytes", 256, 8, 8),
+    ("paths-auto", 2, "paths", None, 7.5, 8),
+    ("paths-auto", 4, "paths", None, 3.75, 4),
+]
+res = {}
+for rep in (1, 2):
+    for name, n, read, bs, cpus, workers in configs:
+        shutil.rmtree("$shm", ignore_errors=True)
+        t = time.perf_counter()
+        rows = texcv.ray.process("$WORK/in", "$shm", "$pipe", num_gpus=1 / n, num_cpus=cpus,
+                                 concurrency=n, batch_size=bs, read=read, device="cuda",
+                                 quality=90, resume=False, workers=workers)
+        dt = time.perf_counter() - t
+        ok = sum(r["status"] == "ok" for r in rows)
+        key = f"{name} x{n}"
+        res.setdefault(key, []).append(dt)
+        print(f"ray {key} run {rep}: {dt:.3f} s ({ok} ok of {len(rows)})", flush=True)
+json.dump(res, open("$OUT/issue19_ray.json", "w"))
+PY
+  timeout "${TEXCV_RAY_TIMEOUT:-240}" python3 "$WORK/ray_run.py" 2>>"$OUT/issue19_err.log" | tee -a "$OUT/issue19_ray.txt"
+  cli_run after-1
+  rm -rf "$shm"
+}
+
 for stage in "$@"; do
   case "$stage" in
     stash) do_stash ;;
     install) do_install ;;
     measure) do_measure ;;
     batchpy) do_batchpy ;;
-    *) echo "issue19_device.sh: unknown stage '$stage' (stash install measure batchpy)" ;;
+    actor) do_actor ;;
+    ray) do_ray ;;
+    *) echo "issue19_device.sh: unknown stage '$stage' (stash install measure batchpy actor ray)" ;;
   esac
 done

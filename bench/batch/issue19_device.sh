@@ -244,6 +244,10 @@ do_ray() {
       --report "$WORK/cli.jsonl")
     echo "cli $1: $t s ($(grep -c '"status":"ok"' "$WORK/cli.jsonl") ok)" | tee -a "$OUT/issue19_ray.txt"
   }
+  echo "pytest tests/python/test_ray.py (Ray $(python3 -c 'import ray; print(ray.__version__)'), GPU test included):" | tee -a "$OUT/issue19_ray.txt"
+  (cd tests/python && timeout 150 python3 -m pytest -q -p no:cacheprovider test_ray.py \
+    >"$OUT/pytest_ray.log" 2>&1)
+  grep -E "passed|failed|SKIPPED|Error" "$OUT/pytest_ray.log" | tail -5 | tee -a "$OUT/issue19_ray.txt"
   cli_run before-1
   cli_run before-2
   cat >"$WORK/ray_run.py" <<PY

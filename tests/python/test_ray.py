@@ -27,8 +27,9 @@ pytestmark = pytest.mark.timeout(300)
 
 @pytest.fixture(scope="module")
 def cluster():
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
-             ignore_reinit_error=True)
+    # With a usable GPU (the device machine): one GPU for test_gpu_actor_equals_texcv_batch.
+    ray.init(num_cpus=2, num_gpus=1 if texcv.cuda_available() else 0, include_dashboard=False,
+             log_to_driver=False, ignore_reinit_error=True)
     yield
     ray.shutdown()
 
@@ -149,3 +150,20 @@ def test_processor_makes_its_workers_once_and_they_serve_every_batch(tmp_path):
         tray.Processor(PIPE, deliver="encoded", device="gpu")
     with pytest.raises(texcv.InvalidArgumentError, match="bit_depth.*'12'|bit_depth.*12"):
         tray.Processor(PIPE, deliver="encoded", device="cpu", bit_depth=12)
+
+
+@pytest.mark.skipif(not texcv.cuda_available(),
+                    reason="no usable GPU here: the GPU actor runs on the device machine "
+                    "(bench/batch/issue19_device.sh ray runs this file there)")
+def test_gpu_actor_equals_texcv_batch_on_the_gpu(cluster, tmp_path):
+    src = tmp_path / "in"
+    make_tree(src)
+    want = texcv.batch(src, tmp_path / "cli", PIPE, device="cuda", quality=85)
+    got = tray.process(src, tmp_path / "ray", PIPE, device="cuda", quality=85, num_gpus=1,
+                       num_cpus=1)
+    assert files_under(tmp_path / "ray") == files_under(tmp_path / "cli")
+    rel = lambda rs: {os.path.relpath(r["input"], src): r for r in rs}  # noqa: E731
+    g, w = rel(got), rel(want)
+    assert {k: r["status"] for k, r in g.items()} == {k: r["status"] for k, r in w.items()}
+    assert g["p0.png"]["device"] == "cuda:0" and g["sub/j.jpg"]["device"] == "cuda:0"
+    assert g["sub/j.jpg"].get("decoder") == w["sub/j.jpg"].get("decoder")

@@ -1,6 +1,7 @@
 # Install rules and the CMake package config, included from src/CMakeLists.txt (after the texcv
 # target and its dependencies are set up). `cmake --install build --prefix P` installs:
-#   P/include/texcv/*.hpp, P/lib/libtexcv.a, P/bin/texcv (tools/texcv/CMakeLists.txt),
+#   P/include/texcv/*.hpp and P/include/texcv/ops/*.hpp (one header per operation, which the area
+#   headers include), P/lib/libtexcv.a, P/bin/texcv (tools/texcv/CMakeLists.txt),
 #   P/lib/cmake/texcv/{texcvConfig,texcvConfigVersion,texcvTargets*}.cmake
 # so that another project can use find_package(texcv CONFIG REQUIRED) and texcv::texcv.
 # The library is static: its private link dependencies are exported as $<LINK_ONLY:...> and

@@ -25,64 +25,8 @@
 // CUDA raises Error(NotCompiled) for device views.
 #pragma once
 
-#include <array>
-#include <cstdint>
-#include <optional>
-#include <string_view>
-#include <vector>
+#include "texcv/ops/morph_types.hpp"
 
-#include "texcv/geometry.hpp"
-#include "texcv/image.hpp"
-
-namespace texcv {
-
-enum class MorphShape { rect, ellipse, cross };
-enum class MorphOp { erode, dilate, open, close, gradient, tophat, blackhat };
-
-// Largest structuring element side.
-constexpr int kMaxMorphKernel = 255;
-
-// A structuring element: width x height values 0 or 1, row-major (values[y * width + x]).
-struct StructuringElement {
-  int width = 0, height = 0;
-  std::vector<std::uint8_t> values;
-};
-
-// As cv::getStructuringElement(shape, Size(width, height), Point(anchor_x, anchor_y)): the anchor
-// (-1: the centre) only moves the cross. Sizes must be odd, 1 to kMaxMorphKernel.
-StructuringElement structuring_element(MorphShape shape, int width, int height, int anchor_x = -1,
-                                       int anchor_y = -1);
-
-// Border of the morphology operations; value unset with Border::constant = border never wins.
-struct MorphBorder {
-  Border border = Border::constant;
-  std::optional<std::array<double, 4>> value{};
-};
-
-struct MorphParams {
-  MorphShape shape = MorphShape::rect;
-  int ksize_x = 3, ksize_y = 3;      // odd, 1 to kMaxMorphKernel
-  int anchor_x = -1, anchor_y = -1;  // inside the element; -1: the centre
-  int iterations = 1;                // >= 1
-  MorphBorder border{};
-};
-
-// dst(x, y) = min over the element's ones (i, j) of src(x + i - anchor_x, y + j - anchor_y).
-void erode(const ImageView& src, const ImageView& dst, const MorphParams& p = {},
-           void* stream = nullptr);
-// The same with max.
-void dilate(const ImageView& src, const ImageView& dst, const MorphParams& p = {},
-            void* stream = nullptr);
-// open = dilate(erode(src)); close = erode(dilate(src)); gradient = dilate(src) - erode(src);
-// tophat = src - open(src); blackhat = close(src) - src. erode and dilate are accepted too.
-void morphology(const ImageView& src, const ImageView& dst, MorphOp op, const MorphParams& p = {},
-                void* stream = nullptr);
-
-const char* to_string(MorphShape s) noexcept;
-const char* to_string(MorphOp op) noexcept;
-// The names to_string gives; anything else throws Error(InvalidArgument) listing them
-// ("shape: unknown structuring element shape; got \"disc\", expected rect, ellipse or cross").
-MorphShape parse_morph_shape(std::string_view s);
-MorphOp parse_morph_op(std::string_view s);
-
-}  // namespace texcv
+#include "texcv/ops/dilate.hpp"
+#include "texcv/ops/erode.hpp"
+#include "texcv/ops/morphology.hpp"

@@ -1,5 +1,8 @@
-// bilateral_filter (include/texcv/filters.hpp): its validation and routing to the CPU or CUDA
-// backend, and its spec (the registry entry: the pipeline step, the Python functions, texcv ops).
+// bilateral_filter (include/texcv/ops/bilateral_filter.hpp): its validation and routing to the CPU
+// or CUDA backend, and its spec (the registry entry: the pipeline step, the Python functions, texcv
+// ops).
+#include "texcv/ops/bilateral_filter.hpp"
+
 #include <cfloat>
 #include <cmath>
 #include <string>

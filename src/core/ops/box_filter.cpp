@@ -1,5 +1,7 @@
-// box_filter (include/texcv/filters.hpp): its validation and routing to the CPU or CUDA
+// box_filter (include/texcv/ops/box_filter.hpp): its validation and routing to the CPU or CUDA
 // backend, and its spec (the registry entry: the pipeline step, the Python functions, texcv ops).
+#include "texcv/ops/box_filter.hpp"
+
 #include <string>
 #include <utility>
 #include <vector>

@@ -1,5 +1,7 @@
-// clahe (include/texcv/color.hpp): its validation and routing to the CPU or CUDA
+// clahe (include/texcv/ops/clahe.hpp): its validation and routing to the CPU or CUDA
 // backend, and its spec (the registry entry: the pipeline step, the Python functions, texcv ops).
+#include "texcv/ops/clahe.hpp"
+
 #include <cmath>
 #include <string>
 #include <utility>

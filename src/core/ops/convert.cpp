@@ -1,5 +1,7 @@
-// convert (include/texcv/color.hpp): its validation and routing to the CPU or CUDA
+// convert (include/texcv/ops/convert.hpp): its validation and routing to the CPU or CUDA
 // backend, and its spec (the registry entry: the pipeline step, the Python functions, texcv ops).
+#include "texcv/ops/convert.hpp"
+
 #include <cmath>
 #include <string>
 #include <utility>

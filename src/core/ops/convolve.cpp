@@ -1,5 +1,7 @@
-// convolve (include/texcv/filters.hpp): its validation and routing to the CPU or CUDA
+// convolve (include/texcv/ops/convolve.hpp): its validation and routing to the CPU or CUDA
 // backend, and its spec (the registry entry: the pipeline step, the Python functions, texcv ops).
+#include "texcv/ops/convolve.hpp"
+
 #include <cmath>
 #include <string>
 #include <utility>

@@ -1,5 +1,7 @@
-// crop (include/texcv/geometry.hpp): its validation and routing to the CPU or CUDA
+// crop (include/texcv/ops/crop.hpp): its validation and routing to the CPU or CUDA
 // backend, and its spec (the registry entry: the pipeline step, the Python functions, texcv ops).
+#include "texcv/ops/crop.hpp"
+
 #include <cmath>
 #include <string>
 #include <utility>

@@ -1,5 +1,7 @@
-// cvt_color (include/texcv/color.hpp): its validation and routing to the CPU or CUDA
+// cvt_color (include/texcv/ops/cvt_color.hpp): its validation and routing to the CPU or CUDA
 // backend, and its spec (the registry entry: the pipeline step, the Python functions, texcv ops).
+#include "texcv/ops/cvt_color.hpp"
+
 #include <cmath>
 #include <string>
 #include <utility>

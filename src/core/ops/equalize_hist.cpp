@@ -1,5 +1,8 @@
-// equalize_hist (include/texcv/color.hpp): its validation and routing to the CPU or CUDA
-// backend, and its spec (the registry entry: the pipeline step, the Python functions, texcv ops).
+// equalize_hist (include/texcv/ops/equalize_hist.hpp): its validation and routing to the CPU or
+// CUDA backend, and its spec (the registry entry: the pipeline step, the Python functions, texcv
+// ops).
+#include "texcv/ops/equalize_hist.hpp"
+
 #include <cmath>
 #include <cstdint>
 #include <string>

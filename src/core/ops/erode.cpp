@@ -1,12 +1,13 @@
-// erode (include/texcv/morphology.hpp): its entry point, routed through the morphology engine
+// erode (include/texcv/ops/erode.hpp): its entry point, routed through the morphology engine
 // (src/core/morph_common.hpp: the rule, the element, the passes on the source's backend), and
 // its spec (the registry entry).
+#include "texcv/ops/erode.hpp"
+
 #include <utility>
 #include <vector>
 
 #include "src/core/morph_common.hpp"
 #include "src/core/op_spec.hpp"
-#include "texcv/morphology.hpp"
 
 namespace texcv {
 

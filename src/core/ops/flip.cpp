@@ -1,5 +1,7 @@
-// flip (include/texcv/geometry.hpp): its validation and routing to the CPU or CUDA
+// flip (include/texcv/ops/flip.hpp): its validation and routing to the CPU or CUDA
 // backend, and its spec (the registry entry: the pipeline step, the Python functions, texcv ops).
+#include "texcv/ops/flip.hpp"
+
 #include <cmath>
 #include <string>
 #include <utility>

@@ -1,5 +1,7 @@
-// gamma (include/texcv/color.hpp): its validation and routing to the CPU or CUDA
+// gamma (include/texcv/ops/gamma.hpp): its validation and routing to the CPU or CUDA
 // backend, and its spec (the registry entry: the pipeline step, the Python functions, texcv ops).
+#include "texcv/ops/gamma.hpp"
+
 #include <cmath>
 #include <string>
 #include <utility>

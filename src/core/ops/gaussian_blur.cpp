@@ -1,5 +1,8 @@
-// gaussian_blur (include/texcv/filters.hpp): its validation and routing to the CPU or CUDA
-// backend, and its spec (the registry entry: the pipeline step, the Python functions, texcv ops).
+// gaussian_blur (include/texcv/ops/gaussian_blur.hpp): its validation and routing to the CPU or
+// CUDA backend, and its spec (the registry entry: the pipeline step, the Python functions, texcv
+// ops).
+#include "texcv/ops/gaussian_blur.hpp"
+
 #include <string>
 #include <utility>
 #include <vector>

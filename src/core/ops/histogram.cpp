@@ -1,5 +1,7 @@
-// histogram (include/texcv/color.hpp): its validation and routing to the CPU or CUDA
+// histogram (include/texcv/ops/histogram.hpp): its validation and routing to the CPU or CUDA
 // backend, and its spec (the registry entry: the Python functions; not a pipeline step).
+#include "texcv/ops/histogram.hpp"
+
 #include <array>
 #include <cmath>
 #include <cstdint>

@@ -1,16 +1,16 @@
-// invert (include/texcv/color.hpp): its spec (the registry entry: the pipeline step, the
+// invert (include/texcv/ops/invert.hpp): its spec (the registry entry: the pipeline step, the
 // Python functions, texcv ops), its validation and its routing to the CPU or CUDA backend
 // (src/core/ops/invert.hpp). The registry finds declare_invert through CMake
 // (src/CMakeLists.txt: one TEXCV_OP line per file of src/core/ops/).
-#include "src/core/ops/invert.hpp"
+#include "texcv/ops/invert.hpp"
 
 #include <utility>
 #include <vector>
 
 #include "src/core/cuda_call.hpp"
 #include "src/core/op_spec.hpp"
+#include "src/core/ops/invert.hpp"
 #include "src/core/view_checks.hpp"
-#include "texcv/color.hpp"
 
 namespace texcv {
 

@@ -1,5 +1,7 @@
-// laplacian (include/texcv/filters.hpp): its validation and routing to the CPU or CUDA
+// laplacian (include/texcv/ops/laplacian.hpp): its validation and routing to the CPU or CUDA
 // backend, and its spec (the registry entry: the pipeline step, the Python functions, texcv ops).
+#include "texcv/ops/laplacian.hpp"
+
 #include <string>
 #include <utility>
 #include <vector>

@@ -1,5 +1,7 @@
-// median_blur (include/texcv/filters.hpp): its validation and routing to the CPU or CUDA
+// median_blur (include/texcv/ops/median_blur.hpp): its validation and routing to the CPU or CUDA
 // backend, and its spec (the registry entry: the pipeline step, the Python functions, texcv ops).
+#include "texcv/ops/median_blur.hpp"
+
 #include <string>
 #include <utility>
 #include <vector>

@@ -1,6 +1,8 @@
-// morphology (include/texcv/morphology.hpp): its entry point (open, close, gradient, tophat,
+// morphology (include/texcv/ops/morphology.hpp): its entry point (open, close, gradient, tophat,
 // blackhat, or erode and dilate), routed through the morphology engine
 // (src/core/morph_common.hpp), and its spec (the registry entry).
+#include "texcv/ops/morphology.hpp"
+
 #include <string>
 #include <utility>
 #include <vector>
@@ -8,7 +10,6 @@
 #include "src/core/morph_common.hpp"
 #include "src/core/op_spec.hpp"
 #include "texcv/error.hpp"
-#include "texcv/morphology.hpp"
 
 namespace texcv {
 

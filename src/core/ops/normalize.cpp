@@ -1,5 +1,7 @@
-// normalize (include/texcv/color.hpp): its validation and routing to the CPU or CUDA
+// normalize (include/texcv/ops/normalize.hpp): its validation and routing to the CPU or CUDA
 // backend, and its spec (the registry entry: the pipeline step, the Python functions, texcv ops).
+#include "texcv/ops/normalize.hpp"
+
 #include <cmath>
 #include <string>
 #include <utility>

@@ -1,5 +1,7 @@
-// remap (include/texcv/geometry.hpp): its validation and routing to the CPU or CUDA
+// remap (include/texcv/ops/remap.hpp): its validation and routing to the CPU or CUDA
 // backend, and its spec (the registry entry: the Python functions; not a pipeline step).
+#include "texcv/ops/remap.hpp"
+
 #include <string>
 #include <utility>
 #include <vector>

@@ -1,5 +1,7 @@
-// resize (include/texcv/geometry.hpp): its validation and routing to the CPU or CUDA
+// resize (include/texcv/ops/resize.hpp): its validation and routing to the CPU or CUDA
 // backend, and its spec (the registry entry: the pipeline step, the Python functions, texcv ops).
+#include "texcv/ops/resize.hpp"
+
 #include <cmath>
 #include <string>
 #include <utility>

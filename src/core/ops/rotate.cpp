@@ -1,5 +1,7 @@
-// rotate (include/texcv/geometry.hpp): its validation and routing to the CPU or CUDA
+// rotate (include/texcv/ops/rotate.hpp): its validation and routing to the CPU or CUDA
 // backend, and its spec (the registry entry: the pipeline step, the Python functions, texcv ops).
+#include "texcv/ops/rotate.hpp"
+
 #include <cmath>
 #include <limits>
 #include <string>

@@ -1,5 +1,7 @@
-// scharr (include/texcv/filters.hpp): its validation and routing to the CPU or CUDA
+// scharr (include/texcv/ops/scharr.hpp): its validation and routing to the CPU or CUDA
 // backend, and its spec (the registry entry: the pipeline step, the Python functions, texcv ops).
+#include "texcv/ops/scharr.hpp"
+
 #include <string>
 #include <utility>
 #include <vector>

@@ -1,5 +1,8 @@
-// separable_filter (include/texcv/filters.hpp): its validation and routing to the CPU or CUDA
-// backend, and its spec (the registry entry: the pipeline step, the Python functions, texcv ops).
+// separable_filter (include/texcv/ops/separable_filter.hpp): its validation and routing to the CPU
+// or CUDA backend, and its spec (the registry entry: the pipeline step, the Python functions, texcv
+// ops).
+#include "texcv/ops/separable_filter.hpp"
+
 #include <string>
 #include <utility>
 #include <vector>

@@ -1,5 +1,7 @@
-// sharpen (include/texcv/filters.hpp): its validation and routing to the CPU or CUDA
+// sharpen (include/texcv/ops/sharpen.hpp): its validation and routing to the CPU or CUDA
 // backend, and its spec (the registry entry: the pipeline step, the Python functions, texcv ops).
+#include "texcv/ops/sharpen.hpp"
+
 #include <string>
 #include <utility>
 #include <vector>

@@ -1,5 +1,7 @@
-// sobel (include/texcv/filters.hpp): its validation and routing to the CPU or CUDA
+// sobel (include/texcv/ops/sobel.hpp): its validation and routing to the CPU or CUDA
 // backend, and its spec (the registry entry: the pipeline step, the Python functions, texcv ops).
+#include "texcv/ops/sobel.hpp"
+
 #include <string>
 #include <utility>
 #include <vector>

@@ -1,5 +1,7 @@
-// threshold (include/texcv/color.hpp): its validation and routing to the CPU or CUDA
+// threshold (include/texcv/ops/threshold.hpp): its validation and routing to the CPU or CUDA
 // backend, and its spec (the registry entry: the pipeline step, the Python functions, texcv ops).
+#include "texcv/ops/threshold.hpp"
+
 #include <cmath>
 #include <cstdint>
 #include <string>

@@ -1,5 +1,7 @@
-// unsharp_mask (include/texcv/filters.hpp): its validation and routing to the CPU or CUDA
+// unsharp_mask (include/texcv/ops/unsharp_mask.hpp): its validation and routing to the CPU or CUDA
 // backend, and its spec (the registry entry: the pipeline step, the Python functions, texcv ops).
+#include "texcv/ops/unsharp_mask.hpp"
+
 #include <string>
 #include <utility>
 #include <vector>

@@ -1,5 +1,7 @@
-// warp_affine (include/texcv/geometry.hpp): its validation and routing to the CPU or CUDA backend
-// (src/core/geometry_common.hpp: the warp engine), and its spec (the registry entry).
+// warp_affine (include/texcv/ops/warp_affine.hpp): its validation and routing to the CPU or CUDA
+// backend (src/core/geometry_common.hpp: the warp engine), and its spec (the registry entry).
+#include "texcv/ops/warp_affine.hpp"
+
 #include <array>
 #include <utility>
 #include <vector>

@@ -1,5 +1,8 @@
-// warp_perspective (include/texcv/geometry.hpp): its validation and routing to the CPU or CUDA
-// backend (src/core/geometry_common.hpp: the warp engine), and its spec (the registry entry).
+// warp_perspective (include/texcv/ops/warp_perspective.hpp): its validation and routing to the CPU
+// or CUDA backend (src/core/geometry_common.hpp: the warp engine), and its spec (the registry
+// entry).
+#include "texcv/ops/warp_perspective.hpp"
+
 #include <array>
 #include <utility>
 #include <vector>

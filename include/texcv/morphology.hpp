@@ -25,6 +25,9 @@
 // CUDA raises Error(NotCompiled) for device views.
 #pragma once
 
+// As before the per-op split, this area header brings the geometry API with it (code that
+// includes it alone for resize or Border keeps compiling).
+#include "texcv/geometry.hpp"
 #include "texcv/ops/morph_types.hpp"
 
 #include "texcv/ops/dilate.hpp"

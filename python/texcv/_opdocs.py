@@ -48,7 +48,8 @@ def page(spec: dict) -> str:
     back = {"image": "the output image", "image_value": "the output image and a number",
             "counts": "counts per channel"}[spec["output"]]
     lines += ["| | |", "| --- | --- |",
-              f"| C++ | `texcv::{name}` (entry point and spec: src/core/ops/{name}.cpp) |",
+              f"| C++ | `texcv::{name}` (include/texcv/ops/{name}.hpp; entry point and spec: "
+              f"src/core/ops/{name}.cpp) |",
               f"| Python | `{_python_call(getattr(texcv, name))}` |"]
     if hasattr(texcv, name + "_into"):
         lines.append(f"| Python, into an array | `texcv.{name}_into(dst, src, ...)` |")

@@ -51,9 +51,16 @@ class Cli : public ::testing::Test {
   // Runs texcv with the given arguments (each quoted), capturing stdout, stderr, exit code.
   Result texcv(const std::vector<std::string>& args) {
     std::string cmd = quote(TEXCV_CLI_PATH);
-    for (const auto& a : args) cmd += std::string(" ") + quote(a);
+    // Appended piece by piece: GCC 12's -Wrestrict misreads `std::string(" ") + quote(a)`.
+    for (const auto& a : args) {
+      cmd += ' ';
+      cmd += quote(a);
+    }
     const fs::path out = dir_ / "stdout.txt", err = dir_ / "stderr.txt";
-    cmd += std::string(" >") + quote(out.string()) + std::string(" 2>") + quote(err.string());
+    cmd += " >";
+    cmd += quote(out.string());
+    cmd += " 2>";
+    cmd += quote(err.string());
     const int status = std::system(cmd.c_str());
     Result r;
     r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;

@@ -1,0 +1,166 @@
+// resize on the CUDA backend against the CPU backend on every access path, whole images and
+// sub-images (bounds: cuda/geometry_test_util.hpp): the sampling grid, the factor form, and area
+// interpolation shrinking (averaging), enlarging and mixed.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "common/test_support.hpp"
+#include "cuda/geometry_test_util.hpp"
+#include "src/core/sampling.hpp"
+#include "texcv/texcv.hpp"
+
+namespace texcv::geometry_cuda_test {
+namespace {
+
+TEST_P(GeometryCuda, ResizeMatchesCpu) {
+  TEXCV_REQUIRE_GPU();
+  const TypeCase& k = GetParam();
+  struct Shape {
+    int sw, sh, dw, dh;
+  };
+  for (const Shape sh : {Shape{kBigW, kBigH, kSmallW, kSmallH},
+                         Shape{kSmallW, kSmallH, kBigW, kBigH}, Shape{kBigW, kBigH, 50, 34}}) {
+    const Image src = random_image(sh.sw, sh.sh, k.channels, k.type, 11 + sh.dw);
+    const detail::ResizeAxis ax{static_cast<float>(static_cast<double>(sh.sw) / sh.dw), false};
+    const detail::ResizeAxis ay{static_cast<float>(static_cast<double>(sh.sh) / sh.dh), false};
+    const CoordFn coord = [=](int x, int y, float& sx, float& sy) {
+      sx = ax(x);
+      sy = ay(y);
+    };
+    const Dev in_image = upload(src, Layout::image), in_roi = upload(src, Layout::roi);
+    for (const Sampling& s : sampling_grid(k.type, k.channels)) {
+      ResizeParams p;
+      p.interp = s.interp;
+      p.border = s.border;
+      p.border_value = s.border_value;
+      p.precision = s.precision;
+      p.path = s.path;
+      Image want(sh.dw, sh.dh, k.channels, k.type);
+      texcv::resize(src, want, p);
+      for (Layout l : {Layout::image, Layout::roi}) {
+        const Dev out = device_image(sh.dw, sh.dh, k.channels, k.type, l, 1, 2);
+        texcv::resize(l == Layout::image ? in_image.view : in_roi.view, out.view, p);
+        expect_close(std::to_string(sh.sw) + "x" + std::to_string(sh.sh) + " -> " +
+                         std::to_string(sh.dw) + "x" + std::to_string(sh.dh) + " " + describe(s) +
+                         " " + to_string(l),
+                     out, want, bound(s, src, coord));
+      }
+    }
+  }
+}
+
+// resize's factor form (ResizeParams::fx/fy, as cv::resize(src, dst, Size(), fx, fy)) on every
+// path, whole images and sub-images. Odd sizes (ties at 0.5: 101 * 0.5 = 50.5 -> 50, 67 * 0.5 =
+// 33.5 -> 34); area shrinking by more than 3 (0.3) takes the per-pixel area kernel, by less the
+// separable one.
+TEST_P(GeometryCuda, ResizeFactorsMatchCpu) {
+  TEXCV_REQUIRE_GPU();
+  const TypeCase& k = GetParam();
+  constexpr double kFactors[][2] = {{0.5, 0.5}, {0.3, 0.7}, {1.5, 2.5}, {0.5, 1.7}, {1.3, 0.45}};
+  const Image src = random_image(101, 67, k.channels, k.type, 29);
+  const Dev in_image = upload(src.view(), Layout::image), in_roi = upload(src.view(), Layout::roi);
+  for (const auto& f : kFactors) {
+    const Rect r = resized_size(src.width(), src.height(), f[0], f[1]);
+    // The factor form's coordinates: (x + 0.5) / fx - 0.5 (ResizeAxis with scale 1 / fx).
+    const detail::ResizeAxis ax{static_cast<float>(1.0 / f[0]), false};
+    const detail::ResizeAxis ay{static_cast<float>(1.0 / f[1]), false};
+    const CoordFn coord = [=](int x, int y, float& sx, float& sy) {
+      sx = ax(x);
+      sy = ay(y);
+    };
+    for (Interp ip : {Interp::nearest, Interp::linear, Interp::cubic, Interp::area}) {
+      for (Path path : {Path::global, Path::texture, Path::texture_filter, Path::automatic}) {
+        if (path == Path::texture && k.channels == 3) continue;  // no 3-channel textures
+        if (path == Path::texture_filter && (ip != Interp::linear || k.channels == 3)) continue;
+        ResizeParams p;
+        p.interp = ip;
+        p.path = path;
+        p.precision = path == Path::texture_filter ? Precision::fast
+                      : path == Path::automatic    ? Precision::automatic
+                                                   : Precision::exact;
+        p.fx = f[0];
+        p.fy = f[1];
+        Image want(r.width, r.height, k.channels, k.type);
+        texcv::resize(src, want, p);
+        const Tol tol = ip == Interp::nearest ? identical()
+                        : path == Path::texture_filter
+                            ? fast_bound(src.view(), Border::replicate, {0, 0, 0, 0}, coord)
+                            : exact_bound(k.type);
+        for (Layout l : {Layout::image, Layout::roi}) {
+          const Dev out = device_image(r.width, r.height, k.channels, k.type, l, 3, 1);
+          texcv::resize(l == Layout::roi ? in_roi.view : in_image.view, out.view, p);
+          expect_close("fx " + std::to_string(f[0]) + " fy " + std::to_string(f[1]) + " " +
+                           to_string(ip) + " path " + to_string(path) + " " + to_string(l),
+                       out, want, tol);
+        }
+      }
+    }
+  }
+}
+
+struct AreaCase {
+  ElemType type;
+  int channels;
+  Path path;
+};
+
+class ResizeAreaCuda : public testing::TestWithParam<AreaCase> {};
+
+TEST_P(ResizeAreaCuda, MatchesCpu) {
+  TEXCV_REQUIRE_GPU();
+  const AreaCase& k = GetParam();
+  ResizeParams p;
+  p.interp = Interp::area;
+  p.path = k.path;
+  p.precision = Precision::exact;
+  struct Shape {
+    int sw, sh, dw, dh;
+  };
+  // 2x integer shrink, non-integer shrink, enlarge, and mixed (one axis each way).
+  for (const Shape sh :
+       {Shape{74, 46, 37, 23}, Shape{kBigW, kBigH, kSmallW, kSmallH},
+        Shape{kSmallW, kSmallH, kBigW, kBigH}, Shape{kBigW, kSmallH, kSmallW, kBigH}}) {
+    for (Border b : {Border::replicate, Border::constant}) {
+      p.border = b;
+      p.border_value = border_values(k.type);
+      const Image src = random_image(sh.sw, sh.sh, k.channels, k.type, 61 + sh.sw);
+      Image want(sh.dw, sh.dh, k.channels, k.type);
+      texcv::resize(src, want, p);
+      for (Layout l : {Layout::image, Layout::roi}) {
+        const Dev in = upload(src, l);
+        const Dev out = device_image(sh.dw, sh.dh, k.channels, k.type, l, 1, 2);
+        texcv::resize(in.view, out.view, p);
+        // exact bound: u8/u16 1 level, f32 relative 1e-5.
+        expect_close(std::to_string(sh.sw) + "x" + std::to_string(sh.sh) + " -> " +
+                         std::to_string(sh.dw) + "x" + std::to_string(sh.dh) + " " + to_string(b) +
+                         " " + to_string(l),
+                     out, want, exact_bound(k.type));
+      }
+    }
+  }
+}
+
+std::vector<AreaCase> area_cases() {
+  std::vector<AreaCase> v;
+  for (ElemType t : {ElemType::u8, ElemType::u16, ElemType::f32})
+    for (int c : {1, 3, 4}) {
+      v.push_back({t, c, Path::global});
+      if (c != 3) v.push_back({t, c, Path::texture});
+      v.push_back({t, c, Path::automatic});
+    }
+  return v;
+}
+
+INSTANTIATE_TEST_SUITE_P(Grid, ResizeAreaCuda, testing::ValuesIn(area_cases()),
+                         [](const testing::TestParamInfo<AreaCase>& info) {
+                           return std::string(to_string(info.param.type)) + "_c" +
+                                  std::to_string(info.param.channels) + "_" +
+                                  to_string(info.param.path);
+                         });
+
+}  // namespace
+}  // namespace texcv::geometry_cuda_test

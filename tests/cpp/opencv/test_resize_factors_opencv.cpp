@@ -1,7 +1,7 @@
 // resize's factor form (ResizeParams::fx/fy) against cv::resize(src, dst, Size(), fx, fy), and
 // the pipeline step resize:scale/fx/fy against the same (OpenCV 4.6, as the other reference
 // tests). Odd and even sizes, factors below and above 1, every interpolation, u8/u16/f32 x 1, 3,
-// 4 channels. The bounds are those of test_geometry_opencv.cpp's resize test
+// 4 channels. The bounds are those of test_resize_opencv.cpp's resize test
 // (docs/conventions.md): nearest identical, linear/cubic/area 1 level for u8/u16, 1e-5 for f32.
 #include <opencv2/core.hpp>
 #include <opencv2/imgproc.hpp>

@@ -1,5 +1,7 @@
 // The colour and intensity entry points reject bad calls with exact messages
-// ("<op>: <what>; got <x>, expected <y>") and error codes.
+// ("<op>: <what>; got <x>, expected <y>") and error codes: device views in every build, the
+// parameters of each op, and the names of codes, threshold types and normalize modes
+// (cvt_color's own checks: test_cvt_color_errors.cpp).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -7,59 +9,12 @@
 #include <string>
 
 #include "common/test_support.hpp"
+#include "core/error_test_util.hpp"
 #include "texcv/color.hpp"
 #include "texcv/error.hpp"
 
-namespace texcv {
+namespace texcv::error_test {
 namespace {
-
-using test::expect_error;
-
-// A device view with a fake pointer: validation runs, nothing is dereferenced.
-ImageView device_view(int w, int h, int ch, ElemType t) {
-  ImageView v;
-  v.data = reinterpret_cast<void*>(std::uintptr_t{4096});
-  v.width = w;
-  v.height = h;
-  v.channels = ch;
-  v.type = t;
-  v.pitch = v.row_bytes();
-  v.location = Location::device;
-  return v;
-}
-
-TEST(ColorErrors, CvtColor) {
-  Image g(8, 6, 1, ElemType::u8), c3(8, 6, 3, ElemType::u8), c4(8, 6, 4, ElemType::u8);
-  Image f3(8, 6, 3, ElemType::f32), w16(8, 6, 3, ElemType::u16), w16b(8, 6, 3, ElemType::u16);
-  expect_error([&] { cvt_color(g, c3, ColorCode::rgb2gray); }, ErrorCode::Unsupported,
-               "cvt_color: source channel count does not fit the code rgb2gray; got 1, expected 3");
-  expect_error(
-      [&] {
-        cvt_color(c3, c3.view().roi({0, 0, 8, 6}), ColorCode::rgb2bgr);
-      },
-      ErrorCode::InvalidArgument,
-      "cvt_color: output aliasing input; got destination bytes overlapping the source, "
-      "expected separate memory");
-  expect_error([&] { cvt_color(g, c4, ColorCode::gray2rgb); }, ErrorCode::InvalidArgument,
-               "cvt_color: destination channel count does not fit the code gray2rgb; got 4, "
-               "expected 3");
-  expect_error(
-      [&] {
-        cvt_color(c4, c4.view().roi({0, 0, 4, 6}), ColorCode::rgba2bgra);
-      },
-      ErrorCode::InvalidArgument,
-      "cvt_color: destination size differs from the source; got 4x6, expected 8x6");
-  expect_error([&] { cvt_color(c3, f3, ColorCode::rgb2yuv_bt709); }, ErrorCode::InvalidArgument,
-               "cvt_color: destination element type differs from the source; got f32, expected u8");
-  expect_error([&] { cvt_color(w16, w16b, ColorCode::rgb2hsv); }, ErrorCode::Unsupported,
-               "cvt_color: element type is not supported by rgb2hsv; got u16, expected u8 or f32");
-  expect_error([&] { cvt_color(c3, g, static_cast<ColorCode>(99)); }, ErrorCode::InvalidArgument,
-               "cvt_color: colour conversion code is not valid; got 99, expected a ColorCode");
-  expect_error([&] { cvt_color(c3, device_view(8, 6, 1, ElemType::u8), ColorCode::rgb2gray); },
-               ErrorCode::InvalidArgument,
-               "cvt_color: destination location differs from the source; got device, expected "
-               "host");
-}
 
 TEST(ColorErrors, DeviceViewsWithoutCudaAreNotCompiled) {
   const ImageView s = device_view(8, 8, 1, ElemType::u8);
@@ -81,7 +36,7 @@ TEST(ColorErrors, DeviceViewsWithoutCudaAreNotCompiled) {
       ErrorCode::InvalidArgument, "histogram: bins must be positive; got 0, expected > 0");
 #if defined(TEXCV_HAS_CUDA)
   GTEST_SKIP() << "built with CUDA: every colour op runs on the CUDA backend, compared with the "
-                  "CPU in tests/cpp/cuda/test_color_cuda.cpp and test_hist_cuda.cpp";
+                  "CPU in tests/cpp/cuda/test_<op>_cuda.cpp";
 #else
   // Without CUDA, valid device calls reach the NotCompiled stubs, named by the public op.
   const std::string tail =
@@ -189,4 +144,4 @@ TEST(ColorErrors, NamesRoundTripAndUnknownNames) {
 }
 
 }  // namespace
-}  // namespace texcv
+}  // namespace texcv::error_test

@@ -104,7 +104,7 @@ TEST(MorphologyErrors, ImagesAndBorders) {
 TEST(MorphologyErrors, DeviceImagesWithoutCudaAreNotCompiled) {
 #if defined(TEXCV_HAS_CUDA)
   GTEST_SKIP() << "built with CUDA: device morphology runs on the CUDA backend, compared with the "
-                  "CPU in tests/cpp/cuda/test_morph_cuda.cpp";
+                  "CPU in tests/cpp/cuda/test_erode_cuda.cpp and test_morphology_cuda.cpp";
 #else
   // Without CUDA, device views reach the NotCompiled stubs after validation, before any memory is
   // touched (so a host buffer labelled "device" is enough to check the message).

@@ -1,5 +1,6 @@
-// The operation registry: apply() equals calling the C++ API directly, output sizes, and the
-// exact text of parsing and validation errors.
+// The operation registry: the operations listed in order, list separators, the exact text of
+// parsing and validation errors, apply() and apply_into() keeping the source's location and
+// type, and pipelines split and parsed. Each geometric op's own step: test_registry_<op>.cpp.
 #include <gtest/gtest.h>
 
 #include <array>
@@ -13,13 +14,9 @@
 namespace {
 
 using texcv::ElemType;
-using texcv::Error;
-using texcv::ErrorCode;
 using texcv::Image;
 using texcv::ParamValues;
-
 using texcv::test::error_of;
-
 using texcv::test::expect_same;
 
 // Every operation name in registry order, as the "unknown operation" messages list them.
@@ -44,71 +41,6 @@ TEST(Registry, ListsTheGeometryOperationsInOrder) {
             "registry: unknown operation; got 'remap', expected one of " + all_names());
 }
 
-TEST(Registry, ResizeEqualsDirectCall) {
-  const Image src = texcv::test::random_image(41, 30, 3, ElemType::u8, 1);
-  const Image got = texcv::apply("resize", src, {{"scale", "0.5"}, {"interp", "area"}});
-  // 41 * 0.5 = 20.5 rounds to even (20), as cv::resize; 30 * 0.5 = 15. scale is the factor
-  // form (cells of 1 / 0.5 = 2 pixels, as cv::resize with fx, fy), not the size ratio 41 / 20.
-  Image want(20, 15, 3, ElemType::u8);
-  texcv::ResizeParams p;
-  p.interp = texcv::Interp::area;
-  p.fx = p.fy = 0.5;
-  texcv::resize(src, want, p);
-  expect_same(got, want);
-}
-
-TEST(Registry, ResizeWithBorderAndAlignCornersEqualsDirectCall) {
-  const Image src = texcv::test::random_image(17, 13, 1, ElemType::f32, 2);
-  const Image got = texcv::apply("resize", src,
-                                 {{"width", "40"},
-                                  {"height", "25"},
-                                  {"interp", "cubic"},
-                                  {"align_corners", "true"},
-                                  {"border", "reflect101"},
-                                  {"precision", "exact"}});
-  Image want(40, 25, 1, ElemType::f32);
-  texcv::ResizeParams p;
-  p.interp = texcv::Interp::cubic;
-  p.align_corners = true;
-  p.border = texcv::Border::reflect101;
-  p.precision = texcv::Precision::exact;
-  texcv::resize(src, want, p);
-  expect_same(got, want);
-}
-
-TEST(Registry, ResizeOutputSizes) {
-  EXPECT_EQ(texcv::output_size("resize", 600, 400, {{"scale", "0.5"}}).width, 300);
-  EXPECT_EQ(texcv::output_size("resize", 600, 400, {{"scale", "0.5"}}).height, 200);
-  // Width alone keeps the aspect ratio: 400 * 150 / 600 = 100.
-  const auto r = texcv::output_size("resize", 600, 400, {{"width", "150"}});
-  EXPECT_EQ(r.width, 150);
-  EXPECT_EQ(r.height, 100);
-  // fx alone leaves the height.
-  const auto f = texcv::output_size("resize", 600, 400, {{"fx", "2"}});
-  EXPECT_EQ(f.width, 1200);
-  EXPECT_EQ(f.height, 400);
-  // Ties round to even as cv::resize: 5 * 0.5 = 2.5 -> 2, 7 * 0.5 = 3.5 -> 4.
-  const auto t = texcv::output_size("resize", 5, 7, {{"scale", "0.5"}});
-  EXPECT_EQ(t.width, 2);
-  EXPECT_EQ(t.height, 4);
-}
-
-TEST(Registry, WarpAffineEqualsDirectCall) {
-  const Image src = texcv::test::random_image(32, 24, 4, ElemType::u16, 3);
-  const Image got = texcv::apply("warp_affine", src,
-                                 {{"m", "0.9|0.1|3|-0.1|0.9|2.5"},
-                                  {"border", "constant"},
-                                  {"border_value", "1|2|3|4"},
-                                  {"interp", "cubic"},
-                                  {"width", "20"}});
-  Image want(20, 24, 4, ElemType::u16);
-  texcv::Sampling s;
-  s.interp = texcv::Interp::cubic;
-  s.border_value = {1, 2, 3, 4};
-  texcv::warp_affine(src, want, {0.9, 0.1, 3, -0.1, 0.9, 2.5}, false, s);
-  expect_same(got, want);
-}
-
 TEST(Registry, ListSeparatorsBarAndSpacesAreTheSame) {
   const Image src = texcv::test::random_image(16, 16, 1, ElemType::u8, 4);
   const Image a = texcv::apply("warp_affine", src, {{"m", "1|0|2|0|1|3"}, {"inverse_map", "1"}});
@@ -117,55 +49,6 @@ TEST(Registry, ListSeparatorsBarAndSpacesAreTheSame) {
   texcv::warp_affine(src, want, {1, 0, 2, 0, 1, 3}, true, {});
   expect_same(a, want);
   expect_same(b, want);
-}
-
-TEST(Registry, WarpPerspectiveEqualsDirectCall) {
-  const Image src = texcv::test::random_image(30, 20, 3, ElemType::u8, 5);
-  const Image got = texcv::apply("warp_perspective", src,
-                                 {{"m", "1|0.05|1|0.02|1|-2|0.001|0.0005|1"},
-                                  {"width", "25"},
-                                  {"height", "18"},
-                                  {"border", "replicate"}});
-  Image want(25, 18, 3, ElemType::u8);
-  texcv::Sampling s;
-  s.border = texcv::Border::replicate;
-  texcv::warp_perspective(src, want, {1, 0.05, 1, 0.02, 1, -2, 0.001, 0.0005, 1}, false, s);
-  expect_same(got, want);
-}
-
-TEST(Registry, RotateEqualsDirectCall) {
-  const Image src = texcv::test::random_image(33, 21, 3, ElemType::u8, 6);
-  const Image got = texcv::apply("rotate", src, {{"angle", "30"}, {"interp", "nearest"}});
-  Image want(33, 21, 3, ElemType::u8);
-  texcv::Sampling s;
-  s.interp = texcv::Interp::nearest;
-  texcv::rotate(src, want, 30.0, s);
-  expect_same(got, want);
-
-  const Image big = texcv::apply("rotate", src, {{"angle", "30"}, {"expand", "true"}});
-  const texcv::Rect r = texcv::rotated_size(33, 21, 30.0, true);
-  Image want_big(r.width, r.height, 3, ElemType::u8);
-  texcv::rotate(src, want_big, 30.0, {});
-  expect_same(big, want_big);
-}
-
-TEST(Registry, FlipAndCropEqualDirectCalls) {
-  const Image src = texcv::test::random_image(19, 11, 1, ElemType::f32, 7);
-  const Image flipped = texcv::apply("flip", src, {{"code", "vertical"}});
-  Image want_flip(19, 11, 1, ElemType::f32);
-  texcv::flip(src, want_flip, texcv::FlipCode::vertical);
-  expect_same(flipped, want_flip);
-  // The default code is horizontal.
-  const Image h = texcv::apply("flip", src, {});
-  Image want_h(19, 11, 1, ElemType::f32);
-  texcv::flip(src, want_h, texcv::FlipCode::horizontal);
-  expect_same(h, want_h);
-
-  const Image cropped = texcv::apply("crop", src, {{"x", "3"}, {"y", "2"}, {"width", "7"}});
-  // Height defaults to the rest of the image: 11 - 2 = 9.
-  Image want_crop(7, 9, 1, ElemType::f32);
-  texcv::crop(src, want_crop, texcv::Rect{3, 2, 7, 9});
-  expect_same(cropped, want_crop);
 }
 
 TEST(Registry, ErrorMessages) {

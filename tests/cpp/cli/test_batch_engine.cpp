@@ -646,8 +646,6 @@ TEST(BatchSteps, CropFollowedByStepsIsReadInPlaceWithTheSameResult) {
   }
 }
 
-}  // namespace
-
 // A worker that counts its setup() and attach() calls and the threads they ran on.
 class CountingWorker final : public Worker {
  public:
@@ -692,3 +690,5 @@ TEST_F(BatchEngine, AWorkerKeptBetweenRunsIsSetUpOnceAndAttachedEveryRun) {
   }
   EXPECT_NE(w0->attach_thread, first0) << "the second run's thread is a new one";
 }
+
+}  // namespace

@@ -355,8 +355,6 @@ TEST_F(BatchSafety, ASecondRunIntoTheSameOutputFolderIsRefusedAndLeavesItsFilesA
   EXPECT_FALSE(fs::exists(in_flight));
 }
 
-}  // namespace
-
 // ---- Corrupt data: one verdict per file, on every device --------------------------------------
 
 // bytes[from, from + n) replaced by a pattern with no 0xFF byte (entropy-coded garbage, no
@@ -558,3 +556,5 @@ TEST_F(BatchSafety, APipelineWithControlCharactersIsPrintedEscaped) {
     EXPECT_TRUE(has(r.err, "\n       ^~~~~~~~~~~~~~~~\n")) << r.err;
   }
 }
+
+}  // namespace

@@ -16,7 +16,7 @@
 #include "opencv/opencv_support.hpp"
 #include "texcv/morphology.hpp"
 
-namespace texcv {
+namespace texcv::morphology_opencv_test {
 namespace {
 
 using test::as_mat;
@@ -228,4 +228,4 @@ TEST(MorphologyOpenCV, TallImagesAcrossRowBlocks) {
 }
 
 }  // namespace
-}  // namespace texcv
+}  // namespace texcv::morphology_opencv_test

@@ -519,7 +519,7 @@ do_sanitize() {
     fi
   fi
   if [[ " $parts " == *" racecheck "* ]]; then
-    # FiltersCuda test by test, with TEXCV_TEST_SANITIZER_SUBSET=1 (test_filters_cuda.cpp: every
+    # FiltersCuda test by test, with TEXCV_TEST_SANITIZER_SUBSET=1 (tests/cpp/cuda/filter_test_util.hpp: every
     # kernel instantiation, two borders, one layout): its whole matrix under racecheck did not get
     # past its first test in 300 s (seventh session). An entry with a '.' is a gtest filter as is.
     local filt="FiltersCuda.SeparableFilterIdenticalToCpu FiltersCuda.GaussianBlurIdenticalToCpu"

@@ -35,7 +35,7 @@ def rounding_tol(dtype: str) -> float:
 
 
 def filter_tol(src_dtype: str, dst_dtype: str, sum_abs_k: float) -> float:
-    # As tests/cpp/opencv/test_filters_opencv.cpp: integer outputs 1 level; f32 outputs 1e-5 of
+    # As tests/cpp/opencv/filter_test_util.hpp: integer outputs 1 level; f32 outputs 1e-5 of
     # the largest possible |sum| (sum |k| x full scale of the source).
     if dst_dtype != "float32":
         return 1.0

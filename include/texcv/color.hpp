@@ -1,5 +1,5 @@
-// Colour and intensity operations: cvt_color, gamma, normalize, convert, threshold, histogram,
-// equalize_hist, clahe. Semantics follow OpenCV 4.6 where OpenCV has the operation
+// Colour and intensity operations: cvt_color, gamma, invert, normalize, convert, threshold,
+// histogram, equalize_hist, clahe. Semantics follow OpenCV 4.6 where OpenCV has the operation
 // (docs/ops/color.md gives every formula and the measured agreement with OpenCV).
 //
 // Every operation reads src and writes dst (dst already sized; outputs may not overlap inputs).
@@ -15,6 +15,7 @@
 // | op            | u8 | u16 | f32 | channels                                               |
 // | cvt_color     | x  | x   | x   | per code (ops/cvt_color.hpp); HSV codes: u8 and f32 only |
 // | gamma         | x  | x   | x   | 1, 3, 4 (alpha is transformed too)                     |
+// | invert        | x  | x   | x   | 1, 3, 4; dst same type and channels (exact)            |
 // | normalize     | x  | x   | x   | 1, 3, 4; dst same type and channels                    |
 // | convert       | x  | x   | x   | 1, 3, 4; dst any type, same channels                   |
 // | threshold     | x  | x   | x   | 1, 3, 4 (per element); otsu: u8 1-channel              |

@@ -102,11 +102,11 @@ void init_io(nb::module_& m) {
   // workers (CUDA streams, buffers, nvJPEG's states) are made once and serve every call
   // (texcv.ray's actors). process(names, datas, outputs): names[i] names item i in messages and
   // the report, datas[i] its bytes (datas empty: the engine reads the file at path names[i]),
-  // outputs[i] the output path (deliver "files": written there,
-  // temporary file + rename) or a name whose extension picks the format (deliver "encoded": the
-  // bytes come back; "images": the arrays). Returns (records, outputs, lost): each item's report
-  // line (report_json), its output (None for files and for an item that failed), and the
-  // devices lost during the call ("cuda:0: <reason>").
+  // outputs[i] the output path (deliver "files": written there, temporary file + rename) or a
+  // name whose extension picks the format (deliver "encoded": the bytes come back; "images": the
+  // arrays). Returns (records, outputs, lost, made): each item's report line (report_json), its
+  // output (None for files and for an item that failed), the devices lost during the call
+  // ("cuda:0: <reason>"), and the workers the call had to make (0 while none is lost).
   nb::class_<BatchSession>(m, "BatchSession")
       .def(nb::init<const std::string&, const std::string&, const std::string&, bool, std::uint64_t,
                     int, int, int, const std::string&, int, int, int>(),

@@ -300,8 +300,6 @@ class Pipeline:
         self._p.run_into([a.native for a in ins], [o.native for o in outs], device, st)
 
 
-
-
 def _pipeline_text(op: str, pipeline: Any) -> str:
     """The text of a pipeline given as a string or a texcv.Pipeline (texcv.batch, texcv.ray),
     parsed and checked here with the command's messages."""

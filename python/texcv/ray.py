@@ -125,13 +125,16 @@ class Processor:
         # engine's read threads read each file at its path, as texcv batch does.
         datas = [bytes(b) for b in batch["bytes"]] if "bytes" in batch else []
         outputs = []
+        folders = set()  # each output folder made once a batch, not once a file
         for p in paths:
             if self.output is not None:
                 o = output_path(p, self.output, self.root, self.format)
-                os.makedirs(os.path.dirname(o) or ".", exist_ok=True)
+                folders.add(os.path.dirname(o) or ".")
             else:  # a name only: its extension picks the format
                 o = output_path(p, "", None, self.format)
             outputs.append(o)
+        for d in folders:
+            os.makedirs(d, exist_ok=True)
         records, results, lost, made = self.session.process(paths, datas, outputs)
         self.workers_made += made
         if lost:
@@ -230,6 +233,9 @@ def process(input: str | os.PathLike, output: str | os.PathLike, pipeline: Any, 
     """
     import ray
 
+    if read not in ("paths", "bytes"):
+        raise InvalidArgumentError(
+            f"texcv.ray.process: unknown read; got '{read}', expected paths or bytes")
     # Absolute paths: the actors run in folders (and on nodes) of their own.
     input = os.path.abspath(os.fspath(input))
     output = os.path.abspath(os.fspath(output))
@@ -245,9 +251,6 @@ def process(input: str | os.PathLike, output: str | os.PathLike, pipeline: Any, 
                             "stage": None})
         else:
             todo.append(f)
-    if read not in ("paths", "bytes"):
-        raise InvalidArgumentError(
-            f"texcv.ray.process: unknown read; got '{read}', expected paths or bytes")
     if batch_size is None:
         batch_size = auto_batch_size(len(todo), concurrency)
     if todo:

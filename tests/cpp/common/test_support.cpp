@@ -46,6 +46,19 @@ bool is_poison(const ImageView& v, int x, int y, int c) {
   return false;
 }
 
+long written_outside(const ImageView& whole, const Rect& inside) {
+  long n = 0;
+  for (int y = 0; y < whole.height; ++y)
+    for (int x = 0; x < whole.width; ++x) {
+      if (x >= inside.x && x < inside.x + inside.width && y >= inside.y &&
+          y < inside.y + inside.height)
+        continue;
+      for (int c = 0; c < whole.channels; ++c)
+        if (!is_poison(whole, x, y, c)) ++n;
+    }
+  return n;
+}
+
 namespace {
 
 void poison_host(const ImageView& v) {

@@ -45,6 +45,10 @@ void expect_error(const std::function<void()>& f, ErrorCode code, const std::str
 // Whether element (x, y, c) of a host view still holds poison()'s pattern.
 bool is_poison(const ImageView& v, int x, int y, int c);
 
+// How many elements of a poisoned host view outside `inside` no longer hold poison()'s pattern:
+// what an operation writing into the sub-view `inside` wrote outside it.
+long written_outside(const ImageView& whole, const Rect& inside);
+
 // Element (x, y, channel c) of a host view, as a double.
 double at(const ImageView& v, int x, int y, int c);
 

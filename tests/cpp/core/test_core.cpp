@@ -482,5 +482,24 @@ TEST(BorderValues, AreSaturatedToTheElementType) {
   EXPECT_EQ(d[3], 132);  // x = 1.5: 0.5 * 10 + 0.5 * 255
 }
 
+// tests/cpp/common's written_outside, which the CUDA tests use to find writes beside a sub-view
+// output: poisoned elements count as untouched, every other element outside the rectangle counts.
+TEST(TestSupport, WrittenOutsideCountsOnlyChangedElementsOutsideTheRectangle) {
+  for (const ElemType t : {ElemType::u8, ElemType::u16, ElemType::f32}) {
+    Image img(7, 5, 3, t);
+    test::poison(img.view());
+    const Rect inside{2, 1, 3, 2};
+    EXPECT_EQ(test::written_outside(img.view(), inside), 0);
+    Image one(1, 1, 3, t);
+    std::memset(one.view().data, 0, one.view().row_bytes());  // 0: not poison in any type
+    copy(one.view(), img.view().roi({3, 2, 1, 1}));           // inside: not counted
+    EXPECT_EQ(test::written_outside(img.view(), inside), 0);
+    copy(one.view(), img.view().roi({0, 0, 1, 1}));  // corner: 3 channels
+    copy(one.view(), img.view().roi({5, 2, 1, 1}));  // just right of the rectangle
+    copy(one.view(), img.view().roi({2, 3, 1, 1}));  // just below it
+    EXPECT_EQ(test::written_outside(img.view(), inside), 9) << to_string(t);
+  }
+}
+
 }  // namespace
 }  // namespace texcv

@@ -26,8 +26,6 @@ namespace texcv::color_cuda_test {
 
 inline constexpr int kW = 67, kH = 41;
 
-using test::is_poison;
-
 // Elements of two f32 views more than max_ulp apart (or NaN on one side only).
 inline long f32_ulp_mismatches(const ImageView& a, const ImageView& b, std::int64_t max_ulp) {
   long bad = 0;
@@ -82,13 +80,7 @@ inline void expect_same(const std::string& what, const Image& host, int dst_chan
       EXPECT_EQ(d.count, 0) << d.describe();
       EXPECT_EQ(d.nan_or_poison, 0) << d.describe();
     }
-    long outside = 0;
-    for (int y = 0; y < all.height(); ++y)
-      for (int x = 0; x < all.width(); ++x) {
-        if (x >= f && x < f + kW && y >= f && y < f + kH) continue;
-        for (int k = 0; k < dst_channels; ++k)
-          if (!is_poison(all.view(), x, y, k)) ++outside;
-      }
+    const long outside = test::written_outside(all.view(), {f, f, kW, kH});
     EXPECT_EQ(outside, 0) << "elements written outside the destination";
   }
 }

@@ -31,8 +31,6 @@ namespace texcv::filter_cuda_test {
 
 inline constexpr int kW = 75, kH = 141;
 
-using test::is_poison;
-
 // op(src, dst, path): the operation with FilterBorder::path = path.
 using Op = std::function<void(const ImageView& src, const ImageView& dst, Path path)>;
 
@@ -94,13 +92,7 @@ inline void expect_same(const std::string& what, const Image& host, ElemType dst
       const test::Diff d = test::compare(got, want);
       EXPECT_EQ(d.count, 0) << d.describe();
       EXPECT_EQ(d.nan_or_poison, 0) << d.describe();
-      long outside = 0;
-      for (int y = 0; y < all.height(); ++y)
-        for (int x = 0; x < all.width(); ++x) {
-          if (x >= f && x < f + kW && y >= f && y < f + kH) continue;
-          for (int k = 0; k < ch; ++k)
-            if (!is_poison(all.view(), x, y, k)) ++outside;
-        }
+      const long outside = test::written_outside(all.view(), {f, f, kW, kH});
       EXPECT_EQ(outside, 0) << "elements written outside the destination";
     }
 }

@@ -41,7 +41,6 @@
 namespace texcv::geometry_cuda_test {
 
 using test::at;
-using test::is_poison;
 using test::poison;
 using test::random_image;
 using test::to_host;
@@ -147,7 +146,7 @@ inline void expect_close(const std::string& what, const Dev& out, const ImageVie
   SCOPED_TRACE(what);
   const Image all = to_host(out.owner.view());
   const ImageView got = all.view().roi(out.rect);
-  long bad = 0, frame = 0;
+  long bad = 0;
   std::string first;
   for (int y = 0; y < want.height && bad < 1000; ++y) {
     for (int x = 0; x < want.width; ++x) {
@@ -164,15 +163,7 @@ inline void expect_close(const std::string& what, const Dev& out, const ImageVie
       }
     }
   }
-  const ImageView whole = all.view();
-  for (int y = 0; y < whole.height; ++y)
-    for (int x = 0; x < whole.width; ++x) {
-      const bool inside = x >= out.rect.x && x < out.rect.x + out.rect.width && y >= out.rect.y &&
-                          y < out.rect.y + out.rect.height;
-      if (inside) continue;
-      for (int c = 0; c < whole.channels; ++c)
-        if (!is_poison(whole, x, y, c)) ++frame;
-    }
+  const long frame = test::written_outside(all.view(), out.rect);
   EXPECT_EQ(bad, 0) << "first mismatch " << first;
   EXPECT_EQ(frame, 0) << "elements written outside the destination rectangle";
 }

@@ -23,8 +23,6 @@
 
 namespace texcv::hist_cuda_test {
 
-using test::is_poison;
-
 struct Size {
   int w, h;
 };
@@ -70,13 +68,7 @@ inline void expect_same(const std::string& what, const Image& host, const Op& op
     op(dsrc, dout.view().roi({f, f, w, h}));
     const Image all = test::to_host(dout);
     check(all.view().roi({f, f, w, h}), want);
-    long outside = 0;
-    for (int y = 0; y < all.height(); ++y)
-      for (int x = 0; x < all.width(); ++x) {
-        if (x >= f && x < f + w && y >= f && y < f + h) continue;
-        for (int k = 0; k < ch; ++k)
-          if (!is_poison(all.view(), x, y, k)) ++outside;
-      }
+    const long outside = test::written_outside(all.view(), {f, f, w, h});
     EXPECT_EQ(outside, 0) << "elements written outside the destination";
   }
 }

@@ -107,13 +107,7 @@ struct Rig {
       EXPECT_EQ(bytes, 0) << "elements not byte-identical; " << d.describe();
       EXPECT_EQ(d.count, 0) << d.describe();
       EXPECT_EQ(d.nan_or_poison, 0) << d.describe();
-      long outside = 0;
-      for (int y = 0; y < all.height(); ++y)
-        for (int x = 0; x < all.width(); ++x) {
-          if (x >= f && x < f + kW && y >= f && y < f + kH) continue;
-          for (int k = 0; k < ch; ++k)
-            if (!is_poison(all.view(), x, y, k)) ++outside;
-        }
+      const long outside = test::written_outside(all.view(), {f, f, kW, kH});
       EXPECT_EQ(outside, 0) << "elements written outside the destination";
     }
   }

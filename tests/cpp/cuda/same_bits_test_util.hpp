@@ -20,8 +20,6 @@
 
 namespace texcv::same_bits_cuda_test {
 
-using test::is_poison;
-
 using Op = std::function<void(const ImageView& src, const ImageView& dst)>;
 
 // Whether two elements are the same: equal bits, or (f32) both NaN (NaNs made by arithmetic may
@@ -71,13 +69,7 @@ inline void expect_same(const std::string& what, const Image& host, const Op& op
                       ", want " + std::to_string(test::at(want.view(), x, y, k));
           }
     EXPECT_EQ(differ, 0) << first << "; " << test::compare(got, want).describe();
-    long outside = 0;
-    for (int y = 0; y < all.height(); ++y)
-      for (int x = 0; x < all.width(); ++x) {
-        if (x >= f && x < f + w && y >= f && y < f + h) continue;
-        for (int k = 0; k < ch; ++k)
-          if (!is_poison(all.view(), x, y, k)) ++outside;
-      }
+    const long outside = test::written_outside(all.view(), {f, f, w, h});
     EXPECT_EQ(outside, 0) << "elements written outside the destination";
   }
 }

@@ -48,9 +48,9 @@ struct WarpDesc {
 }  // namespace texcv::detail
 
 namespace texcv::cpu {
-using detail::ResizeDesc;
-using detail::SamplingDesc;
-using detail::WarpDesc;
+using texcv::detail::ResizeDesc;
+using texcv::detail::SamplingDesc;
+using texcv::detail::WarpDesc;
 void resize(const ImageView& src, const ImageView& dst, const ResizeDesc& d);
 void warp(const ImageView& src, const ImageView& dst, const WarpDesc& d);
 void remap(const ImageView& src, const ImageView& dst, const ImageView& map_x,
@@ -60,9 +60,9 @@ void copy(const ImageView& src, const ImageView& dst);  // same size/type, host 
 }  // namespace texcv::cpu
 
 namespace texcv::cuda {
-using detail::ResizeDesc;
-using detail::SamplingDesc;
-using detail::WarpDesc;
+using texcv::detail::ResizeDesc;
+using texcv::detail::SamplingDesc;
+using texcv::detail::WarpDesc;
 void resize(const ImageView& src, const ImageView& dst, const ResizeDesc& d, void* stream);
 void warp(const ImageView& src, const ImageView& dst, const WarpDesc& d, void* stream);
 void remap(const ImageView& src, const ImageView& dst, const ImageView& map_x,

@@ -1,5 +1,5 @@
 // gamma on f32 (CPU): |x|^g rounded to the nearest float, the same value from the plain loop and
-// from every SIMD target (simd_color.cpp's gamma_row).
+// from every SIMD target (simd_gamma.cpp's gamma_row).
 //
 // Each path first computes r = exp(g log |x|) in double (the plain loop with glibc's log and
 // exp, the vectors with Highway's: each within 4 ulp of double, so r is within about 2^-42 of

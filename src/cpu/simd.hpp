@@ -79,7 +79,7 @@ bool unsharp_row(const std::uint16_t* s, const std::uint16_t* b, std::uint16_t* 
 bool unsharp_row(const float* s, const float* b, float* o, int n, float amount, float threshold);
 
 // cvt_color's rgb2gray / bgr2gray / rgba2gray / bgra2gray for one row of w pixels of `channels`
-// (3 or 4) elements (simd_color.cpp): color_pixel.hpp's px_to_gray arithmetic.
+// (3 or 4) elements (simd_cvt_color.cpp): color_pixel.hpp's px_to_gray arithmetic.
 bool to_gray_row(const std::uint8_t* s, std::uint8_t* d, int w, int channels, bool bgr);
 bool to_gray_row(const std::uint16_t* s, std::uint16_t* d, int w, int channels, bool bgr);
 bool to_gray_row(const float* s, float* d, int w, int channels, bool bgr);
@@ -211,7 +211,7 @@ bool pick_rows(const float* a, const float* b, float* out, int n, bool max);
 bool bilateral_row(const std::uint8_t* center, int channels, const long* ofs, const float* space,
                    int taps, const float* table, int w, std::uint8_t* out);
 
-// gamma of f32 elements (simd_color.cpp): d[i] = copysign(detail::pow_rounded(|s[i]|, g), s[i]),
+// gamma of f32 elements (simd_gamma.cpp): d[i] = copysign(detail::pow_rounded(|s[i]|, g), s[i]),
 // i < n, g finite and > 0 (pow_rounded.hpp: |x|^g rounded to the nearest float, the same bits on
 // every target). Returns false when n is shorter than one vector.
 bool gamma_row(const float* s, float* d, int n, float g);

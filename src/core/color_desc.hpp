@@ -1,9 +1,10 @@
 // The contract between src/core/ops/<op>.cpp and the backends for the colour and intensity ops.
 // src/core validates every call and resolves its parameters into these descriptors; the
-// CPU backend (src/cpu/color_*.cpp) implements them all; the CUDA backend implements the pointwise
-// ones in src/cuda/ops/color/ and the reductions, histograms and clahe in src/cuda/ops/hist/
-// (src/core/ops/normalize.cpp, equalize_hist.cpp, threshold.cpp combine them for normalize,
-// equalize_hist and Otsu).
+// backends implement them in files named by their op (src/cpu/<op>.cpp,
+// src/cuda/ops/<op>/), the per-pixel ones on the CUDA side on one kernel shape
+// (src/cuda/ops/common/point.cuh); the reductions, histograms and clahe share src/cpu/
+// value_counts.hpp and src/cuda/ops/hist/ (src/core/ops/normalize.cpp, equalize_hist.cpp,
+// threshold.cpp combine them for normalize, equalize_hist and Otsu).
 #pragma once
 
 #include <cstdint>
@@ -120,7 +121,7 @@ void clahe(const ImageView& src, const ImageView& dst, double clip_limit, int ti
 
 namespace texcv::cuda {
 
-// The CUDA backend of the pointwise operations (src/cuda/ops/color/), on the caller's stream;
+// The CUDA backend of the pointwise operations (src/cuda/ops/<op>/), on the caller's stream;
 // without CUDA, the core's call throws NotCompiled (cuda_call.hpp).
 void cvt_color(const ImageView& src, const ImageView& dst, ColorCode code, void* stream);
 void gamma(const ImageView& src, const ImageView& dst, double gamma, void* stream);

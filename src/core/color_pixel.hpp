@@ -1,6 +1,6 @@
 // The per-pixel arithmetic of the pointwise colour and intensity operations (cvt_color, gamma,
-// convert, threshold), shared by the CPU backend (src/cpu/color_*.cpp) and the CUDA kernels
-// (src/cuda/ops/color/) so both compute the same values: the library compiles C++ with
+// convert, threshold), shared by the CPU backend (src/cpu/<op>.cpp) and the CUDA kernels
+// (src/cuda/ops/<op>/) so both compute the same values: the library compiles C++ with
 // -ffp-contract=off and CUDA with --fmad=false, and only IEEE-exact float operations (+, -, *,
 // /, fmin/fmax, floor, fabs, rint) are used here. gamma on f32 (pow) is not here: its device and
 // host pow differ by at most 1 ulp (see docs/ops/color.md).

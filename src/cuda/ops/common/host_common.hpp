@@ -6,6 +6,7 @@
 #include "src/core/backends.hpp"
 #include "src/core/dispatch.hpp"
 #include "src/cuda/ops/common/kernel_args.hpp"
+#include "src/cuda/ops/common/point.hpp"
 #include "src/cuda/ops/common/source_access.hpp"
 #include "texcv/error.hpp"
 
@@ -13,6 +14,18 @@ namespace texcv::cuda::ops {
 
 inline DstArgs dst_args(const ImageView& d) {
   return DstArgs{static_cast<unsigned char*>(d.data), d.pitch, d.width, d.height};
+}
+
+// A per-pixel op's source (point.cuh).
+inline PointSrc point_src(const ImageView& v) {
+  return PointSrc{static_cast<const unsigned char*>(v.data), v.pitch};
+}
+
+// The destination with its width counted in elements (width * channels): the per-element ops.
+inline DstArgs elem_dst(const ImageView& d) {
+  DstArgs a = dst_args(d);
+  a.width = d.width * d.channels;
+  return a;
 }
 
 inline SampleArgs sample_args(const detail::SamplingDesc& s) {

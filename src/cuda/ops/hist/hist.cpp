@@ -53,10 +53,6 @@ ops::ReduceSrc reduce_src(const ImageView& v) {
                         v.channels};
 }
 
-ops::PointSrc point_src(const ImageView& v) {
-  return ops::PointSrc{static_cast<const unsigned char*>(v.data), v.pitch};
-}
-
 // Blocks of a reduction: about 8192 elements each, at most one per row and 1024 in all.
 int reduce_blocks(const ImageView& v) {
   const long long elems = static_cast<long long>(v.width) * v.height * v.channels;
@@ -157,7 +153,7 @@ void affine_channels(const ImageView& src, const ImageView& dst, const detail::A
   ops::check_device_view(kOp, dst, "dst");
   const auto st = static_cast<cudaStream_t>(stream);
   ops::by_type(kOp, src.type, [&]<typename T>() {
-    ops::launch_affine_channels<T>(point_src(src), ops::dst_args(dst), src.channels, d, st);
+    ops::launch_affine_channels<T>(ops::point_src(src), ops::dst_args(dst), src.channels, d, st);
   });
 }
 
@@ -198,9 +194,10 @@ void apply_lut_u8(const char* op, const ImageView& src, const ImageView& dst,
                   const std::uint8_t lut[256], void* stream) {
   ops::check_device_view(op, src, "src");
   ops::check_device_view(op, dst, "dst");
-  ops::GammaLut8 l;
+  ops::Lut8 l;
   for (int i = 0; i < 256; ++i) l.v[i] = lut[i];
-  ops::launch_lut_u8(op, point_src(src), ops::dst_args(dst), l, static_cast<cudaStream_t>(stream));
+  ops::launch_lut_u8(op, ops::point_src(src), ops::dst_args(dst), l,
+                     static_cast<cudaStream_t>(stream));
 }
 
 void clahe(const ImageView& src, const ImageView& dst, double clip_limit, int tiles_x, int tiles_y,
@@ -231,7 +228,7 @@ void clahe(const ImageView& src, const ImageView& dst, double clip_limit, int ti
     TEXCV_CUDA_CHECK(kOp, cudaMemsetAsync(hist.as<void>(), 0, cells * sizeof(int), st));
     ops::launch_clahe_hist<T>(reduce_src(src), a, hist.as<int>(), st);
     ops::launch_clahe_lut<T>(a, hist.as<int>(), luts.as<T>(), st);
-    ops::launch_clahe_apply<T>(point_src(src), ops::dst_args(dst), a, luts.as<T>(), st);
+    ops::launch_clahe_apply<T>(ops::point_src(src), ops::dst_args(dst), a, luts.as<T>(), st);
     hist.release(kOp);
     luts.release(kOp);
   };

@@ -1,38 +1,9 @@
-// Reduction, histogram and clahe kernels for u8 sources, and the u8 table lookup of
-// equalize_hist (its table in shared memory).
+// Reduction, histogram and clahe kernels for u8 sources.
 #include "src/cuda/ops/hist/hist_kernels.cuh"
 
 namespace texcv::cuda::ops {
 
 TEXCV_INSTANTIATE_HIST(std::uint8_t)
 TEXCV_INSTANTIATE_HIST_INT(std::uint8_t)
-
-namespace {
-
-struct SharedLutF {
-  const std::uint8_t* lut;
-  __device__ __forceinline__ void operator()(const std::uint8_t* s, std::uint8_t* d) const {
-    d[0] = lut[s[0]];
-  }
-};
-
-constexpr int kLutPx = kPointPx<std::uint8_t, 1, 1>;
-
-__global__ void __launch_bounds__(kBlockX* kBlockY)
-    lut_u8_kernel(const PointSrc s, const DstArgs d, const GammaLut8 lut) {
-  __shared__ std::uint8_t t[256];
-  const int tid = static_cast<int>(threadIdx.y * blockDim.x + threadIdx.x);
-  for (int i = tid; i < 256; i += kBlockX * kBlockY) t[i] = lut.v[i];
-  __syncthreads();
-  point_body<std::uint8_t, std::uint8_t, 1, 1, kLutPx>(s, d, SharedLutF{t});
-}
-
-}  // namespace
-
-void launch_lut_u8(const char* op, const PointSrc& s, const DstArgs& d, const GammaLut8& lut,
-                   cudaStream_t st) {
-  lut_u8_kernel<<<grid_for(d.width, d.height, kLutPx), dim3(kBlockX, kBlockY), 0, st>>>(s, d, lut);
-  TEXCV_CUDA_CHECK_LAUNCH(op);
-}
 
 }  // namespace texcv::cuda::ops

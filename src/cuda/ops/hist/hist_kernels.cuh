@@ -13,8 +13,8 @@
 #include <string>
 
 #include "src/core/sampling.hpp"
-#include "src/cuda/ops/color/color_kernels.cuh"
 #include "src/cuda/ops/common/device_common.cuh"
+#include "src/cuda/ops/common/point.cuh"
 #include "src/cuda/ops/hist/hist_launch.hpp"
 #include "src/cuda/ops/hist/hist_tuning.hpp"
 #include "src/cuda/runtime/runtime.hpp"

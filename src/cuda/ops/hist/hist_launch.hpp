@@ -14,8 +14,8 @@
 #include <cstdint>
 
 #include "src/core/color_desc.hpp"
-#include "src/cuda/ops/color/color_launch.hpp"
 #include "src/cuda/ops/common/kernel_args.hpp"
+#include "src/cuda/ops/common/point.hpp"
 
 namespace texcv::cuda::ops {
 
@@ -67,10 +67,6 @@ void launch_histogram(const char* op, const ReduceSrc& s, int blocks, const Hist
 template <typename T>
 void launch_affine_channels(const PointSrc& s, const DstArgs& d, int channels,
                             const detail::AffineChannelDesc& a, cudaStream_t st);
-
-// dst = lut[src], u8 1-channel, the table by value (copied to shared memory). op names errors.
-void launch_lut_u8(const char* op, const PointSrc& s, const DstArgs& d, const GammaLut8& lut,
-                   cudaStream_t st);
 
 // clahe (u8: 256 bins, u16: 65536), with the constants of detail::clahe_geometry.
 struct ClaheArgs {

@@ -1,6 +1,6 @@
-// The CUDA hist engine (src/cuda/ops/hist/) that serves normalize, histogram, equalize_hist,
-// clahe and Otsu's threshold: every op on the caller's stream, and device views accepted with
-// the host's validation messages.
+// The CUDA backends of the reductions and histograms (the hist engine, src/cuda/ops/hist/, and
+// the ops on it: normalize, histogram, equalize_hist, clahe and Otsu's threshold): every op on
+// the caller's stream, and device views accepted with the host's validation messages.
 #include <gtest/gtest.h>
 
 #include <array>

@@ -1,4 +1,4 @@
-// Reduction, histogram and clahe kernels for u16 sources.
+// Reduction and histogram kernels for u16 sources.
 #include "src/cuda/ops/hist/hist_kernels.cuh"
 
 namespace texcv::cuda::ops {

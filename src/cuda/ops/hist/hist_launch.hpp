@@ -1,5 +1,7 @@
-// Launchers of the reduction, histogram and clahe kernels (hist_kernels.cuh), one explicit
-// instantiation per source element type (hist.<type>.cu). Host code (hist.cpp) calls them.
+// Launchers of the reduction and histogram kernels (hist_kernels.cuh), one explicit instantiation
+// per source element type (hist.<type>.cu): the engine of normalize's min/max and mean/std
+// (src/cuda/ops/normalize), histogram, Otsu's threshold and equalize_hist (src/cuda/ops/histogram).
+// hist_host.hpp has the host side's helpers.
 //
 // Reductions and histograms: block b reads the rows b, b + blocks, b + 2 blocks, ...; inside a
 // row its threads read the elements tid, tid + blockDim, ... with blockDim a multiple of the
@@ -15,7 +17,6 @@
 
 #include "src/core/color_desc.hpp"
 #include "src/cuda/ops/common/kernel_args.hpp"
-#include "src/cuda/ops/common/point.hpp"
 
 namespace texcv::cuda::ops {
 
@@ -62,28 +63,5 @@ struct HistArgs {
 template <typename T>
 void launch_histogram(const char* op, const ReduceSrc& s, int blocks, const HistArgs& h,
                       unsigned long long* counts, cudaStream_t st);
-
-// normalize (mean_std): dst = saturate(float(src) * scale[c] + offset[c]) per channel.
-template <typename T>
-void launch_affine_channels(const PointSrc& s, const DstArgs& d, int channels,
-                            const detail::AffineChannelDesc& a, cudaStream_t st);
-
-// clahe (u8: 256 bins, u16: 65536), with the constants of detail::clahe_geometry.
-struct ClaheArgs {
-  int width = 0, height = 0, tiles_x = 1, tiles_y = 1;
-  int tw = 1, th = 1, tile_total = 1, clip = 0;
-  float lut_scale = 0, inv_tw = 0, inv_th = 0;
-};
-// Per-tile histograms over the extended image (reflect101 beyond the right and bottom edges) into
-// hist[tile * bins + v] (int, zeroed by the caller).
-template <typename T>
-void launch_clahe_hist(const ReduceSrc& s, const ClaheArgs& a, int* hist, cudaStream_t st);
-// Per tile: clip, redistribute and accumulate the histogram into the table luts[tile * bins + v].
-template <typename T>
-void launch_clahe_lut(const ClaheArgs& a, const int* hist, T* luts, cudaStream_t st);
-// Every pixel: the bilinear blend of the tables of the four nearest tile centres.
-template <typename T>
-void launch_clahe_apply(const PointSrc& s, const DstArgs& d, const ClaheArgs& a, const T* luts,
-                        cudaStream_t st);
 
 }  // namespace texcv::cuda::ops

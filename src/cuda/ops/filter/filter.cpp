@@ -1,10 +1,11 @@
 // The linear filters on the CUDA backend (convolve, sharpen, laplacian through filter_2d;
-// separable_filter, gaussian_blur, box_filter, sobel, scharr through filter_separable;
-// unsharp_mask), on the caller's stream, on the access path the caller asked for or
-// choose_stencil_path() picks (filter_launch.hpp describes the paths). On the global and texture
-// paths the separable filters run a row pass into a float temporary, then a column pass, as the
-// CPU backend; on the shared path both passes run in one kernel. Temporaries (and unsharp_mask's
-// blur image) are stream-ordered memory (cudaMallocAsync / cudaFreeAsync) allocated per call.
+// separable_filter, gaussian_blur, box_filter, sobel, scharr through filter_separable; unsharp_mask
+// blurs through filter::separable, src/cuda/ops/unsharp_mask/), on the caller's stream, on the
+// access path the caller asked for or choose_stencil_path() picks (filter_launch.hpp describes the
+// paths). On the global and texture paths the separable filters run a row pass into a float
+// temporary, then a column pass, as the CPU backend; on the shared path both passes run in one
+// kernel. Temporaries are stream-ordered memory (cudaMallocAsync / cudaFreeAsync) allocated per
+// call.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -12,6 +13,7 @@
 #include "src/core/filters_desc.hpp"
 #include "src/cuda/ops/common/host_common.hpp"
 #include "src/cuda/ops/common/source_access.hpp"
+#include "src/cuda/ops/filter/filter_host.hpp"
 #include "src/cuda/ops/filter/filter_launch.hpp"
 #include "src/cuda/runtime/runtime.hpp"
 #include "texcv/error.hpp"
@@ -65,33 +67,6 @@ ops::FilterBorderArgs border_args(const detail::FilterBorderDesc& b) {
   return a;
 }
 
-// A pitched block of stream-ordered device memory, freed on the stream (release() reports a
-// failure; the destructor, reached only while already failing, records it).
-class StreamTemp {
- public:
-  StreamTemp(std::size_t row_bytes, int rows, cudaStream_t st, const char* op) : st_(st) {
-    pitch_ = (row_bytes + 255) / 256 * 256;
-    TEXCV_CUDA_CHECK(op, cudaMallocAsync(&p_, pitch_ * static_cast<std::size_t>(rows), st));
-  }
-  StreamTemp(const StreamTemp&) = delete;
-  StreamTemp& operator=(const StreamTemp&) = delete;
-  ~StreamTemp() {
-    if (p_) record_release_error(cudaFreeAsync(p_, st_));
-  }
-  unsigned char* data() const { return static_cast<unsigned char*>(p_); }
-  std::size_t pitch() const { return pitch_; }
-  void release(const char* op) {
-    void* p = p_;
-    p_ = nullptr;
-    TEXCV_CUDA_CHECK(op, cudaFreeAsync(p, st_));
-  }
-
- private:
-  void* p_ = nullptr;
-  std::size_t pitch_ = 0;
-  cudaStream_t st_ = nullptr;
-};
-
 ops::Kernel1DArgs taps_1d(const std::vector<float>& k, int anchor) {
   ops::Kernel1DArgs a;
   a.n = static_cast<int>(k.size());
@@ -99,6 +74,10 @@ ops::Kernel1DArgs taps_1d(const std::vector<float>& k, int anchor) {
   for (int i = 0; i < a.n; ++i) a.k[i] = k[static_cast<std::size_t>(i)];
   return a;
 }
+
+}  // namespace
+
+namespace filter {
 
 // Row pass + column pass of src into d (element type dst_type): in one kernel on the shared
 // path, else through a float temporary.
@@ -159,7 +138,7 @@ void separable(const char* op, const ImageView& src, const ops::DstArgs& d, Elem
     return;
   }
   const std::size_t row_bytes = static_cast<std::size_t>(src.width) * channels * sizeof(float);
-  StreamTemp tmp(row_bytes, src.height, st, op);
+  PitchedTemp tmp(row_bytes, src.height, st, op);
   const ops::DstArgs t{tmp.data(), tmp.pitch(), src.width, src.height};
   ops::by_type(op, src.type,
                [&]<typename T>() { ops::launch_sep_rows<T>(plan.args(), t, channels, kx, b, st); });
@@ -170,7 +149,7 @@ void separable(const char* op, const ImageView& src, const ops::DstArgs& d, Elem
   plan.finish();
 }
 
-}  // namespace
+}  // namespace filter
 
 void filter_2d(const char* op, const ImageView& src, const ImageView& dst,
                const detail::Filter2DDesc& d, void* stream) {
@@ -199,26 +178,7 @@ void filter_2d(const char* op, const ImageView& src, const ImageView& dst,
 void filter_separable(const char* op, const ImageView& src, const ImageView& dst,
                       const detail::SepFilterDesc& d, void* stream) {
   ops::check_views(op, src, dst);
-  separable(op, src, ops::dst_args(dst), dst.type, d, static_cast<cudaStream_t>(stream));
-}
-
-void unsharp_mask(const ImageView& src, const ImageView& dst, const detail::UnsharpDesc& d,
-                  void* stream) {
-  constexpr const char* kOp = "unsharp_mask";
-  ops::check_views(kOp, src, dst);
-  const auto st = static_cast<cudaStream_t>(stream);
-  // The blur in src's element type, as the CPU backend.
-  StreamTemp blur(src.row_bytes(), src.height, st, kOp);
-  const ops::DstArgs bd{blur.data(), blur.pitch(), src.width, src.height};
-  separable(kOp, src, bd, src.type, d.blur, st);
-  const int n = src.width * src.channels;
-  const ops::FilterSrc s{static_cast<const unsigned char*>(src.data), src.pitch, n, src.height};
-  const ops::FilterSrc bs{blur.data(), blur.pitch(), n, src.height};
-  ops::DstArgs o = ops::dst_args(dst);
-  o.width = n;
-  ops::by_type(kOp, src.type,
-               [&]<typename T>() { ops::launch_unsharp<T>(s, bs, o, d.amount, d.threshold, st); });
-  blur.release(kOp);
+  filter::separable(op, src, ops::dst_args(dst), dst.type, d, static_cast<cudaStream_t>(stream));
 }
 
 }  // namespace texcv::cuda

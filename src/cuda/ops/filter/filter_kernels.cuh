@@ -652,22 +652,6 @@ __global__ void __launch_bounds__(kFilterThreads)
   acc.template store<Tout>(d, x0, y0, min(PX, d.width - x0), a.scale, a.delta);
 }
 
-// Per element (widths in elements): out = src + amount * (src - blur) where |src - blur| >=
-// threshold, else src.
-template <typename T>
-__global__ void __launch_bounds__(kFilterThreads)
-    unsharp_kernel(const FilterSrc s, const FilterSrc bl, const DstArgs d, float amount,
-                   float threshold) {
-  const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
-  const int y = static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y);
-  if (x >= d.width || y >= d.height) return;
-  const T sv = filter_row<T>(s, y)[x];
-  const float v = static_cast<float>(sv);
-  const float diff = v - static_cast<float>(filter_row<T>(bl, y)[x]);
-  const float mag = diff < 0.0f ? -diff : diff;
-  out_row<T>(d, y)[x] = mag >= threshold ? detail::saturate<T>(v + amount * diff) : sv;
-}
-
 // ---- Launchers ----
 
 using texcv::detail::by_channels;  // src/core/dispatch.hpp
@@ -868,14 +852,6 @@ void launch_sep_vec_taps(const SourceArgs& s, const DstArgs& d, int channels, El
   }
 }
 
-template <typename T>
-void launch_unsharp(const FilterSrc& s, const FilterSrc& blur, const DstArgs& d, float amount,
-                    float threshold, cudaStream_t st) {
-  unsharp_kernel<T><<<grid_for(d.width, d.height, 1), dim3(kBlockX, kBlockY), 0, st>>>(
-      s, blur, d, amount, threshold);
-  TEXCV_CUDA_CHECK_LAUNCH("unsharp_mask");
-}
-
 // One explicit instantiation per source type, split in two translation units per type so that
 // the (large) kernel sets compile in parallel.
 #define TEXCV_INSTANTIATE_FILTER_2D(T)                                                \
@@ -889,9 +865,7 @@ void launch_unsharp(const FilterSrc& s, const FilterSrc& blur, const DstArgs& d,
                                    const ColumnArgs&, cudaStream_t);                            \
   template void launch_sep_fused<T>(const SourceArgs&, const DstArgs&, int, ElemType,           \
                                     const Kernel1DArgs&, const Kernel1DArgs&,                   \
-                                    const FilterBorderArgs&, const ColumnArgs&, cudaStream_t);  \
-  template void launch_unsharp<T>(const FilterSrc&, const FilterSrc&, const DstArgs&, float,    \
-                                  float, cudaStream_t);
+                                    const FilterBorderArgs&, const ColumnArgs&, cudaStream_t);
 
 // The separable register kernels (per tap count: channels x output types, the largest kernel
 // set) in translation units of their own, a few tap counts each, so that they compile in parallel.

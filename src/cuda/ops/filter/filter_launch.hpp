@@ -2,7 +2,7 @@
 // (filter.<type>.cu). Host code (filter.cpp) calls them. Kernel coefficients travel by value in
 // the argument structs (copied to shared memory by each block). The per-element arithmetic and
 // its order are those of the CPU backend (src/cpu/filter_rows.hpp, filter_2d.cpp,
-// filter_separable.cpp, unsharp_mask.cpp), so the results are identical on every path.
+// filter_separable.cpp), so the results are identical on every path.
 //
 // Access paths (SourceArgs::path, resolved by the host):
 // - global: plain loads through L1; each thread computes a strip of kFilterStrip output rows of
@@ -143,9 +143,5 @@ template <typename T, int NB>
 void launch_sep_vec_taps(const SourceArgs& s, const DstArgs& d, int channels, ElemType dst_type,
                          const Kernel1DArgs& kx, const Kernel1DArgs& ky, const FilterBorderArgs& b,
                          const ColumnArgs& c, cudaStream_t st);
-// unsharp_mask's pointwise step; widths in elements (pixels * channels).
-template <typename T>
-void launch_unsharp(const FilterSrc& s, const FilterSrc& blur, const DstArgs& d, float amount,
-                    float threshold, cudaStream_t st);
 
 }  // namespace texcv::cuda::ops

@@ -1,4 +1,5 @@
-// CPU backend: copy between two host views of the same shape (row by row, any pitches). Views
+// CPU backend: the copy of crop (and of every host-to-host copy) between two host views of the
+// same shape (row by row, any pitches). Views
 // that do not share memory have their rows split among the threads (one thread's copy does not
 // reach the memory bandwidth: crop 3/4 of a 4096x4096 RGB image took 4.0 ms against numpy's
 // 3.3 ms on 2 cores); views that overlap are copied as before, on one thread.

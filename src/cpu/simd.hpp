@@ -199,7 +199,7 @@ bool remap_linear_row(const RemapRow& r, std::uint16_t* out);
 bool remap_linear_row(const RemapRow& r, float* out);
 
 // erode/dilate (simd_morph.cpp): out[k] = pick(a[k], b[k]) for k < n, pick being min (max: the
-// larger) with morph_cpu.cpp's semantics (b < a ? b : a; a NaN leaves a). out may be a.
+// larger) with morph.cpp's semantics (b < a ? b : a; a NaN leaves a). out may be a.
 bool pick_rows(const std::uint8_t* a, const std::uint8_t* b, std::uint8_t* out, int n, bool max);
 bool pick_rows(const std::uint16_t* a, const std::uint16_t* b, std::uint16_t* out, int n, bool max);
 bool pick_rows(const float* a, const float* b, float* out, int n, bool max);

@@ -1,5 +1,5 @@
 // erode/dilate's element-wise min/max of two rows in Highway vectors (see simd.hpp), with
-// morph_cpu.cpp's pick: b < a ? b : a (min) or b > a ? b : a (max), so that a NaN in either
+// morph.cpp's pick: b < a ? b : a (min) or b > a ? b : a (max), so that a NaN in either
 // operand leaves a (x86's minps/maxps would return b): the same values as the plain loop.
 #include <cstddef>
 #include <cstdint>

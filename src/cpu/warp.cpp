@@ -1,4 +1,5 @@
-// CPU backend: affine and perspective warps (destination -> source maps from src/core).
+// CPU backend: the warp engine of warp_affine, warp_perspective and rotate (an affine warp):
+// destination -> source maps from src/core.
 #include <algorithm>
 #include <cstdint>
 #include <type_traits>

@@ -1,4 +1,5 @@
-// Device-to-device 2-D copy with wide loads and stores (see copy_device.hpp).
+// Device-to-device 2-D copy with wide loads and stores (see copy_device.hpp): crop's copy on the
+// device (through cuda::copy, src/cuda/cuda_backend.cpp).
 #include <cstdint>
 
 #include "src/cuda/ops/copy/copy_device.hpp"

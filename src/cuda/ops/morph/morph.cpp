@@ -1,4 +1,5 @@
-// The morphology passes on the CUDA backend (src/core/morph_desc.hpp), on the caller's stream.
+// The morphology engine on the CUDA backend (erode, dilate, morphology): its passes
+// (src/core/morph_desc.hpp), on the caller's stream.
 // A rectangle (every element bit set: the rect shape, and the enlarged rectangle of iterations) is
 // separable for min/max: a row pass into a stream-ordered temporary of the element type, then a
 // column pass (one pass alone when the rectangle is one row or one column wide); for 1-channel f32

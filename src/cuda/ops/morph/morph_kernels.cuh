@@ -5,7 +5,7 @@
 // channel), sliding along the source once for all of them, and stores them with vector stores
 // where aligned.
 //
-// Identical to the CPU backend (src/cpu/morph_cpu.cpp): the same comparison pick() in the same
+// Identical to the CPU backend (src/cpu/morph.cpp): the same comparison pick() in the same
 // order for every output element. Rectangles: row pass starting from the first tap, taps left to
 // right, then column pass starting from the first row, rows top to bottom (a constant-border row
 // of the row pass is the border value itself), as two kernels through a temporary, or fused in

@@ -1,7 +1,7 @@
 // Launchers of the morphology kernels (plain global loads), one explicit instantiation per element
 // type (morph.<type>.cu). Host code (morph.cpp) calls them. Parameters travel by value in the
 // argument structs. The comparisons and their order are those of the CPU backend
-// (src/cpu/morph_cpu.cpp), so the results are identical, NaN and signed zeros included.
+// (src/cpu/morph.cpp), so the results are identical, NaN and signed zeros included.
 #pragma once
 
 #include <cuda_runtime.h>

@@ -1,5 +1,5 @@
-// warp_affine / warp_perspective on the CUDA backend: choose the access path, launch on the
-// caller's stream.
+// The warp engine on the CUDA backend (warp_affine, warp_perspective and rotate, an affine warp):
+// choose the access path, launch on the caller's stream.
 #include "src/core/backends.hpp"
 #include "src/cuda/ops/common/dispatch.hpp"
 #include "src/cuda/ops/common/host_common.hpp"

@@ -1,7 +1,7 @@
-// CPU backend: one erode/dilate pass (src/core/morph_desc.hpp) in the element type. Each block of
-// output rows pads the source rows it needs (border applied), then reduces: a rectangle as two
-// 1-D passes (row min/max, then column min/max), other elements run by run along each element
-// row. Parallel over blocks of rows.
+// CPU backend: the morphology engine of erode, dilate and morphology: one erode/dilate pass
+// (src/core/morph_desc.hpp) in the element type. Each block of output rows pads the source rows it
+// needs (border applied), then reduces: a rectangle as two 1-D passes (row min/max, then column
+// min/max), other elements run by run along each element row. Parallel over blocks of rows.
 #include <algorithm>
 #include <atomic>
 #include <exception>

@@ -72,7 +72,6 @@ bool taps_store_impl(const float* const* src, const float* kv, int taps, int n, 
   return false;  // one lane: the plain loops
 #else
   const hn::ScalableTag<float> df;
-  const hn::Rebind<T, decltype(df)> dt;
   const int lanes = static_cast<int>(hn::Lanes(df));
   if (n < lanes) return false;
   const auto sc = hn::Set(df, scale), de = hn::Set(df, delta);
@@ -128,7 +127,6 @@ bool store_impl(const float* acc, int n, float scale, float delta, T* d) {
   return false;  // one lane: the plain loop
 #else
   const hn::ScalableTag<float> df;
-  const hn::Rebind<T, decltype(df)> dt;
   const int lanes = static_cast<int>(hn::Lanes(df));
   if (n < lanes) return false;
   const auto sc = hn::Set(df, scale), de = hn::Set(df, delta);
@@ -160,7 +158,6 @@ bool convert_impl(const S* s, int n, float a, float b, D* o) {
   const hn::ScalableTag<float> df;
   const hn::RebindToSigned<decltype(df)> di;
   const hn::Rebind<S, decltype(df)> ds;
-  const hn::Rebind<D, decltype(df)> dd;
   const int lanes = static_cast<int>(hn::Lanes(df));
   if (n < lanes) return false;
   const auto va = hn::Set(df, a), vb = hn::Set(df, b);

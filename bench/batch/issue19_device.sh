@@ -284,6 +284,48 @@ PY
   rm -rf "$shm"
 }
 
+# Stage floor: what Ray Data costs before texcv does any work (bench/batch/ray_floor.py: a no-op
+# actor, an actor that only runs Processor's constructor, and texcv.ray.process, one GPU actor,
+# alternated, ray.init outside the times), on the 8,000-file set and on the same files linked
+# 4 times more (32,000), the command before and after each. Outputs in /dev/shm. Results:
+# $OUT/issue19_floor.txt (and issue19_floor_<n>.json).
+do_floor() {
+  local texcv="$BUILD/bin/texcv"
+  [ -x "$texcv" ] || { echo "no $texcv: run run_device.sh build first"; return 1; }
+  [ -d "$PKG/texcv" ] || { echo "no $PKG/texcv: run run_device.sh python first"; return 1; }
+  [ -d "$WORK/in" ] || make_inputs || return 1
+  if [ ! -d "$WORK/in4" ]; then
+    mkdir -p "$WORK/in4"
+    local f k
+    for f in "$WORK"/in/*.jpg; do
+      for k in 1 2 3 4; do ln -s "$(readlink -f "$f")" "$WORK/in4/$(basename "$f" .jpg)_m$k.jpg"; done
+    done
+  fi
+  local pipe="resize:scale=0.5;convolve:kernel=-1|-1|-1|-1|16|-1|-1|-1|-1,scale=0.125"
+  local shm=/dev/shm/texcv-i19-out
+  export PATH=$BUILD/bin:$PATH PYTHONPATH=$PKG:$LIB
+  {
+    echo "== issue 19 item 7 (Ray's floor): $pipe, q90, cuda, outputs in $shm"
+    nvidia-smi --query-gpu=name --format=csv,noheader | head -1
+    echo "commit: $(head -1 COMMIT 2>/dev/null || echo unknown); cores: $(nproc); Ray $(python3 -c 'import ray; print(ray.__version__)')"
+  } | tee "$OUT/issue19_floor.txt"
+  local set n t
+  for set in in in4; do
+    n=$(find "$WORK/$set" -name '*.jpg' | wc -l)
+    for r in before after; do
+      rm -rf "$shm"
+      t=$(secs "$texcv" batch -i "$WORK/$set" -o "$shm" -p "$pipe" --device cuda -q 90 \
+        --report "$WORK/cli.jsonl")
+      echo "cli $n files $r: $t s ($(grep -c '"status":"ok"' "$WORK/cli.jsonl") ok)" | tee -a "$OUT/issue19_floor.txt"
+      [ $r = after ] && break
+      timeout "${TEXCV_RAY_TIMEOUT:-200}" python3 bench/batch/ray_floor.py "$WORK/$set" "$shm" \
+        "$pipe" --reps "$([ $set = in ] && echo 2 || echo 1)" --json "$OUT/issue19_floor_$n.json" \
+        2>>"$OUT/issue19_err.log" | tee -a "$OUT/issue19_floor.txt"
+    done
+  done
+  rm -rf "$shm"
+}
+
 for stage in "$@"; do
   case "$stage" in
     stash) do_stash ;;
@@ -292,6 +334,7 @@ for stage in "$@"; do
     batchpy) do_batchpy ;;
     actor) do_actor ;;
     ray) do_ray ;;
-    *) echo "issue19_device.sh: unknown stage '$stage' (stash install measure batchpy actor ray)" ;;
+    floor) do_floor ;;
+    *) echo "issue19_device.sh: unknown stage '$stage' (stash install measure batchpy actor ray floor)" ;;
   esac
 done

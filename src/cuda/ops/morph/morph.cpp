@@ -102,8 +102,12 @@ void morph(const ImageView& src, const ImageView& dst, const detail::MorphDesc& 
       // One fused kernel for 1-channel f32 up to 15x15: measured on the H200 (8192^2, erode)
       // 3x3 0.51 ms against 1.08 for the two passes, 15x15 1.91 against 2.21. For u8 (4 pixels
       // a thread) and 4-channel images it was no faster or slower (u8x4 5x5: 2.72 against 1.75).
-      if (std::is_same_v<T, float> && ch == 1 && d.kw <= kFusedRectMax && d.kh <= kFusedRectMax &&
-          d.kh > 1) {
+      if (std::is_same_v<T, std::uint8_t> && ch == 1 &&
+          d.kw <= ops::tuning::Morph::kRectU8MaxTaps && s.pitch % 4 == 0) {
+        // u8, one channel: 32-bit words, 4 pixels a thread, both passes in one kernel.
+        ops::launch_morph_rect_u8(s, o, d.dilate, ax, ay, st);
+      } else if (std::is_same_v<T, float> && ch == 1 && d.kw <= kFusedRectMax &&
+                 d.kh <= kFusedRectMax && d.kh > 1) {
         ops::launch_morph_rect<T>(s, o, ch, d.dilate, ax, ay, st);
       } else if (d.kh == 1) {
         ops::launch_morph_rows<T>(s, o, ch, d.dilate, ax, st);

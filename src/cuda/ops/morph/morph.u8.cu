@@ -1,8 +1,24 @@
-// Morphology kernels for u8 images.
+// Morphology kernels for u8 images, and the u8 one-channel rectangle kernel on 32-bit words.
 #include "src/cuda/ops/morph/morph_kernels.cuh"
 
 namespace texcv::cuda::ops {
 
 TEXCV_INSTANTIATE_MORPH(std::uint8_t)
+
+void launch_morph_rect_u8(const MorphSrc& s, const DstArgs& d, bool max, const MorphAxisArgs& ax,
+                          const MorphAxisArgs& ay, cudaStream_t st) {
+  if (ax.n > kRectU8MaxTaps || s.pitch % 4 != 0)
+    fail(ErrorCode::Internal, morph_op(max),
+         "the u8 rectangle kernel got a rectangle or layout it does not take",
+         std::to_string(ax.n) + " taps, pitch " + std::to_string(s.pitch),
+         "at most " + std::to_string(kRectU8MaxTaps) + " taps and a pitch of 4-byte steps");
+  const int mis = static_cast<int>(reinterpret_cast<std::uintptr_t>(s.data) & 3);
+  const dim3 g = grid_for(d.width, (d.height + kRectU8Rows - 1) / kRectU8Rows, 4);
+  if (max)
+    morph_rect_u8_kernel<true><<<g, dim3(kBlockX, kBlockY), 0, st>>>(s, d, ax, ay, mis);
+  else
+    morph_rect_u8_kernel<false><<<g, dim3(kBlockX, kBlockY), 0, st>>>(s, d, ax, ay, mis);
+  TEXCV_CUDA_CHECK_LAUNCH(morph_op(max));
+}
 
 }  // namespace texcv::cuda::ops

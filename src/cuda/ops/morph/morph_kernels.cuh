@@ -229,6 +229,107 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
       store_elems<T, N>(morph_out_row<T>(d, y0 + r) + static_cast<std::size_t>(x0) * C, acc[r], n);
 }
 
+// u8, one channel: a rectangle in one kernel on 32-bit words, 4 pixels a thread and R output rows.
+// Each source row's 4-pixel word of tap i is cut from aligned 32-bit loads by __byte_perm, and
+// the taps and rows are folded by byte-wise __vminu4 / __vmaxu4. The result is the CPU's: min and
+// max of integers do not depend on the order. The words are used where the thread's source
+// window lies inside the row (threads at the left and right edges read byte by byte with the
+// border); rows outside the image are the border's rows (a constant row is the value itself).
+// The source rows must start at 4-byte steps (pitch % 4 == 0); `mis` is the first row's
+// misalignment (the view's start modulo 4), so that sub-views at any column take the words too.
+constexpr int kRectU8MaxTaps = tuning::Morph::kRectU8MaxTaps;  // morph_tuning.hpp
+constexpr int kRectU8Rows = tuning::Morph::kRectU8Rows;
+
+template <bool Max>
+__device__ __forceinline__ unsigned vpick(unsigned a, unsigned b) {
+  if constexpr (Max) {
+    return __vmaxu4(a, b);
+  } else {
+    return __vminu4(a, b);
+  }
+}
+
+template <bool Max>
+__global__ void __launch_bounds__(kBlockX* kBlockY)
+    morph_rect_u8_kernel(const MorphSrc s, const DstArgs d, const MorphAxisArgs ax,
+                         const MorphAxisArgs ay, const int mis) {
+  constexpr int PX = 4;
+  constexpr int R = kRectU8Rows;
+  constexpr int NW = (kRectU8MaxTaps + PX - 1 + 3 + 3) / 4;  // words a row's window spans, at most
+  const int x0 = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x) * PX;
+  const int y0 = static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y) * R;
+  if (x0 >= d.width || y0 >= d.height) return;
+  std::uint8_t bv[1];
+  border_values<std::uint8_t, 1>(ax.bv, bv);
+  const unsigned bvw = 0x01010101u * bv[0];
+  const int first = x0 - ax.anchor;  // source x of output x0's tap 0
+  const int s0 = (first + mis) & 3;  // its byte in its aligned word: the same in every thread
+  const int base = first - s0;       // the view's column of that aligned word
+  const int nw = (s0 + ax.n + PX - 1 + 3) >> 2;  // words covering [first, first + n + 3)
+  const bool words = base >= 0 && base + 4 * nw <= s.width;
+  const unsigned sel = 0x3210u + 0x1111u * static_cast<unsigned>(s0);
+  unsigned acc[R];
+#pragma unroll
+  for (int r = 0; r < R; ++r) acc[r] = Max ? 0u : 0xFFFFFFFFu;
+  const int rows = R - 1 + ay.n;
+  for (int t = 0; t < rows; ++t) {
+    const int iy = detail::border_index(y0 + t - ay.anchor, s.height, ay.border);
+    unsigned h = bvw;
+    if (iy >= 0) {
+      const std::uint8_t* row = morph_row<std::uint8_t>(s, iy);
+      if (words) {
+        // w[k]: the view's bytes base + 4k .. base + 4k + 3 (one aligned load each).
+        const auto* p = reinterpret_cast<const unsigned*>(row + base);
+        unsigned w[NW + 1];
+#pragma unroll
+        for (int k = 0; k < NW + 1; ++k) w[k] = k < nw ? __ldg(p + k) : 0u;
+        // a[k]: the bytes first + 4k .. first + 4k + 3.
+        unsigned a[NW];
+#pragma unroll
+        for (int k = 0; k < NW; ++k) a[k] = __byte_perm(w[k], w[k + 1], sel);
+        h = a[0];
+#pragma unroll
+        for (int i = 1; i < kRectU8MaxTaps; ++i) {
+          if (i < ax.n) {
+            const unsigned v =
+                (i & 3) == 0 ? a[i >> 2]
+                             : __byte_perm(a[i >> 2], a[(i >> 2) + 1], 0x3210u + 0x1111u * (i & 3));
+            h = vpick<Max>(h, v);
+          }
+        }
+      } else {
+        h = 0;
+#pragma unroll
+        for (int q = 0; q < PX; ++q) {
+          std::uint8_t m = 0;
+          for (int i = 0; i < ax.n; ++i) {
+            std::uint8_t v[1];
+            load_px_border<std::uint8_t, 1>(row, first + q + i, s.width, ax.border, bv, v);
+            m = i == 0 ? v[0] : morph_pick<Max>(m, v[0]);
+          }
+          h |= static_cast<unsigned>(m) << (8 * q);
+        }
+      }
+    }
+#pragma unroll
+    for (int r = 0; r < R; ++r) {
+      const int j = t - r;
+      if (j >= 0 && j < ay.n) acc[r] = vpick<Max>(acc[r], h);
+    }
+  }
+  const int n = min(PX, d.width - x0);
+#pragma unroll
+  for (int r = 0; r < R; ++r) {
+    if (y0 + r >= d.height) break;
+    std::uint8_t* o = morph_out_row<std::uint8_t>(d, y0 + r) + x0;
+    if (n == PX && (reinterpret_cast<std::uintptr_t>(o) & 3) == 0) {
+      *reinterpret_cast<unsigned*>(o) = acc[r];
+    } else {
+      for (int q = 0; q < n; ++q) o[q] = static_cast<std::uint8_t>(acc[r] >> (8 * q));
+    }
+  }
+}
+
 // A general element (one run per row): dst(x, y) = pick, from the never-winning extreme, over
 // rows j and then i in [start[j], end[j]) of src(x + i - ax, y + j - ay).
 template <typename T, int C, bool Max>

@@ -52,6 +52,10 @@ void launch_morph_cols(const MorphSrc& s, const DstArgs& d, int channels, bool m
 template <typename T>
 void launch_morph_rect(const MorphSrc& s, const DstArgs& d, int channels, bool max,
                        const MorphAxisArgs& ax, const MorphAxisArgs& ay, cudaStream_t st);
+// u8, one channel: a whole rectangle in one kernel on 32-bit words (4 pixels a thread), rows of
+// at most tuning::Morph::kRectU8MaxTaps taps, the source's pitch a multiple of 4 (morph.u8.cu).
+void launch_morph_rect_u8(const MorphSrc& s, const DstArgs& d, bool max, const MorphAxisArgs& ax,
+                          const MorphAxisArgs& ay, cudaStream_t st);
 template <typename T>
 void launch_morph_mask(const MorphSrc& s, const DstArgs& d, int channels, bool max,
                        const MorphMaskArgs& a, cudaStream_t st);

@@ -12,10 +12,17 @@ struct MorphSm90 {
   // Output rows a thread of the fused rectangle kernel: registers hold rows x pixels x channels
   // partial results (only one channel is launched).
   static constexpr int rect_rows(int channels) { return channels == 1 ? 8 : 2; }
+  // The u8 one-channel rectangle kernel on 32-bit words (4 pixels a thread, byte-wise min/max):
+  // the widest rectangle it takes (taps of the row pass, from the iterations' enlarged rectangle
+  // too; wider ones run as a row pass and a column pass), and its output rows a thread. A first
+  // choice (the f32 kernel's 8 rows), not swept yet.
+  static constexpr int kRectU8MaxTaps = 15;
+  static constexpr int kRectU8Rows = 8;
 };
 
 using Morph = MorphSm90;
 
 static_assert(Morph::kFusedRectMax % 2 == 1, "an odd side");
+static_assert(Morph::kRectU8MaxTaps >= 1 && Morph::kRectU8Rows >= 1, "at least one tap and row");
 
 }  // namespace texcv::cuda::ops::tuning

@@ -139,6 +139,23 @@ for k, d in sorted(rows.items(), key=lambda kv: tuple(str(x) for x in kv[0])):
     print(f"{k[0]:7} {k[1]:12} {str(k[2])[:30]:30} {str(k[3])[:6]:6} {b:9.4f} {h:9.4f} {h / b:9.3f}")
 PY
     ;;
-  *) echo "usage: bash bench/session13_device.sh head | ab | morph | base REV"; exit 2 ;;
+  morph2)
+    # The kernel again after a change, no base build (the budget's last call): test_cuda and
+    # bench_filters, the morphology tests, erode/dilate/morphology with NPP, 2 rounds.
+    TEXCV_BUILD_TARGETS="test_cuda bench_filters" TEXCV_DEADLINE=240 TEXCV_HARD_LIMIT=260 \
+      bash bench/run_device.sh build >/tmp/run_device_log.txt 2>&1
+    grep -A3 "== stages" /tmp/run_device_log.txt
+    echo "== ctest -L cuda -R Morph (at $(($(date +%s) - T0)) s)"
+    timeout 60 ctest --test-dir build-device -L cuda -R Morph --output-on-failure -j 8 \
+      --timeout 60 >"$OUT/ctest_morph.log" 2>&1
+    echo "ctest rc $?"
+    grep -E "tests passed|tests failed|\(Failed\)|\(Timeout\)" "$OUT/ctest_morph.log" | head
+    for round in 1 2; do
+      timeout 30 build-device/bin/bench_filters --reps 20 --filter erode,dilate,morphology \
+        --config u8x1,u8x4 --out "$OUT/morph2_$round.json" 2>&1 | grep -E "erode|dilate" |
+        grep -v "^#" | head -12
+    done
+    ;;
+  *) echo "usage: bash bench/session13_device.sh head | ab | morph | morph2 | base REV"; exit 2 ;;
 esac
 echo "== done at $(($(date +%s) - T0)) s"

@@ -272,33 +272,18 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
 #pragma unroll
   for (int r = 0; r < R; ++r) acc[r] = Max ? 0u : 0xFFFFFFFFu;
   const int rows = R - 1 + ay.n;
-  // Folds a reduced source row (4 pixels) into the outputs whose element rows contain row t.
-  const auto fold_row = [&](int t, unsigned h) {
+  for (int t = 0; t < rows; ++t) {
+    const int iy = detail::border_index(y0 + t - ay.anchor, s.height, ay.border);
+    unsigned h = bvw;
+    if (iy >= 0) {
+      const std::uint8_t* row = morph_row<std::uint8_t>(s, iy);
+      if (words) {
+        // w[k]: the view's bytes base + 4k .. base + 4k + 3 (one aligned load each).
+        const auto* p = reinterpret_cast<const unsigned*>(row + base);
+        unsigned w[NW + 1];
 #pragma unroll
-    for (int r = 0; r < R; ++r) {
-      const int j = t - r;
-      if (j >= 0 && j < ay.n) acc[r] = vpick<Max>(acc[r], h);
-    }
-  };
-  if (words) {
-    // w[k]: the view's bytes base + 4k .. base + 4k + 3 of row t's source row (one aligned load
-    // each); false: a row of the constant border. The next row's words are loaded before this
-    // row is reduced, so that two rows' loads are in flight.
-    const auto fetch = [&](int t, unsigned(&w)[NW + 1]) {
-      const int iy = detail::border_index(y0 + t - ay.anchor, s.height, ay.border);
-      if (iy < 0) return false;
-      const auto* p = reinterpret_cast<const unsigned*>(morph_row<std::uint8_t>(s, iy) + base);
-#pragma unroll
-      for (int k = 0; k < NW + 1; ++k) w[k] = k < nw ? __ldg(p + k) : 0u;
-      return true;
-    };
-    unsigned w[NW + 1], wn[NW + 1];
-    bool have = fetch(0, w);
-    for (int t = 0; t < rows; ++t) {
-      const bool have_next = t + 1 < rows && fetch(t + 1, wn);
-      unsigned h = bvw;
-      if (have) {
-        // a[k]: the bytes first + 4k .. first + 4k + 3; tap i's 4 pixels start at first + i.
+        for (int k = 0; k < NW + 1; ++k) w[k] = k < nw ? __ldg(p + k) : 0u;
+        // a[k]: the bytes first + 4k .. first + 4k + 3.
         unsigned a[NW];
 #pragma unroll
         for (int k = 0; k < NW; ++k) a[k] = __byte_perm(w[k], w[k + 1], sel);
@@ -312,18 +297,7 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
             h = vpick<Max>(h, v);
           }
         }
-      }
-      fold_row(t, h);
-#pragma unroll
-      for (int k = 0; k < NW + 1; ++k) w[k] = wn[k];
-      have = have_next;
-    }
-  } else {
-    for (int t = 0; t < rows; ++t) {
-      const int iy = detail::border_index(y0 + t - ay.anchor, s.height, ay.border);
-      unsigned h = bvw;
-      if (iy >= 0) {
-        const std::uint8_t* row = morph_row<std::uint8_t>(s, iy);
+      } else {
         h = 0;
 #pragma unroll
         for (int q = 0; q < PX; ++q) {
@@ -336,7 +310,11 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
           h |= static_cast<unsigned>(m) << (8 * q);
         }
       }
-      fold_row(t, h);
+    }
+#pragma unroll
+    for (int r = 0; r < R; ++r) {
+      const int j = t - r;
+      if (j >= 0 && j < ay.n) acc[r] = vpick<Max>(acc[r], h);
     }
   }
   const int n = min(PX, d.width - x0);

@@ -99,12 +99,13 @@ void morph(const ImageView& src, const ImageView& dst, const detail::MorphDesc& 
     ops::by_type(op, src.type, [&]<typename T>() {
       border_values<T>(d, ax.bv);
       border_values<T>(d, ay.bv);
-      // One fused kernel for 1-channel f32 up to 15x15: measured on the H200 (8192^2, erode)
-      // 3x3 0.51 ms against 1.08 for the two passes, 15x15 1.91 against 2.21. For u8 (4 pixels
-      // a thread) and 4-channel images it was no faster or slower (u8x4 5x5: 2.72 against 1.75).
+      // u8, one channel: both passes in one kernel on 32-bit words (8192^2 3x3 erode on an
+      // H100: 0.2125 ms against 0.331 for the two passes, docs/performance.md). One fused kernel
+      // of single elements for 1-channel f32 up to 15x15: measured on the H200 (8192^2, erode)
+      // 3x3 0.51 ms against 1.08 for the two passes, 15x15 1.91 against 2.21; for u8 with byte
+      // loads and for 4-channel images it was no faster or slower (u8x4 5x5: 2.72 against 1.75).
       if (std::is_same_v<T, std::uint8_t> && ch == 1 &&
           d.kw <= ops::tuning::Morph::kRectU8MaxTaps && s.pitch % 4 == 0) {
-        // u8, one channel: 32-bit words, 4 pixels a thread, both passes in one kernel.
         ops::launch_morph_rect_u8(s, o, d.dilate, ax, ay, st);
       } else if (std::is_same_v<T, float> && ch == 1 && d.kw <= kFusedRectMax &&
                  d.kh <= kFusedRectMax && d.kh > 1) {

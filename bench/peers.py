@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The ops of bench_geometry and bench_filters with the Python GPU libraries users would pick.
 
-CuPy (cupyx.scipy.ndimage) and PyTorch (torch.nn.functional, torchvision.transforms.v2), on
+CuPy (cupyx.scipy.ndimage), PyTorch (torch.nn.functional, torchvision.transforms.v2) and CV-CUDA
+(NVIDIA's cvcuda-cu13: NHWC tensors, the *_into calls; CVCUDA_NOTES lists how its calls differ), on
 the same configurations as bench/bench_geometry.cpp (8192x8192 f32, 16384x16384 u8, 4096x4096
 RGBA u8), timed with CUDA events (cupy.cuda.Event / torch.cuda.Event): warm-up, then the median
 of --reps calls, rotating over several input/output buffers so the 60 MB L2 does not flatter.
@@ -960,6 +961,314 @@ def run_torch_filters(bench, cfg):
 # --------------------------------------------------------------------------------------------
 
 
+# --------------------------------------------------------------------------------------------
+# CV-CUDA (NVIDIA's cvcuda-cu13 wheel): tensors in NHWC, interleaved as texcv's images, wrapped
+# around torch buffers (cvcuda.as_tensor), every call an *_into form into preallocated outputs on
+# torch's stream (cvcuda.as_stream), timed with torch's CUDA events.
+
+CVCUDA_NOTES = [
+    "CV-CUDA (cvcuda-cu13): NHWC tensors, the *_into calls into preallocated outputs on the "
+    "timed stream. rotate turns about the origin then shifts (the shift of "
+    "cv2.getRotationMatrix2D about the image centre is given); warp_affine and warp_perspective "
+    "take the forward (source -> destination) matrix, as OpenCV; conv2d (convolve, sharpen) "
+    "takes only an ImageBatchVarShape (a batch of one image, built once); morphology takes "
+    "rectangles only (the dilate 5x5 ellipse row is a 5x5 rectangle) and its erode uses "
+    "border replicate (NPP's); threshold takes its level and maxval as per-image tensors; "
+    "gamma_contrast is out = in^gamma scaled to the type's range; RGB2YUV is CV-CUDA's "
+    "definition (not checked against texcv's BT.601 full range); there is no Sobel, unsharp "
+    "mask, min-max normalize, CLAHE or crop call (those rows say so).",
+]
+
+
+def _cvcuda_setup(bench, cfg):
+    """(cvcuda, torch, dev, stream, cvstream, Ev, sync) or None after an n/a row."""
+    try:
+        import torch
+        import cvcuda
+    except Exception as e:  # noqa: BLE001
+        bench.add({"config": cfg[0], "lib": "cvcuda", "op": "all", "params": "",
+                   "type": cfg[4], "channels": cfg[3], "width": cfg[1], "height": cfg[2],
+                   "status": "n/a", "note": f"cvcuda not importable: {e}", "median_ms": None,
+                   "gbps": None, "pct_copy": None, "bytes": 0, "reps": 0})
+        return None
+    dev = torch.device("cuda")
+    stream = torch.cuda.Stream()
+    cs = cvcuda.as_stream(stream)
+
+    class Ev:
+        def __init__(self):
+            self.e = torch.cuda.Event(enable_timing=True)
+
+        def record(self):
+            self.e.record(stream)
+
+        def elapsed(self, other):
+            return self.e.elapsed_time(other.e)
+
+    def sync():
+        stream.synchronize()
+
+    return cvcuda, torch, dev, stream, cs, Ev, sync
+
+
+def _nhwc_inputs(torch, dev, w, h, c, t, n):
+    """n NHWC inputs of the peers' pattern (smooth waves plus noise), as torch tensors."""
+    dtype = {"u8": torch.uint8, "f32": torch.float32}[t]
+    out = []
+    for seed in range(n):
+        g = torch.Generator(device=dev)
+        g.manual_seed(seed)
+        x = torch.arange(w, device=dev, dtype=torch.float32)
+        y = torch.arange(h, device=dev, dtype=torch.float32)[:, None]
+        v = 0.5 + 0.2 * torch.sin(x / 37.0 + seed) + 0.2 * torch.sin(y / 53.0) \
+            + 0.1 * (torch.rand((h, w), device=dev, generator=g) - 0.5)
+        v = v.clamp(0, 1)[None, :, :, None].expand(1, h, w, c).contiguous()
+        out.append(v if t == "f32" else (v * 255).round().to(dtype))
+    return out, dtype
+
+
+def run_cvcuda(bench, cfg):
+    """bench_geometry's ops on CV-CUDA."""
+    got = _cvcuda_setup(bench, cfg)
+    if got is None:
+        return
+    cvcuda, torch, dev, stream, cs, Ev, sync = got
+    import numpy as np
+
+    name, w, h, c, t = cfg
+    if t not in ("u8", "f32"):
+        na_row(bench, cfg, "cvcuda", "all", "", f"{t} not timed for CV-CUDA")
+        return
+    nbytes = w * h * c * ESIZE[t]
+    nin = nbuffers(nbytes)
+    ins, dtype = _nhwc_inputs(torch, dev, w, h, c, t, nin)
+    torch.cuda.synchronize()
+    cins = [cvcuda.as_tensor(x, "NHWC") for x in ins]
+
+    def outputs(ow, oh):
+        ob = ow * oh * c * ESIZE[t]
+        ts = [torch.empty((1, oh, ow, c), dtype=dtype, device=dev) for _ in range(nbuffers(ob))]
+        return ts, [cvcuda.as_tensor(o, "NHWC") for o in ts], ob
+
+    outs, couts, ob = outputs(w, h)
+
+    def row(op, params, fn, note, nb=None):
+        bench.run_row(cfg, "cvcuda", op, params, nbytes + ob if nb is None else nb, fn, Ev,
+                      sync, note)
+
+    interps = {"linear": cvcuda.Interp.LINEAR, "nearest": cvcuda.Interp.NEAREST,
+               "cubic": cvcuda.Interp.CUBIC, "area": cvcuda.Interp.AREA}
+    a = math.cos(math.radians(30))
+    b = math.sin(math.radians(30))
+    cx, cy = (w - 1) / 2, (h - 1) / 2
+    shift = ((1 - a) * cx - b * cy, b * cx + (1 - a) * cy)  # cv2.getRotationMatrix2D's
+    for interp in ("linear", "nearest", "cubic"):
+        row("rotate", f"30deg {interp}",
+            lambda i, m=interps[interp]: cvcuda.rotate_into(
+                couts[i % len(couts)], cins[i % nin], 30.0, shift, m, stream=cs),
+            "rotate_into about the origin + shift")
+    m = np.array([[0.95, 0.15, -0.05 * w], [-0.10, 0.90, 0.10 * h]], dtype=np.float32)
+    zeros = np.zeros(4, dtype=np.float32)
+    row("warp_affine", "general linear",
+        lambda i: cvcuda.warp_affine_into(couts[i % len(couts)], cins[i % nin], m,
+                                          cvcuda.Interp.LINEAR,
+                                          border_mode=cvcuda.Border.CONSTANT,
+                                          border_value=zeros, stream=cs),
+        "warp_affine_into, forward matrix")
+    mp = np.array([[1.0, 0.05, 0.02 * w], [0.03, 0.98, 0.01 * h], [0.10 / w, 0.05 / h, 1.0]],
+                  dtype=np.float32)
+    row("warp_perspective", "mild linear",
+        lambda i: cvcuda.warp_perspective_into(couts[i % len(couts)], cins[i % nin], mp,
+                                               cvcuda.Interp.LINEAR,
+                                               border_mode=cvcuda.Border.CONSTANT,
+                                               border_value=zeros, stream=cs),
+        "warp_perspective_into, forward matrix")
+    if bench.wanted("remap", "rot30 maps linear"):
+        try:
+            ys, xs = torch.meshgrid(torch.arange(h, device=dev, dtype=torch.float64),
+                                    torch.arange(w, device=dev, dtype=torch.float64),
+                                    indexing="ij")
+            mx = a * (xs - cx) - b * (ys - cy) + cx
+            my = b * (xs - cx) + a * (ys - cy) + cy
+            mapt = torch.stack((mx, my), dim=-1).to(torch.float32)[None].contiguous()
+            cmap = cvcuda.as_tensor(mapt, "NHWC")
+            row("remap", "rot30 maps linear",
+                lambda i: cvcuda.remap_into(couts[i % len(couts)], cins[i % nin], cmap,
+                                            cvcuda.Interp.LINEAR, cvcuda.Interp.NEAREST,
+                                            cvcuda.Remap.ABSOLUTE, False,
+                                            cvcuda.Border.CONSTANT, zeros, stream=cs),
+                "remap_into, absolute maps", nb=nbytes + ob + 8 * w * h)
+        except Exception as e:  # noqa: BLE001
+            na_row(bench, cfg, "cvcuda", "remap", "rot30 maps linear", f"map: {e}")
+    for scale, interp in ((0.5, "linear"), (0.5, "nearest"), (0.5, "cubic"), (0.5, "area"),
+                          (2.0, "linear")):
+        params = f"{scale:.1f} {interp}"
+        if not bench.wanted("resize", params):
+            continue
+        ro, rco, rob = outputs(int(w * scale), int(h * scale))
+        bench.run_row(cfg, "cvcuda", "resize", params, nbytes + rob,
+                      lambda i, co=rco, m=interps[interp]: cvcuda.resize_into(
+                          co[i % len(co)], cins[i % nin], m, stream=cs),
+                      Ev, sync, "resize_into")
+        del ro, rco
+    row("flip", "horizontal",
+        lambda i: cvcuda.flip_into(couts[i % len(couts)], cins[i % nin], 1, stream=cs),
+        "flip_into 1")
+    row("flip", "vertical",
+        lambda i: cvcuda.flip_into(couts[i % len(couts)], cins[i % nin], 0, stream=cs),
+        "flip_into 0")
+    na_row(bench, cfg, "cvcuda", "crop", "centre half", "no crop-into-a-new-image call timed")
+    sync()
+    del ins, cins, outs, couts
+    torch.cuda.empty_cache()
+
+
+def run_cvcuda_filters(bench, cfg):
+    """bench_filters' ops on CV-CUDA."""
+    got = _cvcuda_setup(bench, cfg)
+    if got is None:
+        return
+    cvcuda, torch, dev, stream, cs, Ev, sync = got
+    name, w, h, c, t = cfg
+    f32 = t == "f32"
+    rgb = c == 3
+    full = c == 1
+    nbytes = w * h * c * ESIZE[t]
+    nin = nbuffers(nbytes)
+    ins, dtype = _nhwc_inputs(torch, dev, w, h, c, t, nin)
+    torch.cuda.synchronize()
+    cins = [cvcuda.as_tensor(x, "NHWC") for x in ins]
+
+    def outputs(oc=c, odt=dtype):
+        ob = w * h * oc * (4 if odt == torch.float32 else 1)
+        ts = [torch.empty((1, h, w, oc), dtype=odt, device=dev) for _ in range(nbuffers(ob))]
+        return ts, [cvcuda.as_tensor(o, "NHWC") for o in ts], ob
+
+    outs, couts, ob = outputs()
+    B = cvcuda.Border
+
+    def row(op, params, fn, note, nb=None):
+        bench.run_row(cfg, "cvcuda", op, params, nbytes + ob if nb is None else nb, fn, Ev,
+                      sync, note)
+
+    def out(i):
+        return couts[i % len(couts)]
+
+    # conv2d takes image batches: one image a batch, built once for each buffer.
+    conv = None
+    try:
+        fmt = {(1, "u8"): cvcuda.Format.U8, (3, "u8"): cvcuda.Format.RGB8,
+               (4, "u8"): cvcuda.Format.RGBA8, (1, "f32"): cvcuda.Format.F32}[(c, t)]
+
+        def batch_of(x):
+            bb = cvcuda.ImageBatchVarShape(1)
+            bb.pushback(cvcuda.as_image(x[0], fmt))
+            return bb
+
+        src_b = [batch_of(x) for x in ins]
+        dst_b = [batch_of(o) for o in outs]
+
+        def kernel_batch(rows):
+            k = torch.tensor(rows, dtype=torch.float32, device=dev)[:, :, None].contiguous()
+            kb = cvcuda.ImageBatchVarShape(1)
+            kb.pushback(cvcuda.as_image(k, cvcuda.Format.F32))
+            return kb
+
+        anchor = cvcuda.as_tensor(torch.tensor([[-1, -1]], dtype=torch.int32, device=dev), "NC")
+        conv = (src_b, dst_b, kernel_batch, anchor)
+    except Exception as e:  # noqa: BLE001
+        conv_error = f"conv2d's image batches: {type(e).__name__}: {e}"
+
+    def conv_row(op, params, rows, note):
+        if conv is None:
+            na_row(bench, cfg, "cvcuda", op, params, conv_error)
+            return
+        src_b, dst_b, kernel_batch, anchor = conv
+        kb = kernel_batch(rows)
+        row(op, params,
+            lambda i: cvcuda.conv2d_into(dst_b[i % len(dst_b)], src_b[i % nin], kb, anchor,
+                                         B.REFLECT101, stream=cs), note)
+
+    conv_row("convolve", "3x3 sharpen kernel", SHARPEN3, "conv2d_into, a batch of one image")
+    if not rgb:
+        conv_row("convolve", "5x5 binomial", BINOMIAL5, "conv2d_into, a batch of one image")
+        ksz = 17 if f32 else 13
+        row("gaussian_blur", f"sigma 2 ({ksz}x{ksz})",
+            lambda i: cvcuda.gaussian_into(out(i), cins[i % nin], (ksz, ksz), (2.0, 2.0),
+                                           B.REFLECT101, stream=cs),
+            "gaussian_into, reflect101")
+        row("box_filter", "5x5 normalized",
+            lambda i: cvcuda.averageblur_into(out(i), cins[i % nin], (5, 5), (-1, -1),
+                                              B.REFLECT101, stream=cs),
+            "averageblur_into, reflect101")
+    if full:
+        na_row(bench, cfg, "cvcuda", "sobel", "dx=1 3x3", "no Sobel call in CV-CUDA")
+        conv_row("sharpen", "strength 1", SHARPEN3, "conv2d_into (the sharpen kernel)")
+        na_row(bench, cfg, "cvcuda", "unsharp_mask", "sigma 1 amount 1",
+               "no unsharp mask call in CV-CUDA")
+    if not rgb:
+        for k in (3, 5):
+            if c == 4 and k == 5:
+                continue
+            row("median_blur", f"{k}x{k}",
+                lambda i, k=k: cvcuda.median_blur_into(out(i), cins[i % nin], (k, k), stream=cs),
+                "median_blur_into")
+        row("erode", "3x3 rect",
+            lambda i: cvcuda.morphology_into(out(i), cins[i % nin], cvcuda.MorphologyType.ERODE,
+                                             (3, 3), (-1, -1), border=B.REPLICATE, stream=cs),
+            "morphology_into ERODE, replicate")
+        row("dilate", "5x5 ellipse",
+            lambda i: cvcuda.morphology_into(out(i), cins[i % nin],
+                                             cvcuda.MorphologyType.DILATE, (5, 5), (-1, -1),
+                                             border=B.REPLICATE, stream=cs),
+            "morphology_into DILATE 5x5: a rectangle, not the ellipse")
+    if full:
+        sc = 0.1 if f32 else 25.0
+        row("bilateral_filter", "d=5 sc=" + ("0.1" if f32 else "25") + " ss=2",
+            lambda i: cvcuda.bilateral_filter_into(out(i), cins[i % nin], 5, sc, 2.0,
+                                                   B.REFLECT101, stream=cs),
+            "bilateral_filter_into, reflect101")
+    if rgb:
+        go, gco, gob = outputs(oc=1)
+        row("cvt_color", "rgb2gray",
+            lambda i: cvcuda.cvtcolor_into(gco[i % len(gco)], cins[i % nin],
+                                           cvcuda.ColorConversion.RGB2GRAY, stream=cs),
+            "cvtcolor_into RGB2GRAY", nb=nbytes + gob)
+        row("cvt_color", "rgb2yuv_bt601",
+            lambda i: cvcuda.cvtcolor_into(out(i), cins[i % nin], cvcuda.ColorConversion.RGB2YUV,
+                                           stream=cs),
+            "cvtcolor_into RGB2YUV (CV-CUDA's definition)")
+    row("gamma", "2.2",
+        lambda i: cvcuda.gamma_contrast_into(out(i), cins[i % nin], 2.2, stream=cs),
+        "gamma_contrast_into (host scalar)")
+    if not rgb:
+        th = 0.5 if f32 else 127.0
+        vmax = 1.0 if f32 else 255.0
+        tt = cvcuda.as_tensor(torch.tensor([th], dtype=torch.float64, device=dev), "N")
+        mt = cvcuda.as_tensor(torch.tensor([vmax], dtype=torch.float64, device=dev), "N")
+        row("threshold", "binary " + ("0.5" if f32 else "127"),
+            lambda i: cvcuda.threshold_into(out(i), cins[i % nin], tt, mt,
+                                            cvcuda.ThresholdType.BINARY, stream=cs),
+            "threshold_into BINARY (per-image tensors)")
+    if full and not f32:
+        fo, fco, fob = outputs(odt=torch.float32)
+        row("convert", "u8->f32 x1/255",
+            lambda i: cvcuda.convertto_into(fco[i % len(fco)], cins[i % nin], 1 / 255, 0.0,
+                                            stream=cs),
+            "convertto_into", nb=nbytes + fob)
+    if full:
+        na_row(bench, cfg, "cvcuda", "normalize", "minmax 0.." + ("1" if f32 else "255"),
+               "cvcuda.normalize is (x - base) * scale from given tensors, not min-max")
+    if full and not f32:
+        row("equalize_hist", "u8",
+            lambda i: cvcuda.histogrameq_into(out(i), cins[i % nin], stream=cs),
+            "histogrameq_into")
+        na_row(bench, cfg, "cvcuda", "clahe", "clip 40 tiles 8x8", "no CLAHE call in CV-CUDA")
+    sync()
+    del ins, cins, outs, couts, conv
+    torch.cuda.empty_cache()
+
+
 def print_table(rows):
     print("\n== peers summary (median ms, GB/s, % of the copy floor measured by the first "
           "library in the same run)")
@@ -986,7 +1295,7 @@ def main():
     ap.add_argument("--reps", type=int, default=0)
     ap.add_argument("--warmup", type=int, default=0)
     ap.add_argument("--budget", type=float, default=0, help="seconds; later rows are skipped")
-    ap.add_argument("--libs", default="cupy,torch", help="which peers, comma-separated")
+    ap.add_argument("--libs", default="cupy,torch,cvcuda", help="which peers, comma-separated")
     ap.add_argument("--suite", default="all", choices=("geometry", "filters", "all"),
                     help="the ops of bench_geometry, of bench_filters, or both (default)")
     args = ap.parse_args()
@@ -1008,7 +1317,8 @@ def main():
     bench = Bench(args)
     bench.meta = {"python": platform.python_version(), "mode": "quick" if args.quick else "full",
                   "reps": args.reps, "warmup": args.warmup, "suite": args.suite,
-                  "notes": NOTES + (FILTER_NOTES if "filters" in suites else [])}
+                  "notes": NOTES + (FILTER_NOTES if "filters" in suites else [])
+                  + (CVCUDA_NOTES if "cvcuda" in args.libs.split(",") else [])}
     libs = [s for s in args.libs.split(",") if s]
     try:
         import cupy
@@ -1030,6 +1340,11 @@ def main():
             bench.meta["torchvision"] = f"n/a ({e})"
     except Exception as e:  # noqa: BLE001
         bench.meta["torch"] = f"n/a ({e})"
+    try:
+        import cvcuda
+        bench.meta["cvcuda"] = getattr(cvcuda, "__version__", "unknown version")
+    except Exception as e:  # noqa: BLE001
+        bench.meta["cvcuda"] = f"n/a ({e})"
     print("peers:", json.dumps({k: v for k, v in bench.meta.items() if k != "notes"}))
     for n in bench.meta["notes"]:
         print("  note:", n)
@@ -1038,8 +1353,9 @@ def main():
         bench.write()
         return 2
 
-    runners = {"geometry": {"cupy": run_cupy, "torch": run_torch},
-               "filters": {"cupy": run_cupy_filters, "torch": run_torch_filters}}
+    runners = {"geometry": {"cupy": run_cupy, "torch": run_torch, "cvcuda": run_cvcuda},
+               "filters": {"cupy": run_cupy_filters, "torch": run_torch_filters,
+                           "cvcuda": run_cvcuda_filters}}
     for suite, cfg in plan:
         bench.suite = suite
         print(f"\n== {suite} {cfg[0]}: {cfg[1]}x{cfg[2]} {cfg[4]} x{cfg[3]}", flush=True)

@@ -412,10 +412,15 @@ do_profile() {
   fi
   local bin="$BUILD/bin/bench_filters" rc=0 c f
   : >"$OUT/profile.txt"
-  for c in "u8x1:convolve 3x3" "f32x1:convolve 3x3" "u8x1:box_filter 5x5"; do
+  # TEXCV_PROFILE_CASES ("config:filter;..."), TEXCV_PROFILE_KERNEL (a kernel name regex): other
+  # kernels, e.g. "u8x1:erode 3x3" and morph_rect_u8.
+  local cases
+  IFS=';' read -r -a cases <<<"${TEXCV_PROFILE_CASES:-u8x1:convolve 3x3;f32x1:convolve 3x3;u8x1:box_filter 5x5}"
+  for c in "${cases[@]}"; do
     f=${c#*:}
     echo "=== ${c%%:*} $f" >>"$OUT/profile.txt"
-    timeout "$(cap 60 20)" "$ncu" --kernel-name regex:'vec_kernel' --launch-skip 2 --launch-count 2 \
+    timeout "$(cap 60 20)" "$ncu" --kernel-name regex:"${TEXCV_PROFILE_KERNEL:-vec_kernel}" \
+      --launch-skip 2 --launch-count 2 \
       --section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats \
       --section InstructionStats --section MemoryWorkloadAnalysis \
       "$bin" --config "${c%%:*}" --filter "$f" --reps 3 --warmup 1 --no-npp --out /tmp/prof.json \

@@ -14,6 +14,7 @@
 #include "cpu/on_every_simd_target.hpp"
 #include "src/core/nonlinear_desc.hpp"
 #include "texcv/filters.hpp"
+#include "texcv/runtime.hpp"
 
 namespace texcv::filter_cpu_test {
 namespace {
@@ -166,6 +167,37 @@ TEST(NonlinearCpu, MedianMatchesBruteForce) {
                 << to_string(cs.t) << " x" << ch << " k " << cs.k << " at " << x << "," << y << ","
                 << c;
     }
+}
+
+TEST(NonlinearCpu, MedianHistogramBandsAndStripsMatchBruteForce) {
+  // u8 windows above 5x5 run in bands of 512 output columns and strips of rows, each with the
+  // histograms of its own columns (the band and r columns each side): images wider than two
+  // bands and taller than a strip, where windows reach across the bands' seams and the image's
+  // edges, on a padded sub-image view; four threads: 3 strips of 3 bands.
+  const int before = set_cpu_threads(4);
+  for (int k : {7, 15}) {
+    for (int ch : {1, 3}) {
+      const int w = 1100, h = 23;
+      Image owner;
+      const ImageView src = test::padded_view(owner, w, h, ch, ElemType::u8, 4, 2, 3);
+      // Few values, so that windows often hold the median's value several times.
+      Image fill = test::random_image(w, h, ch, ElemType::u8, static_cast<std::uint32_t>(k + ch));
+      for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w * ch; ++x)
+          fill.view().row<std::uint8_t>(y)[x] =
+              static_cast<std::uint8_t>(fill.view().row<std::uint8_t>(y)[x] & 0xF3);
+      copy(fill, src);
+      Image dst(w, h, ch, ElemType::u8);
+      test::poison(dst.view());
+      median_blur(src, dst, k);
+      for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x)
+          for (int c = 0; c < ch; ++c)
+            ASSERT_EQ(test::at(dst, x, y, c), median_ref(src, x, y, c, k))
+                << "x" << ch << " k " << k << " at " << x << "," << y << "," << c;
+    }
+  }
+  set_cpu_threads(before);
 }
 
 // The 3x3 and 5x5 networks run on Highway's widest target by default: every other target this

@@ -1,6 +1,7 @@
 // CPU backend: resize (nearest, linear, cubic, area), parallel over destination rows.
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <type_traits>
 #include <vector>
@@ -37,17 +38,32 @@ void resize_nearest(const ImageView& src, const ImageView& dst, const ResizeDesc
   std::vector<int> xs(dst.width);
   for (int x = 0; x < dst.width; ++x) xs[x] = d.ax.nearest(x, src.width);
   const int* xi = xs.data();
-  TEXCV_OMP_PARALLEL_FOR_ROWS(dst.width, dst.height)
-  for (int y = 0; y < dst.height; ++y) {
-    const T* srow = src.row<const T>(d.ay.nearest(y, src.height));
-    T* drow = dst.row<T>(y);
-    int x0 = 0;
-    if constexpr (sizeof(T) * C <= 4 && C != 3)  // pixels of 1, 2 or 4 bytes: Highway's gathers
-      x0 = simd::gather_row(reinterpret_cast<const unsigned char*>(srow), src.width, xi,
-                            reinterpret_cast<unsigned char*>(drow), dst.width, sizeof(T) * C);
-    for (int x = x0; x < dst.width; ++x) {
-      const T* p = srow + static_cast<std::size_t>(xi[x]) * C;
-      for (int c = 0; c < C; ++c) drow[static_cast<std::size_t>(x) * C + c] = p[c];
+  // Blocks of rows, each on one thread: a row that takes the same source row as the row above
+  // (enlarging: about 4 rows in 10 at 1.7x) copies that row's bytes instead of gathering them.
+  const int per = detail::row_chunk(dst.width, dst.height);
+  const int blocks = (dst.height + per - 1) / per;
+  const std::size_t row_bytes = static_cast<std::size_t>(dst.width) * C * sizeof(T);
+  TEXCV_OMP_PARALLEL_FOR_N(static_cast<long>(dst.width) * dst.height, blocks)
+  for (int b = 0; b < blocks; ++b) {
+    const int y0 = b * per, y1 = std::min(dst.height, y0 + per);
+    int last = -1;  // the source row of row y - 1 (-1: none in this block)
+    for (int y = y0; y < y1; ++y) {
+      const int sy = d.ay.nearest(y, src.height);
+      T* drow = dst.row<T>(y);
+      if (sy == last) {
+        std::memcpy(drow, dst.row<const T>(y - 1), row_bytes);
+        continue;
+      }
+      last = sy;
+      const T* srow = src.row<const T>(sy);
+      int x0 = 0;
+      if constexpr (sizeof(T) * C <= 4 && C != 3)  // pixels of 1, 2 or 4 bytes: Highway's gathers
+        x0 = simd::gather_row(reinterpret_cast<const unsigned char*>(srow), src.width, xi,
+                              reinterpret_cast<unsigned char*>(drow), dst.width, sizeof(T) * C);
+      for (int x = x0; x < dst.width; ++x) {
+        const T* p = srow + static_cast<std::size_t>(xi[x]) * C;
+        for (int c = 0; c < C; ++c) drow[static_cast<std::size_t>(x) * C + c] = p[c];
+      }
     }
   }
 }

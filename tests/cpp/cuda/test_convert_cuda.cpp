@@ -1,5 +1,6 @@
 // convert on the CUDA backend: identical to the CPU backend (cuda/color_test_util.hpp) for every
-// pair of element types, scales that saturate both ways.
+// pair of element types, scales that saturate both ways; widening conversions on rows of many
+// lengths and starts.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -33,6 +34,41 @@ TEST(ColorCuda, ConvertIdenticalToCpu) {
                         texcv::convert(s, d, p.scale, p.offset);
                       });
     }
+}
+
+// Widening conversions (u8 -> u16, u8 -> f32, u16 -> f32) map a warp's elements in interleaved
+// chunks (point.cuh): rows of 1 to 2,053 elements (partial chunks, partial warps, several warps),
+// at start columns 0-3 of source and destination (misaligned vectors), against the CPU; nothing
+// written outside the destination.
+TEST(ColorCuda, WideningConvertOnEveryRowLengthAndStart) {
+  TEXCV_REQUIRE_GPU();
+  struct Pair {
+    ElemType from, to;
+  };
+  const Pair pairs[] = {
+      {ElemType::u8, ElemType::u16}, {ElemType::u8, ElemType::f32}, {ElemType::u16, ElemType::f32}};
+  constexpr int kRows = 3;
+  for (const Pair& pr : pairs)
+    for (int w : {1, 5, 129, 509, 512, 1031, 2053})
+      for (int x0 : {0, 1, 2, 3}) {
+        SCOPED_TRACE(std::string(to_string(pr.from)) + " -> " + to_string(pr.to) + " width " +
+                     std::to_string(w) + " start " + std::to_string(x0));
+        const Image host = test::random_image(w, kRows, 1, pr.from, 31u * w + x0);
+        Image want(w, kRows, 1, pr.to);
+        texcv::convert(host, want, 1.5, 0.25);
+        Image dsrc(w + 4, kRows, 1, pr.from, Location::device);
+        const ImageView src = dsrc.view().roi({x0, 0, w, kRows});
+        texcv::copy(host, src);
+        Image dout(w + 8, kRows, 1, pr.to, Location::device);
+        test::poison(dout);
+        const ImageView inner = dout.view().roi({3 - x0 + 1, 0, w, kRows});
+        texcv::convert(src, inner, 1.5, 0.25);
+        const Image all = test::to_host(dout);
+        const test::Diff d = test::compare(all.view().roi({3 - x0 + 1, 0, w, kRows}), want);
+        EXPECT_EQ(d.count, 0) << d.describe();
+        EXPECT_EQ(test::written_outside(all.view(), {3 - x0 + 1, 0, w, kRows}), 0)
+            << "elements written outside the destination";
+      }
 }
 
 }  // namespace

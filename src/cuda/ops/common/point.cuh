@@ -17,20 +17,46 @@ namespace texcv::cuda::ops {
 template <typename S, int SC, int DC>
 constexpr int kPointPx = SC == 1 && DC == 1 ? static_cast<int>(16 / sizeof(S)) : 4;
 
+// Elements a thread maps per chunk when one-channel elements widen (u8 -> f32, u8 -> u16, u16 ->
+// f32): one 16-byte store; 0 when they do not widen (one chunk of PX).
+template <typename S, typename D, int SC, int DC>
+constexpr int kWidenChunk = SC == 1 && DC == 1 && sizeof(D) > sizeof(S) ? 16 / sizeof(D) : 0;
+
 template <typename S, typename D, int SC, int DC, int PX, class F>
 __device__ __forceinline__ void point_body(const PointSrc& s, const DstArgs& d, const F& f) {
   const int y = static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y);
-  const int x0 = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x) * PX;
-  if (y >= d.height || x0 >= d.width) return;
-  const int n = min(PX, d.width - x0);
   const S* srow = reinterpret_cast<const S*>(s.data + s.pitch * static_cast<std::size_t>(y));
-  S in[PX * SC];
-  load_elems<S, PX * SC>(srow + static_cast<std::size_t>(x0) * SC, in, n * SC);
-  D out[PX * DC];
-#pragma unroll
-  for (int i = 0; i < PX; ++i) f(in + i * SC, out + i * DC);
   D* drow = reinterpret_cast<D*>(d.data + d.pitch * static_cast<std::size_t>(y));
-  store_elems<D, PX * DC>(drow + static_cast<std::size_t>(x0) * DC, out, n * DC);
+  if constexpr (constexpr int C = kWidenChunk<S, D, SC, DC>; C != 0) {
+    // Widening: the warp's 32 * PX elements in chunks of C, chunk k of lane l at (k * 32 + l) * C,
+    // so each store instruction of the warp writes 512 contiguous bytes (with PX contiguous
+    // elements a thread, each would write 16 bytes of every 64 and fill sectors by halves).
+    if (y >= d.height) return;
+    const int lane = static_cast<int>(threadIdx.x);
+    const int base = static_cast<int>(blockIdx.x * blockDim.x) * PX;
+#pragma unroll
+    for (int k = 0; k < PX / C; ++k) {
+      const int x0 = base + (k * kBlockX + lane) * C;
+      if (x0 >= d.width) return;
+      const int n = min(C, d.width - x0);
+      S in[C];
+      load_elems<S, C>(srow + x0, in, n);
+      D out[C];
+#pragma unroll
+      for (int i = 0; i < C; ++i) f(in + i, out + i);
+      store_elems<D, C>(drow + x0, out, n);
+    }
+  } else {
+    const int x0 = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x) * PX;
+    if (y >= d.height || x0 >= d.width) return;
+    const int n = min(PX, d.width - x0);
+    S in[PX * SC];
+    load_elems<S, PX * SC>(srow + static_cast<std::size_t>(x0) * SC, in, n * SC);
+    D out[PX * DC];
+#pragma unroll
+    for (int i = 0; i < PX; ++i) f(in + i * SC, out + i * DC);
+    store_elems<D, PX * DC>(drow + static_cast<std::size_t>(x0) * DC, out, n * DC);
+  }
 }
 
 template <typename S, typename D, int SC, int DC, int PX, class F>

@@ -12,12 +12,40 @@ void launch_morph_rect_u8(const MorphSrc& s, const DstArgs& d, bool max, const M
          "the u8 rectangle kernel got a rectangle or layout it does not take",
          std::to_string(ax.n) + " taps, pitch " + std::to_string(s.pitch),
          "at most " + std::to_string(kRectU8MaxTaps) + " taps and a pitch of 4-byte steps");
-  const int mis = static_cast<int>(reinterpret_cast<std::uintptr_t>(s.data) & 3);
-  const dim3 g = grid_for(d.width, (d.height + kRectU8Rows - 1) / kRectU8Rows, 4);
-  if (max)
-    morph_rect_u8_kernel<true><<<g, dim3(kBlockX, kBlockY), 0, st>>>(s, d, ax, ay, mis);
-  else
-    morph_rect_u8_kernel<false><<<g, dim3(kBlockX, kBlockY), 0, st>>>(s, d, ax, ay, mis);
+  const auto addr = reinterpret_cast<std::uintptr_t>(s.data);
+  if (s.pitch % 16 == 0) {
+    // 16 pixels a thread from 16-byte loads; s0: the first tap's byte in its 16-byte word.
+    const int s0 = static_cast<int>((addr + 16u * 16u - static_cast<unsigned>(ax.anchor)) & 15u);
+    const dim3 g = grid_for(d.width, (d.height + kRectU8Rows - 1) / kRectU8Rows, 16);
+    const dim3 b(kBlockX, kBlockY);
+    auto go = [&]<int SW>() {
+      if (max)
+        morph_rect_u8x16_kernel<true, SW><<<g, b, 0, st>>>(s, d, ax, ay, s0);
+      else
+        morph_rect_u8x16_kernel<false, SW><<<g, b, 0, st>>>(s, d, ax, ay, s0);
+    };
+    switch (s0 >> 2) {
+      case 0:
+        go.template operator()<0>();
+        break;
+      case 1:
+        go.template operator()<1>();
+        break;
+      case 2:
+        go.template operator()<2>();
+        break;
+      default:
+        go.template operator()<3>();
+        break;
+    }
+  } else {
+    const int mis = static_cast<int>(addr & 3);
+    const dim3 g = grid_for(d.width, (d.height + kRectU8Rows - 1) / kRectU8Rows, 4);
+    if (max)
+      morph_rect_u8_kernel<true><<<g, dim3(kBlockX, kBlockY), 0, st>>>(s, d, ax, ay, mis);
+    else
+      morph_rect_u8_kernel<false><<<g, dim3(kBlockX, kBlockY), 0, st>>>(s, d, ax, ay, mis);
+  }
   TEXCV_CUDA_CHECK_LAUNCH(morph_op(max));
 }
 

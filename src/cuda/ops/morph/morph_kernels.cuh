@@ -330,6 +330,116 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
   }
 }
 
+// The same rectangle on 16 pixels a thread (4 output words) from 16-byte loads, for sources whose
+// rows start at 16-byte steps (pitch % 16 == 0): a row's window is at most 3 aligned 16-byte loads
+// (the 4-pixel kernel above needs a 4-byte load per word), so each thread has 4 times the bytes in
+// flight for the same instructions. The window starts at the 16-byte word holding the first tap
+// (`base`), at byte s0 = 4 SW + b0 of it; s0 is the same in every thread (x0 steps by 16), so SW
+// is a template argument (the words are register indices known when compiling) and b0 a
+// __byte_perm selector. Edge threads go byte by byte with the border, as above.
+template <bool Max, int SW>
+__global__ void __launch_bounds__(kBlockX* kBlockY)
+    morph_rect_u8x16_kernel(const MorphSrc s, const DstArgs d, const MorphAxisArgs ax,
+                            const MorphAxisArgs ay, const int s0) {
+  constexpr int Q = 4;       // output words a thread
+  constexpr int PX = 4 * Q;  // output pixels a thread
+  constexpr int R = kRectU8Rows;
+  constexpr int NV = (15 + kRectU8MaxTaps - 1 + PX + 15) / 16;  // 16-byte loads a row, at most
+  constexpr int NA = (kRectU8MaxTaps - 1 + PX + 3) / 4;         // words from the first tap
+  static_assert(SW + NA + 1 <= 4 * NV, "the window's words fit the loads");
+  const int x0 = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x) * PX;
+  const int y0 = static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y) * R;
+  if (x0 >= d.width || y0 >= d.height) return;
+  std::uint8_t bv[1];
+  border_values<std::uint8_t, 1>(ax.bv, bv);
+  const unsigned bvw = 0x01010101u * bv[0];
+  const int first = x0 - ax.anchor;               // source x of output x0's tap 0
+  const int base = first - s0;                    // the view's column of its aligned 16-byte word
+  const int nv = (s0 + ax.n - 1 + PX + 15) >> 4;  // 16-byte loads covering the window
+  const bool words = base >= 0 && base + 16 * nv <= s.width;
+  const unsigned sel = 0x3210u + 0x1111u * static_cast<unsigned>(s0 & 3);
+  unsigned acc[R][Q];
+#pragma unroll
+  for (int r = 0; r < R; ++r)
+#pragma unroll
+    for (int q = 0; q < Q; ++q) acc[r][q] = Max ? 0u : 0xFFFFFFFFu;
+  const int rows = R - 1 + ay.n;
+  for (int t = 0; t < rows; ++t) {
+    const int iy = detail::border_index(y0 + t - ay.anchor, s.height, ay.border);
+    unsigned h[Q];
+#pragma unroll
+    for (int q = 0; q < Q; ++q) h[q] = bvw;
+    if (iy >= 0) {
+      const std::uint8_t* row = morph_row<std::uint8_t>(s, iy);
+      if (words) {
+        const auto* p = reinterpret_cast<const uint4*>(row + base);
+        unsigned w[4 * NV];
+#pragma unroll
+        for (int v = 0; v < NV; ++v) {
+          const uint4 u = v < nv ? __ldg(p + v) : make_uint4(0u, 0u, 0u, 0u);
+          w[4 * v] = u.x;
+          w[4 * v + 1] = u.y;
+          w[4 * v + 2] = u.z;
+          w[4 * v + 3] = u.w;
+        }
+        // a[k]: the bytes first + 4k .. first + 4k + 3.
+        unsigned a[NA];
+#pragma unroll
+        for (int k = 0; k < NA; ++k) a[k] = __byte_perm(w[SW + k], w[SW + k + 1], sel);
+#pragma unroll
+        for (int q = 0; q < Q; ++q) {
+          unsigned m = a[q];
+#pragma unroll
+          for (int i = 1; i < kRectU8MaxTaps; ++i) {
+            if (i < ax.n) {
+              const int k = q + (i >> 2);
+              const unsigned v =
+                  (i & 3) == 0 ? a[k] : __byte_perm(a[k], a[k + 1], 0x3210u + 0x1111u * (i & 3));
+              m = vpick<Max>(m, v);
+            }
+          }
+          h[q] = m;
+        }
+      } else {
+#pragma unroll
+        for (int q = 0; q < Q; ++q) {
+          unsigned m4 = 0;
+          for (int b = 0; b < 4; ++b) {
+            std::uint8_t m = 0;
+            for (int i = 0; i < ax.n; ++i) {
+              std::uint8_t v[1];
+              load_px_border<std::uint8_t, 1>(row, first + 4 * q + b + i, s.width, ax.border, bv,
+                                              v);
+              m = i == 0 ? v[0] : morph_pick<Max>(m, v[0]);
+            }
+            m4 |= static_cast<unsigned>(m) << (8 * b);
+          }
+          h[q] = m4;
+        }
+      }
+    }
+#pragma unroll
+    for (int r = 0; r < R; ++r) {
+      const int j = t - r;
+      if (j >= 0 && j < ay.n) {
+#pragma unroll
+        for (int q = 0; q < Q; ++q) acc[r][q] = vpick<Max>(acc[r][q], h[q]);
+      }
+    }
+  }
+  const int n = min(PX, d.width - x0);
+#pragma unroll
+  for (int r = 0; r < R; ++r) {
+    if (y0 + r >= d.height) break;
+    std::uint8_t* o = morph_out_row<std::uint8_t>(d, y0 + r) + x0;
+    if (n == PX && (reinterpret_cast<std::uintptr_t>(o) & 15) == 0) {
+      *reinterpret_cast<uint4*>(o) = make_uint4(acc[r][0], acc[r][1], acc[r][2], acc[r][3]);
+    } else {
+      for (int q = 0; q < n; ++q) o[q] = static_cast<std::uint8_t>(acc[r][q >> 2] >> (8 * (q & 3)));
+    }
+  }
+}
+
 // A general element (one run per row): dst(x, y) = pick, from the never-winning extreme, over
 // rows j and then i in [start[j], end[j]) of src(x + i - ax, y + j - ay).
 template <typename T, int C, bool Max>

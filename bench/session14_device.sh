@@ -13,6 +13,10 @@
 #   call c, carry [".devdeps", "COMMIT", "bench/wheels-cvcuda3"]:  bash bench/session14_device.sh c
 #     stash and install CV-CUDA; bench_filters, bench_geometry and bench/peers.py (CuPy, torch,
 #     CV-CUDA) in one run (run_device.sh filters bench peers; summary.txt)
+#   call d, carry [".devdeps", "COMMIT"]:  bash bench/session14_device.sh d
+#     a fresh machine: test_cuda and bench_filters only (TEXCV_BUILD_TARGETS), every CUDA test,
+#     bench_filters on the changed ops (one round), then ncu on the u8 rectangle kernel (erode 3x3)
+#     and on gamma f32 (profile.txt)
 set -u
 cd "$(dirname "$0")/.." || exit 1
 ROOT=$PWD
@@ -68,5 +72,33 @@ case "${1:-}" in
     grep -A6 "== stages" "$OUT/run_device_log.txt"
     grep -iE "cvcuda|Traceback|Error" "$OUT/peers.txt" | head -30
     ;;
-  *) echo "session14_device.sh: a, b or c" ;;
+  d)
+    TEXCV_BUILD_TARGETS="test_cuda bench_filters" TEXCV_DEADLINE=300 TEXCV_HARD_LIMIT=330 \
+      bash bench/run_device.sh build >/tmp/run_device_log.txt 2>&1
+    cp /tmp/run_device_log.txt "$OUT/"
+    grep -A3 "== stages" "$OUT/run_device_log.txt"
+    grep -E "warning" "$OUT/build.log" 2>/dev/null | sort | uniq | head -5
+    echo "== ctest -L cuda $(at)"
+    timeout 150 ctest --test-dir build-device -L cuda --output-on-failure -j 8 --timeout 140 \
+      >"$OUT/ctest_cuda.log" 2>&1
+    echo "ctest rc $?"
+    grep -E "tests passed|tests failed|\(Failed\)|\(Timeout\)|Skipped\)" "$OUT/ctest_cuda.log" |
+      head -20
+    echo "== bench_filters $(at)" >>"$OUT/ops.txt"
+    timeout 40 build-device/bin/bench_filters --reps 20 \
+      --filter "${S14_OPS:-gamma,convert,erode,dilate}" --config u8x1,f32x1,u8x4 \
+      --out "$OUT/ops_d.json" >>"$OUT/ops.txt" 2>&1 || echo "bench_filters: exit $?"
+    grep -E "^(f32x1|u8x1|u8x4) +(copy|gamma|convert|erode|dilate)" "$OUT/ops.txt" | head -20
+    echo "== profile $(at)"
+    for pc in "u8x1:erode 3x3|morph_rect_u8" "f32x1:gamma|point_kernel"; do
+      [ $(($(date +%s) - T0)) -lt 540 ] || break
+      TEXCV_PROFILE_CASES="${pc%%|*}" TEXCV_PROFILE_KERNEL="${pc#*|}" TEXCV_DEADLINE=590 \
+        TEXCV_HARD_LIMIT=$((590 - ($(date +%s) - T0))) bash bench/run_device.sh profile \
+        >>/tmp/profile_log.txt 2>&1
+      cat "$OUT/profile.txt" >>"$OUT/profile_all.txt"
+    done
+    grep -E "^=== |Duration|Memory Throughput|Achieved Occupancy|Registers Per|Executed Ipc A|Stall|L1/TEX Hit|DRAM Throughput" \
+      "$OUT/profile_all.txt" | head -40
+    ;;
+  *) echo "session14_device.sh: a, b, c or d" ;;
 esac

@@ -1,9 +1,12 @@
-// Morphology kernels for u8 images, and the u8 one-channel rectangle kernel on 32-bit words.
+// Morphology kernels for u8 images, the u8 one-channel rectangle kernels on 32-bit words, and the
+// fused rectangle kernel on u8x4 pixel words.
 #include "src/cuda/ops/morph/morph_kernels.cuh"
 
 namespace texcv::cuda::ops {
 
 TEXCV_INSTANTIATE_MORPH(std::uint8_t)
+template void launch_morph_rect<U8x4Word>(const MorphSrc&, const DstArgs&, int, bool,
+                                          const MorphAxisArgs&, const MorphAxisArgs&, cudaStream_t);
 
 void launch_morph_rect_u8(const MorphSrc& s, const DstArgs& d, bool max, const MorphAxisArgs& ax,
                           const MorphAxisArgs& ay, cudaStream_t st) {

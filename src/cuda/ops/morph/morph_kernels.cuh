@@ -41,6 +41,25 @@ __device__ __forceinline__ T morph_pick(T a, T b) {
   }
 }
 
+// A u8x4 pixel word (U8x4Word): the pick per byte, which is the CPU's per channel (min and max of
+// integers do not depend on the order).
+template <bool Max>
+__device__ __forceinline__ U8x4Word morph_pick(U8x4Word a, U8x4Word b) {
+  if constexpr (Max) {
+    return U8x4Word{__vmaxu4(a.v, b.v)};
+  } else {
+    return U8x4Word{__vminu4(a.v, b.v)};
+  }
+}
+
+template <typename T>
+__device__ __forceinline__ T morph_ldg(const T* p) {
+  return __ldg(p);
+}
+__device__ __forceinline__ U8x4Word morph_ldg(const U8x4Word* p) {
+  return U8x4Word{__ldg(&p->v)};
+}
+
 template <typename T>
 __device__ __forceinline__ const T* morph_row(const MorphSrc& s, int y) {
   return reinterpret_cast<const T*>(s.data + s.pitch * static_cast<std::size_t>(y));
@@ -56,7 +75,7 @@ template <typename T, int C>
 __device__ __forceinline__ void load_px(const T* row, int x, T (&v)[C]) {
   const T* p = row + static_cast<std::size_t>(x) * C;
 #pragma unroll
-  for (int c = 0; c < C; ++c) v[c] = __ldg(p + c);
+  for (int c = 0; c < C; ++c) v[c] = morph_ldg(p + c);
 }
 
 // Loads pixel x of row (row null: a border row) with the border applied.
@@ -74,8 +93,17 @@ __device__ __forceinline__ void load_px_border(const T* row, int x, int width, B
 
 template <typename T, int C>
 __device__ __forceinline__ void border_values(const float* f, T (&bv)[C]) {
+  if constexpr (std::is_same_v<T, U8x4Word>) {
+    static_assert(C == 1, "a u8x4 word is one pixel");
+    unsigned w = 0;
 #pragma unroll
-  for (int c = 0; c < C; ++c) bv[c] = static_cast<T>(f[c]);
+    for (int c = 0; c < 4; ++c)
+      w |= static_cast<unsigned>(static_cast<std::uint8_t>(f[c])) << (8 * c);
+    bv[0] = U8x4Word{w};
+  } else {
+#pragma unroll
+    for (int c = 0; c < C; ++c) bv[c] = static_cast<T>(f[c]);
+  }
 }
 
 // Folds source pixel t of a window into the PX outputs whose taps [lo, hi) contain it: output p
@@ -555,8 +583,9 @@ void launch_morph_cols(const MorphSrc& s, const DstArgs& d, int channels, bool m
 template <typename T>
 void launch_morph_rect(const MorphSrc& s, const DstArgs& d, int channels, bool max,
                        const MorphAxisArgs& ax, const MorphAxisArgs& ay, cudaStream_t st) {
-  // Instantiated for 1-channel f32 only: the host takes this path for nothing else (measured).
-  if constexpr (std::is_same_v<T, float>) {
+  // Instantiated for 1-channel f32 and u8x4 words only: the host takes this path for nothing
+  // else (measured).
+  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, U8x4Word>) {
     if (channels == 1) {
       constexpr int R = kRectRows<1>;
       const dim3 g = grid_for(d.width, (d.height + R - 1) / R, kMorphPx<T>);
@@ -568,8 +597,9 @@ void launch_morph_rect(const MorphSrc& s, const DstArgs& d, int channels, bool m
       return;
     }
   }
-  fail(ErrorCode::Internal, morph_op(max), "the fused rectangle kernel takes 1-channel f32 only",
-       std::to_string(channels) + " channels", "1-channel f32");
+  fail(ErrorCode::Internal, morph_op(max),
+       "the fused rectangle kernel takes 1-channel f32 and u8x4 words only",
+       std::to_string(channels) + " channels", "1-channel f32 or u8x4 words");
 }
 
 template <typename T>

@@ -16,6 +16,12 @@
 namespace texcv::cuda::ops {
 
 // A pitched device image read by a morphology kernel (the source or the row-pass temporary).
+// A 4-channel u8 pixel as one 32-bit word: the fused rectangle kernel (launch_morph_rect) runs on
+// these as one-channel elements, min and max taken per byte (morph_kernels.cuh).
+struct U8x4Word {
+  unsigned v;
+};
+
 struct MorphSrc {
   const unsigned char* data = nullptr;
   std::size_t pitch = 0;

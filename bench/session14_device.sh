@@ -17,6 +17,9 @@
 #     a fresh machine: test_cuda and bench_filters only (TEXCV_BUILD_TARGETS), every CUDA test,
 #     bench_filters on the changed ops (one round), then ncu on the u8 rectangle kernel (erode 3x3)
 #     and on gamma f32 (profile.txt)
+#   call e, carry [".devdeps", "COMMIT"]:  bash bench/session14_device.sh e
+#     as d, after the u8x4 word kernel and gamma's conversions; the profiles kept this time
+#     (run_device.sh clears $OUT of other files when it ends: they are gathered in /tmp first)
 set -u
 cd "$(dirname "$0")/.." || exit 1
 ROOT=$PWD
@@ -72,7 +75,7 @@ case "${1:-}" in
     grep -A6 "== stages" "$OUT/run_device_log.txt"
     grep -iE "cvcuda|Traceback|Error" "$OUT/peers.txt" | head -30
     ;;
-  d)
+  d | e)
     TEXCV_BUILD_TARGETS="test_cuda bench_filters" TEXCV_DEADLINE=300 TEXCV_HARD_LIMIT=330 \
       bash bench/run_device.sh build >/tmp/run_device_log.txt 2>&1
     cp /tmp/run_device_log.txt "$OUT/"
@@ -84,21 +87,25 @@ case "${1:-}" in
     echo "ctest rc $?"
     grep -E "tests passed|tests failed|\(Failed\)|\(Timeout\)|Skipped\)" "$OUT/ctest_cuda.log" |
       head -20
-    echo "== bench_filters $(at)" >>"$OUT/ops.txt"
+    echo "== bench_filters $(at)" >/tmp/ops.txt
     timeout 40 build-device/bin/bench_filters --reps 20 \
       --filter "${S14_OPS:-gamma,convert,erode,dilate}" --config u8x1,f32x1,u8x4 \
-      --out "$OUT/ops_d.json" >>"$OUT/ops.txt" 2>&1 || echo "bench_filters: exit $?"
-    grep -E "^(f32x1|u8x1|u8x4) +(copy|gamma|convert|erode|dilate)" "$OUT/ops.txt" | head -20
+      --out /tmp/ops_d.json >>/tmp/ops.txt 2>&1 || echo "bench_filters: exit $?"
+    grep -E "^(f32x1|u8x1|u8x4) +(copy|gamma|convert|erode|dilate)" /tmp/ops.txt | head -20
     echo "== profile $(at)"
-    for pc in "u8x1:erode 3x3|morph_rect_u8" "f32x1:gamma|point_kernel"; do
+    rm -f /tmp/profile_all.txt
+    for pc in "u8x1:erode 3x3|morph_rect_u8" "u8x4:erode 3x3|morph_rect_kernel" \
+      "f32x1:gamma|point_kernel"; do
       [ $(($(date +%s) - T0)) -lt 540 ] || break
       TEXCV_PROFILE_CASES="${pc%%|*}" TEXCV_PROFILE_KERNEL="${pc#*|}" TEXCV_DEADLINE=590 \
         TEXCV_HARD_LIMIT=$((590 - ($(date +%s) - T0))) bash bench/run_device.sh profile \
         >>/tmp/profile_log.txt 2>&1
-      cat "$OUT/profile.txt" >>"$OUT/profile_all.txt"
+      cat "$OUT/profile.txt" >>/tmp/profile_all.txt
     done
-    grep -E "^=== |Duration|Memory Throughput|Achieved Occupancy|Registers Per|Executed Ipc A|Stall|L1/TEX Hit|DRAM Throughput" \
-      "$OUT/profile_all.txt" | head -40
+    cp /tmp/profile_all.txt "$OUT/profile_all.txt"
+    cp /tmp/ops.txt "$OUT/ops.txt" 2>/dev/null
+    grep -E "^=== |Duration|DRAM Throughput|Achieved Occupancy|Executed Ipc A|L1/TEX Hit|One or More|Stall" \
+      "$OUT/profile_all.txt" | head -60
     ;;
   *) echo "session14_device.sh: a, b, c or d" ;;
 esac

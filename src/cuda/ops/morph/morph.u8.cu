@@ -22,10 +22,12 @@ void launch_morph_rect_u8(const MorphSrc& s, const DstArgs& d, bool max, const M
     const dim3 g = grid_for(d.width, (d.height + kRectU8Rows - 1) / kRectU8Rows, 16);
     const dim3 b(kBlockX, kBlockY);
     auto go = [&]<int SW>() {
-      if (max)
-        morph_rect_u8x16_kernel<true, SW><<<g, b, 0, st>>>(s, d, ax, ay, s0);
-      else
-        morph_rect_u8x16_kernel<false, SW><<<g, b, 0, st>>>(s, d, ax, ay, s0);
+      with_fixed_size(ax.n, ay.n, [&]<int KX, int KY>() {
+        if (max)
+          morph_rect_u8x16_kernel<true, SW, KX, KY><<<g, b, 0, st>>>(s, d, ax, ay, s0);
+        else
+          morph_rect_u8x16_kernel<false, SW, KX, KY><<<g, b, 0, st>>>(s, d, ax, ay, s0);
+      });
     };
     switch (s0 >> 2) {
       case 0:

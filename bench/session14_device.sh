@@ -20,6 +20,10 @@
 #   call e, carry [".devdeps", "COMMIT"]:  bash bench/session14_device.sh e
 #     as d, after the u8x4 word kernel and gamma's conversions; the profiles kept this time
 #     (run_device.sh clears $OUT of other files when it ends: they are gathered in /tmp first)
+#   call f, carry [".devdeps", "COMMIT"]:  bash bench/session14_device.sh f
+#     the fixed-size rectangle kernels: the whole build with the Python module, every CUDA test,
+#     bench_filters on the changed ops, the u8 erode profile, then pytest on the GPU (last, in the
+#     time left)
 set -u
 cd "$(dirname "$0")/.." || exit 1
 ROOT=$PWD
@@ -107,5 +111,38 @@ case "${1:-}" in
     grep -E "^=== |Duration|DRAM Throughput|Achieved Occupancy|Executed Ipc A|L1/TEX Hit|One or More|Stall" \
       "$OUT/profile_all.txt" | head -60
     ;;
-  *) echo "session14_device.sh: a, b, c or d" ;;
+  f)
+    TEXCV_DEADLINE=260 TEXCV_HARD_LIMIT=300 bash bench/run_device.sh build >/tmp/run_device_log.txt 2>&1
+    cp /tmp/run_device_log.txt "$OUT/"
+    grep -A3 "== stages" "$OUT/run_device_log.txt"
+    grep -E "warning" "$OUT/build.log" 2>/dev/null | sort | uniq | head -5
+    echo "== ctest -L cuda $(at)"
+    timeout 130 ctest --test-dir build-device -L cuda --output-on-failure -j 8 --timeout 120 \
+      >/tmp/ctest_cuda.log 2>&1
+    echo "ctest rc $?"
+    grep -E "tests passed|tests failed|\(Failed\)|\(Timeout\)|Skipped\)" /tmp/ctest_cuda.log |
+      head -20
+    echo "== bench_filters $(at)" >/tmp/ops.txt
+    timeout 40 build-device/bin/bench_filters --reps 20 --filter "${S14_OPS:-erode,dilate,gamma}" \
+      --config u8x1,f32x1,u8x4 --out /tmp/ops_f.json >>/tmp/ops.txt 2>&1 ||
+      echo "bench_filters: exit $?"
+    grep -E "^(f32x1|u8x1|u8x4) +(copy|gamma|erode|dilate)" /tmp/ops.txt | head -20
+    echo "== profile $(at)"
+    TEXCV_PROFILE_CASES="u8x1:erode 3x3" TEXCV_PROFILE_KERNEL=morph_rect_u8 TEXCV_DEADLINE=590 \
+      TEXCV_HARD_LIMIT=60 bash bench/run_device.sh profile >/tmp/profile_log.txt 2>&1
+    cp "$OUT/profile.txt" /tmp/profile_all.txt
+    grep -E "Duration|DRAM Throughput|Executed Instructions  |Achieved Occupancy" /tmp/profile_all.txt |
+      head -8
+    echo "== pytest $(at)"
+    left=$((520 - ($(date +%s) - T0)))
+    if [ "$left" -gt 120 ]; then
+      TEXCV_DEADLINE=5 TEXCV_HARD_LIMIT=$((left + 150)) bash bench/run_device.sh python \
+        >/tmp/pytest_stage.txt 2>&1
+      tail -4 "$OUT/pytest.log"
+    else
+      echo "pytest skipped: $left s left"
+    fi
+    cp /tmp/ctest_cuda.log /tmp/ops.txt /tmp/profile_all.txt "$OUT/" 2>/dev/null
+    ;;
+  *) echo "session14_device.sh: a to f" ;;
 esac

@@ -12,6 +12,9 @@ then the CuPy / PyTorch peers side by side.
 filters: one line per op x configuration x texcv path: texcv ms, %copy, NPP ms (its main
 function; extra NPP variants in the note column), CuPy ms, torch ms, and on the default path
 (auto, or "-" for path-less ops) the issue's target and whether it is met (FILTER_TARGETS).
+versus the best peer (--suite all, with peers): every op x configuration that texcv and at least
+one peer ran, texcv's default path against NPP, CuPy, torch / torchvision and CV-CUDA, the fastest
+peer and texcv / fastest (above 1: texcv is slower); rows whose peer ran another image size say so.
 """
 
 import argparse
@@ -124,7 +127,8 @@ def peers_summary(doc):
     meta = doc.get("meta", {})
     rows = doc.get("rows", [])
     print(f"\n== peers: cupy {meta.get('cupy', '?')}, torch {meta.get('torch', '?')}, "
-          f"torchvision {meta.get('torchvision', '?')}; ms per call (see peers.json notes)")
+          f"torchvision {meta.get('torchvision', '?')}, cvcuda {meta.get('cvcuda', '-')}; ms per "
+          f"call (see peers.json notes)")
     order, groups = [], {}
     for r in rows:
         # cupy's floor copy and torch's copy_ share one line
@@ -134,7 +138,7 @@ def peers_summary(doc):
             groups[key] = {}
         groups[key][r["lib"]] = r
     print(f"{'cfg':<6} {'op':<16} {'params':<18} {'cupy':>9} {'cupy-tex':>9} {'torch':>9} "
-          f"{'torchvision':>11}")
+          f"{'torchvision':>11} {'cvcuda':>9}")
     for key in order:
         g = groups[key]
         cfg, op, params = key
@@ -144,7 +148,7 @@ def peers_summary(doc):
             continue
         print(f"{cfg:<6} {op:<16} {params:<18} {ms(g.get('cupy')):>9} "
               f"{ms(g.get('cupy-texture')):>9} {ms(g.get('torch')):>9} "
-              f"{ms(g.get('torchvision')):>11}")
+              f"{ms(g.get('torchvision')):>11} {ms(g.get('cvcuda')):>9}")
 
 # --------------------------------------------------------------------------------------------
 # Filters (bench_filters + the peers' "filters" suite)
@@ -269,6 +273,48 @@ def filters_summary(doc, peers_doc):
               f"{r.get('note', '')}"[:150])
 
 
+PEER_LIBS = ("npp", "cupy", "cupy-texture", "torch", "torchvision", "cvcuda")
+
+
+def versus_best_summary(docs, peers_doc):
+    """texcv's default path against the fastest peer, per op x configuration (issue 21)."""
+    texcv, peers, sizes = {}, {}, {}
+    for doc in docs:
+        for r in (doc or {}).get("rows", []):
+            if r["op"] in ("copy", "setup") or r.get("status") != "ok":
+                continue
+            key = (r["config"], r["op"], r["params"])
+            if r["impl"] == "texcv" and is_default_path(r):
+                texcv[key] = r
+                sizes[key] = (r.get("width"), r.get("height"))
+            elif r["impl"] == "npp" and r.get("path") == "-":
+                peers.setdefault(key, {})["npp"] = r
+    for r in (peers_doc or {}).get("rows", []):
+        if r["op"] in ("copy", "all") or r.get("status") != "ok":
+            continue
+        peers.setdefault((r["config"], r["op"], r["params"]), {})[r["lib"]] = r
+    print("\n== texcv (default path) against the fastest peer; ms per call; texcv/best above 1: "
+          "texcv is slower")
+    print(f"{'cfg':<6} {'op':<16} {'params':<20} {'texcv':>8} " +
+          " ".join(f"{lib:>9}" for lib in PEER_LIBS) + f" {'best':>12} {'texcv/best':>10}")
+    behind = 0
+    for key in sorted(texcv, key=lambda k: (k[1], k[0], k[2])):
+        libs = peers.get(key, {})
+        if not libs:
+            continue
+        t = texcv[key]["median_ms"]
+        best_lib, best = min(((lib, r["median_ms"]) for lib, r in libs.items()),
+                             key=lambda x: x[1])
+        other = [lib for lib, r in libs.items() if lib != "npp" and
+                 (r.get("width"), r.get("height")) != sizes[key]]
+        behind += t > best
+        print(f"{key[0]:<6} {key[1]:<16} {key[2][:20]:<20} {t:8.4f} " +
+              " ".join(f"{ms(libs.get(lib)):>9}" for lib in PEER_LIBS) +
+              f" {best_lib:>12} {t / best:10.2f}" +
+              (f"  (other size: {', '.join(other)})" if other else ""))
+    print(f"texcv behind the fastest peer on {behind} rows")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out-dir", required=True)
@@ -305,6 +351,10 @@ def main():
             filters_summary(doc, peers)
         else:
             print("\n== texcv filters: no benchmark results")
+    if args.suite == "all" and peers:
+        docs = [load(f) for f in (os.path.join(args.out_dir, "bench.json"),
+                                  os.path.join(args.out_dir, "filters.json")) if os.path.exists(f)]
+        versus_best_summary(docs, peers)
     return 0
 
 

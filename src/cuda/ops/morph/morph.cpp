@@ -100,12 +100,11 @@ void morph(const ImageView& src, const ImageView& dst, const detail::MorphDesc& 
       border_values<T>(d, ax.bv);
       border_values<T>(d, ay.bv);
       // u8, one channel: both passes in one kernel on 32-bit words (8192^2 3x3 erode on an
-      // H100: 0.2125 ms against 0.331 for the two passes, docs/performance.md). One fused kernel
-      // of single elements for 1-channel f32 up to 15x15: measured on the H200 (8192^2, erode)
-      // 3x3 0.51 ms against 1.08 for the two passes, 15x15 1.91 against 2.21; for u8 with byte
-      // loads and for 4-channel images it was no faster or slower (u8x4 5x5: 2.72 against 1.75);
-      // u8x4 now runs it on one 32-bit word a pixel (min/max per byte) where the rows are on
-      // 4-byte steps.
+      // H100: 0.209 ms against 0.331 for the two passes, docs/performance.md). One fused kernel
+      // of single elements for 1-channel f32 up to 15x15 (H100, 3x3: 0.266 ms; 1.08 for the two
+      // passes on the H200), and for u8x4 on one 32-bit word a pixel (min/max per byte) where the
+      // rows are on 4-byte steps (H100, 3x3: 0.320 ms against 0.901 for the two passes). With
+      // byte loads, fusing u8x4 was slower (5x5: 2.72 against 1.75).
       const auto words = [](const ImageView& v) {
         return reinterpret_cast<std::uintptr_t>(v.data) % 4 == 0 && v.pitch % 4 == 0;
       };

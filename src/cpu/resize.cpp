@@ -38,6 +38,9 @@ void resize_nearest(const ImageView& src, const ImageView& dst, const ResizeDesc
   std::vector<int> xs(dst.width);
   for (int x = 0; x < dst.width; ++x) xs[x] = d.ax.nearest(x, src.width);
   const int* xi = xs.data();
+  constexpr std::size_t kPx = sizeof(T) * C;
+  // Enlarging: leading 16-byte blocks of a row by byte shuffles (an empty plan otherwise).
+  const simd::ShufflePlan plan = simd::shuffle_plan(xi, dst.width, src.width, kPx);
   // Blocks of rows, each on one thread: a row that takes the same source row as the row above
   // (enlarging: about 4 rows in 10 at 1.7x) copies that row's bytes instead of gathering them.
   const int per = detail::row_chunk(dst.width, dst.height);
@@ -56,10 +59,11 @@ void resize_nearest(const ImageView& src, const ImageView& dst, const ResizeDesc
       }
       last = sy;
       const T* srow = src.row<const T>(sy);
-      int x0 = 0;
-      if constexpr (sizeof(T) * C <= 4 && C != 3)  // pixels of 1, 2 or 4 bytes: Highway's gathers
-        x0 = simd::gather_row(reinterpret_cast<const unsigned char*>(srow), src.width, xi,
-                              reinterpret_cast<unsigned char*>(drow), dst.width, sizeof(T) * C);
+      const auto* sb = reinterpret_cast<const unsigned char*>(srow);
+      auto* db = reinterpret_cast<unsigned char*>(drow);
+      int x0 = simd::shuffle_row(sb, plan, db, kPx);
+      if constexpr (kPx <= 4 && C != 3)  // pixels of 1, 2 or 4 bytes: Highway's gathers
+        x0 += simd::gather_row(sb, src.width, xi + x0, db + x0 * kPx, dst.width - x0, kPx);
       for (int x = x0; x < dst.width; ++x) {
         const T* p = srow + static_cast<std::size_t>(xi[x]) * C;
         for (int c = 0; c < C; ++c) drow[static_cast<std::size_t>(x) * C + c] = p[c];

@@ -41,6 +41,22 @@ bool mirror_row(const unsigned char* s, unsigned char* d, int w, std::size_t pix
 int gather_row(const unsigned char* s, int src_width, const int* xi, unsigned char* d, int w,
                std::size_t pixel_bytes);
 
+// resize's nearest rows while enlarging (simd_flip.cpp): the row's leading 16-byte output blocks,
+// each one byte shuffle of 16 source bytes loaded at src[b] (ctl: the 16 shuffle indices of each
+// block). shuffle_plan builds it once a call from the column table xi (w pixels of pixel_bytes
+// = 1, 2, 4, 8 or 16 bytes; the source row holds src_width pixels), block by block from the
+// row's start, and stops at the first block whose pixels lie more than 16 source bytes apart or
+// whose load would pass the row's end (so a shrinking resize gets an empty plan). shuffle_row
+// writes d's planned blocks from the source row s and returns the pixels written (0 on a target
+// without 16-byte shuffles, and built without Highway).
+struct ShufflePlan {
+  std::vector<int> src;
+  std::vector<std::uint8_t> ctl;
+};
+ShufflePlan shuffle_plan(const int* xi, int w, int src_width, std::size_t pixel_bytes);
+int shuffle_row(const unsigned char* s, const ShufflePlan& plan, unsigned char* d,
+                std::size_t pixel_bytes);
+
 // The separable filters' passes (simd_filter.cpp): acc[i] += kern[k] * src[k * step + i] for
 // the taps k = 0 .. taps - 1 in order, zero taps skipped, i < n: the plain loop's floats (no
 // fused multiply-add), each element's sum held in a register across the taps.

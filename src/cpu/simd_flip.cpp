@@ -1,6 +1,7 @@
 // flip's row mirror in Highway vectors (see simd.hpp): one lane per pixel of 1, 2, 4 or 8
 // bytes, lanes reversed within the vector, vectors taken from the row's other end. And resize's
-// nearest rows: the same copies of whole pixels, gathered by a table of source columns.
+// nearest rows: the same copies of whole pixels, gathered by a table of source columns, or, while
+// enlarging, shuffled out of 16-byte loads by a plan of byte indices.
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
@@ -113,6 +114,22 @@ int gather(const unsigned char* s, int src_width, const int* xi, unsigned char* 
 #endif
 }
 
+// shuffle_row's blocks: one 16-byte load, one byte shuffle (pshufb, tbl) and one store each.
+int shuffle(const unsigned char* s, const int* src, const std::uint8_t* ctl, int blocks,
+            unsigned char* d) {
+#if HWY_TARGET == HWY_SCALAR
+  (void)s, (void)src, (void)ctl, (void)blocks, (void)d;
+  return 0;  // no 16-byte vectors
+#else
+  const hn::Full128<std::uint8_t> d16;
+  for (int b = 0; b < blocks; ++b) {
+    const auto v = hn::TableLookupBytes(hn::LoadU(d16, s + src[b]), hn::LoadU(d16, ctl + 16 * b));
+    hn::StoreU(v, d16, d + 16 * static_cast<std::size_t>(b));
+  }
+  return blocks;
+#endif
+}
+
 }  // namespace texcv::cpu::simd::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
 
@@ -120,6 +137,14 @@ HWY_AFTER_NAMESPACE();
 namespace texcv::cpu::simd {
 HWY_EXPORT(mirror);
 HWY_EXPORT(gather);
+HWY_EXPORT(shuffle);
+int shuffle_row(const unsigned char* s, const ShufflePlan& plan, unsigned char* d,
+                std::size_t pixel_bytes) {
+  const int blocks = static_cast<int>(plan.src.size());
+  if (blocks == 0) return 0;
+  const int done = HWY_DYNAMIC_DISPATCH(shuffle)(s, plan.src.data(), plan.ctl.data(), blocks, d);
+  return done * static_cast<int>(16 / pixel_bytes);
+}
 int gather_row(const unsigned char* s, int src_width, const int* xi, unsigned char* d, int w,
                std::size_t pixel_bytes) {
   return HWY_DYNAMIC_DISPATCH(gather)(s, src_width, xi, d, w, pixel_bytes);
@@ -139,6 +164,37 @@ bool mirror_row(const unsigned char*, unsigned char*, int, std::size_t) {
 int gather_row(const unsigned char*, int, const int*, unsigned char*, int, std::size_t) {
   return 0;
 }
+int shuffle_row(const unsigned char*, const ShufflePlan&, unsigned char*, std::size_t) {
+  return 0;
+}
 }  // namespace texcv::cpu::simd
 
+#endif
+
+#if !TEXCV_HAS_HWY || HWY_ONCE  // once, not per Highway target
+namespace texcv::cpu::simd {
+
+ShufflePlan shuffle_plan(const int* xi, int w, int src_width, std::size_t pixel_bytes) {
+  ShufflePlan p;
+  if (pixel_bytes == 0 || 16 % pixel_bytes != 0) return p;
+  const long px = static_cast<long>(pixel_bytes);
+  const int per = static_cast<int>(16 / pixel_bytes);  // pixels a block
+  const long row_bytes = static_cast<long>(src_width) * px;
+  for (int x = 0; x + per <= w; x += per) {
+    const long first = static_cast<long>(xi[x]) * px;
+    bool ok = first >= 0 && first + 16 <= row_bytes;
+    for (int i = 0; i < per && ok; ++i) {
+      const long o = static_cast<long>(xi[x + i]) * px - first;
+      ok = o >= 0 && o + px <= 16;
+    }
+    if (!ok) break;
+    p.src.push_back(static_cast<int>(first));
+    for (int i = 0; i < per; ++i)
+      for (long k = 0; k < px; ++k)
+        p.ctl.push_back(static_cast<std::uint8_t>(static_cast<long>(xi[x + i]) * px - first + k));
+  }
+  return p;
+}
+
+}  // namespace texcv::cpu::simd
 #endif

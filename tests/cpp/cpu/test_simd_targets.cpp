@@ -121,6 +121,44 @@ TEST(SimdTargets, NearestGatherRowsCopyTheIndexedPixelsOnEveryTarget) {
   });
 }
 
+// resize's nearest rows by byte shuffles (enlarging): d[x] = s[xi[x]] for the pixels the plan
+// covers, on every target, for pixels of 1-16 bytes and nearest maps that enlarge (and one that
+// shrinks: an empty plan), the source row ending where a page without access begins (the 16-byte
+// loads must stay inside it); the plan's blocks are whole, leading, and stop before a load would
+// pass the row's end.
+TEST(SimdTargets, NearestShuffleRowsCopyTheIndexedPixelsOnEveryTarget) {
+  test::on_every_simd_target("nearest shuffle", [](const std::string& name) {
+    for (std::size_t px : {1u, 2u, 4u, 8u, 16u})
+      for (int sw : {1, 2, 3, 5, 16, 17, 64, 203})
+        for (int w : {1, 16, 17, 33, 64, 100, 345}) {
+          GuardedBytes mem(sw * px);
+          for (std::size_t i = 0; i < sw * px; ++i)
+            mem.data()[i] = static_cast<unsigned char>(i * 37 + px);
+          std::vector<int> xi(static_cast<std::size_t>(w));
+          // floor((x + 0.5) * sw / w): nearest's map (it shrinks where w < sw).
+          for (int x = 0; x < w; ++x) xi[x] = static_cast<int>((2L * x + 1) * sw / (2L * w));
+          const cpu::simd::ShufflePlan plan = cpu::simd::shuffle_plan(xi.data(), w, sw, px);
+          const int per = static_cast<int>(16 / px);
+          ASSERT_EQ(plan.ctl.size(), plan.src.size() * 16);
+          ASSERT_LE(static_cast<int>(plan.src.size()) * per, w);
+          for (int v : plan.src) ASSERT_LE(static_cast<std::size_t>(v) + 16, sw * px);
+          if (w >= sw && sw * px >= 32 && w >= 2 * per) {  // enlarging, room for two loads
+            EXPECT_GE(plan.src.size(), 1u) << "an enlarging map got no block";
+          }
+          std::vector<unsigned char> got(w * px, 0xA5);
+          const int done = cpu::simd::shuffle_row(mem.data(), plan, got.data(), px);
+          ASSERT_TRUE(done == 0 || done == static_cast<int>(plan.src.size()) * per) << name;
+          for (int x = 0; x < done; ++x)
+            ASSERT_EQ(
+                std::memcmp(&got[x * px], mem.data() + static_cast<std::size_t>(xi[x]) * px, px), 0)
+                << name << ": " << px << "-byte pixels, source width " << sw << ", width " << w
+                << ", at " << x << " (shuffles wrote " << done << ")";
+          for (std::size_t i = static_cast<std::size_t>(done) * px; i < got.size(); ++i)
+            ASSERT_EQ(got[i], 0xA5) << name << ": written past the planned blocks";
+        }
+  });
+}
+
 // The separable filters' multiply-add over taps: bit for bit the plain loop's floats (separate
 // multiply and add, in tap order, zero taps skipped so that 0 * inf adds no NaN) on every
 // target, for lengths around the vector sizes, with infinities, NaN and signed zeros in the data.

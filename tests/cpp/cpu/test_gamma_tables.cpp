@@ -1,5 +1,5 @@
 // The tables of the CUDA backend's f32 gamma (src/cuda/ops/gamma/gamma_tables.hpp, written by
-// make_gamma_tables.py): checked here on the host, so CI holds them without a GPU. Each entry must
+// gamma_tables.py): checked here on the host, so CI holds them without a GPU. Each entry must
 // be the double nearest its exact value, computed again in long double (64-bit significand on
 // x86-64: the exact value within 2^-63 relative): within half an ulp of double plus that.
 #include <gtest/gtest.h>

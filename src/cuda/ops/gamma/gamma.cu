@@ -51,7 +51,7 @@ struct GammaF32F {
   }
 };
 
-// The tables of the fast path (gamma_tables.hpp, from make_gamma_tables.py): {1 / c_i, -log(1 /
+// The tables of the fast path (gamma_tables.hpp, from gamma_tables.py): {1 / c_i, -log(1 /
 // c_i)} for the 32 centres c_i of [1, 2), and 2^(j / 32).
 __device__ const double2 kGammaLog[32] = TEXCV_GAMMA_LOG;
 __device__ const double kGammaExp2[32] = TEXCV_GAMMA_EXP2;

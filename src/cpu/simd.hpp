@@ -41,17 +41,19 @@ bool mirror_row(const unsigned char* s, unsigned char* d, int w, std::size_t pix
 int gather_row(const unsigned char* s, int src_width, const int* xi, unsigned char* d, int w,
                std::size_t pixel_bytes);
 
-// resize's nearest rows while enlarging (simd_flip.cpp): the row's leading 16-byte output blocks,
-// each one byte shuffle of 16 source bytes loaded at src[b] (ctl: the 16 shuffle indices of each
-// block). shuffle_plan builds it once a call from the column table xi (w pixels of pixel_bytes
-// = 1, 2, 4, 8 or 16 bytes; the source row holds src_width pixels), block by block from the
-// row's start, and stops at the first block whose pixels lie more than 16 source bytes apart or
-// whose load would pass the row's end (so a shrinking resize gets an empty plan). shuffle_row
-// writes d's planned blocks from the source row s and returns the pixels written (0 on a target
-// without 16-byte shuffles, and built without Highway).
+// resize's nearest rows by byte shuffles (simd_flip.cpp): the row's leading 16-byte output blocks,
+// each made from `loads` 16-byte loads at src[b], src[b] + 16, ... (1 while enlarging; up to 4,
+// e.g. a 0.3x shrink of 1-byte pixels spans about 54 source bytes a block): one byte shuffle of
+// each load (ctl: 16 indices a load, 0x80 for bytes another load gives), ORed. shuffle_plan
+// builds it once a call from the column table xi (w pixels of pixel_bytes = 1, 2, 4, 8 or 16
+// bytes; the source row holds src_width pixels), block by block from the row's start, and stops
+// at the first block whose pixels lie more than 4 loads apart or whose loads would pass the row's
+// end. shuffle_row writes d's planned blocks from the source row s and returns the pixels written
+// (0 on a target without 16-byte shuffles, and built without Highway).
 struct ShufflePlan {
+  int loads = 1;
   std::vector<int> src;
-  std::vector<std::uint8_t> ctl;
+  std::vector<std::uint8_t> ctl;  // [block][load][16]
 };
 ShufflePlan shuffle_plan(const int* xi, int w, int src_width, std::size_t pixel_bytes);
 int shuffle_row(const unsigned char* s, const ShufflePlan& plan, unsigned char* d,

@@ -1,7 +1,8 @@
 // flip's row mirror in Highway vectors (see simd.hpp): one lane per pixel of 1, 2, 4 or 8
 // bytes, lanes reversed within the vector, vectors taken from the row's other end. And resize's
-// nearest rows: the same copies of whole pixels, gathered by a table of source columns, or, while
-// enlarging, shuffled out of 16-byte loads by a plan of byte indices.
+// nearest rows: the same copies of whole pixels, gathered by a table of source columns, or
+// shuffled out of 16-byte loads by a plan of byte indices.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
@@ -114,20 +115,43 @@ int gather(const unsigned char* s, int src_width, const int* xi, unsigned char* 
 #endif
 }
 
-// shuffle_row's blocks: one 16-byte load, one byte shuffle (pshufb, tbl) and one store each.
-int shuffle(const unsigned char* s, const int* src, const std::uint8_t* ctl, int blocks,
-            unsigned char* d) {
+// shuffle_row's blocks: L 16-byte loads, a byte shuffle of each (pshufb, tbl; 0x80 gives 0), ORed,
+// and one store.
+template <int L>
+int shuffle_impl(const unsigned char* s, const int* src, const std::uint8_t* ctl, int blocks,
+                 unsigned char* d) {
 #if HWY_TARGET == HWY_SCALAR
   (void)s, (void)src, (void)ctl, (void)blocks, (void)d;
   return 0;  // no 16-byte vectors
 #else
   const hn::Full128<std::uint8_t> d16;
   for (int b = 0; b < blocks; ++b) {
-    const auto v = hn::TableLookupBytes(hn::LoadU(d16, s + src[b]), hn::LoadU(d16, ctl + 16 * b));
+    const unsigned char* p = s + src[b];
+    const std::uint8_t* c = ctl + static_cast<std::size_t>(16 * L) * b;
+    auto v = hn::TableLookupBytesOr0(hn::LoadU(d16, p), hn::LoadU(d16, c));
+    for (int l = 1; l < L; ++l)
+      v = hn::Or(v,
+                 hn::TableLookupBytesOr0(hn::LoadU(d16, p + 16 * l), hn::LoadU(d16, c + 16 * l)));
     hn::StoreU(v, d16, d + 16 * static_cast<std::size_t>(b));
   }
   return blocks;
 #endif
+}
+
+int shuffle(const unsigned char* s, int loads, const int* src, const std::uint8_t* ctl, int blocks,
+            unsigned char* d) {
+  switch (loads) {
+    case 1:
+      return shuffle_impl<1>(s, src, ctl, blocks, d);
+    case 2:
+      return shuffle_impl<2>(s, src, ctl, blocks, d);
+    case 3:
+      return shuffle_impl<3>(s, src, ctl, blocks, d);
+    case 4:
+      return shuffle_impl<4>(s, src, ctl, blocks, d);
+    default:
+      return 0;
+  }
 }
 
 }  // namespace texcv::cpu::simd::HWY_NAMESPACE
@@ -142,7 +166,8 @@ int shuffle_row(const unsigned char* s, const ShufflePlan& plan, unsigned char* 
                 std::size_t pixel_bytes) {
   const int blocks = static_cast<int>(plan.src.size());
   if (blocks == 0) return 0;
-  const int done = HWY_DYNAMIC_DISPATCH(shuffle)(s, plan.src.data(), plan.ctl.data(), blocks, d);
+  const int done =
+      HWY_DYNAMIC_DISPATCH(shuffle)(s, plan.loads, plan.src.data(), plan.ctl.data(), blocks, d);
   return done * static_cast<int>(16 / pixel_bytes);
 }
 int gather_row(const unsigned char* s, int src_width, const int* xi, unsigned char* d, int w,
@@ -177,21 +202,41 @@ namespace texcv::cpu::simd {
 ShufflePlan shuffle_plan(const int* xi, int w, int src_width, std::size_t pixel_bytes) {
   ShufflePlan p;
   if (pixel_bytes == 0 || 16 % pixel_bytes != 0) return p;
+  constexpr long kMaxLoads = 4;
   const long px = static_cast<long>(pixel_bytes);
   const int per = static_cast<int>(16 / pixel_bytes);  // pixels a block
   const long row_bytes = static_cast<long>(src_width) * px;
+  // The loads each block needs (its first pixel's byte to its last pixel's end), block by block
+  // until one needs more than kMaxLoads or reads before its first pixel; the plan takes the most.
+  std::vector<int> need;
   for (int x = 0; x + per <= w; x += per) {
     const long first = static_cast<long>(xi[x]) * px;
-    bool ok = first >= 0 && first + 16 <= row_bytes;
+    long end = first;
+    bool ok = first >= 0;
     for (int i = 0; i < per && ok; ++i) {
-      const long o = static_cast<long>(xi[x + i]) * px - first;
-      ok = o >= 0 && o + px <= 16;
+      const long o = static_cast<long>(xi[x + i]) * px;
+      ok = o >= first;
+      end = std::max(end, o + px);
     }
-    if (!ok) break;
+    const long loads = (end - first + 15) / 16;
+    if (!ok || loads > kMaxLoads) break;
+    need.push_back(static_cast<int>(loads));
+  }
+  for (const int n : need) p.loads = std::max(p.loads, n);
+  const int L = p.loads;
+  for (int b = 0; b < static_cast<int>(need.size()); ++b) {
+    const int x = b * per;
+    const long first = static_cast<long>(xi[x]) * px;
+    if (first + 16L * L > row_bytes) break;  // the loads would pass the row's end
     p.src.push_back(static_cast<int>(first));
+    const std::size_t at = p.ctl.size();
+    p.ctl.resize(at + static_cast<std::size_t>(16 * L), 0x80);
     for (int i = 0; i < per; ++i)
-      for (long k = 0; k < px; ++k)
-        p.ctl.push_back(static_cast<std::uint8_t>(static_cast<long>(xi[x + i]) * px - first + k));
+      for (long k = 0; k < px; ++k) {
+        const long o = static_cast<long>(xi[x + i]) * px - first + k;  // < 16 L
+        p.ctl[at + static_cast<std::size_t>(o / 16 * 16 + i * px + k)] =
+            static_cast<std::uint8_t>(o % 16);
+      }
   }
   return p;
 }

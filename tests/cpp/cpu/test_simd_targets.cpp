@@ -121,16 +121,16 @@ TEST(SimdTargets, NearestGatherRowsCopyTheIndexedPixelsOnEveryTarget) {
   });
 }
 
-// resize's nearest rows by byte shuffles (enlarging): d[x] = s[xi[x]] for the pixels the plan
-// covers, on every target, for pixels of 1-16 bytes and nearest maps that enlarge (and one that
-// shrinks: an empty plan), the source row ending where a page without access begins (the 16-byte
-// loads must stay inside it); the plan's blocks are whole, leading, and stop before a load would
-// pass the row's end.
+// resize's nearest rows by byte shuffles: d[x] = s[xi[x]] for the pixels the plan covers, on every
+// target, for pixels of 1-16 bytes and nearest maps that enlarge (one load a block) and shrink
+// (up to 4 loads a block; beyond, an empty plan), the source row ending where a page without
+// access begins (the 16-byte loads must stay inside it); the plan's blocks are whole, leading,
+// and stop before a load would pass the row's end.
 TEST(SimdTargets, NearestShuffleRowsCopyTheIndexedPixelsOnEveryTarget) {
   test::on_every_simd_target("nearest shuffle", [](const std::string& name) {
     for (std::size_t px : {1u, 2u, 4u, 8u, 16u})
-      for (int sw : {1, 2, 3, 5, 16, 17, 64, 203})
-        for (int w : {1, 16, 17, 33, 64, 100, 345}) {
+      for (int sw : {1, 2, 3, 5, 16, 17, 64, 203, 700})
+        for (int w : {1, 16, 17, 33, 64, 100, 211, 345}) {
           GuardedBytes mem(sw * px);
           for (std::size_t i = 0; i < sw * px; ++i)
             mem.data()[i] = static_cast<unsigned char>(i * 37 + px);
@@ -139,11 +139,22 @@ TEST(SimdTargets, NearestShuffleRowsCopyTheIndexedPixelsOnEveryTarget) {
           for (int x = 0; x < w; ++x) xi[x] = static_cast<int>((2L * x + 1) * sw / (2L * w));
           const cpu::simd::ShufflePlan plan = cpu::simd::shuffle_plan(xi.data(), w, sw, px);
           const int per = static_cast<int>(16 / px);
-          ASSERT_EQ(plan.ctl.size(), plan.src.size() * 16);
+          ASSERT_GE(plan.loads, 1);
+          ASSERT_LE(plan.loads, 4);
+          ASSERT_EQ(plan.ctl.size(), plan.src.size() * 16 * plan.loads);
           ASSERT_LE(static_cast<int>(plan.src.size()) * per, w);
-          for (int v : plan.src) ASSERT_LE(static_cast<std::size_t>(v) + 16, sw * px);
-          if (w >= sw && sw * px >= 32 && w >= 2 * per) {  // enlarging, room for two loads
-            EXPECT_GE(plan.src.size(), 1u) << "an enlarging map got no block";
+          for (int v : plan.src) ASSERT_LE(static_cast<std::size_t>(v) + 16 * plan.loads, sw * px);
+          // A block of an enlarging map spans at most 16 bytes: one load, and a block at once
+          // where the row has room for two loads; a 0.3x shrink of 1-byte pixels needs 4.
+          if (w >= sw) {
+            EXPECT_EQ(plan.loads, 1);
+            if (sw * px >= 32 && w >= 2 * per) {
+              EXPECT_GE(plan.src.size(), 1u) << "an enlarging map got no block";
+            }
+          }
+          if (px == 1 && sw == 700 && w == 211) {
+            EXPECT_EQ(plan.loads, 4);
+            EXPECT_GE(plan.src.size(), 10u) << "a 0.3x shrink got few blocks";
           }
           std::vector<unsigned char> got(w * px, 0xA5);
           const int done = cpu::simd::shuffle_row(mem.data(), plan, got.data(), px);
@@ -152,7 +163,8 @@ TEST(SimdTargets, NearestShuffleRowsCopyTheIndexedPixelsOnEveryTarget) {
             ASSERT_EQ(
                 std::memcmp(&got[x * px], mem.data() + static_cast<std::size_t>(xi[x]) * px, px), 0)
                 << name << ": " << px << "-byte pixels, source width " << sw << ", width " << w
-                << ", at " << x << " (shuffles wrote " << done << ")";
+                << ", " << plan.loads << " loads a block, at " << x << " (shuffles wrote " << done
+                << ")";
           for (std::size_t i = static_cast<std::size_t>(done) * px; i < got.size(); ++i)
             ASSERT_EQ(got[i], 0xA5) << name << ": written past the planned blocks";
         }

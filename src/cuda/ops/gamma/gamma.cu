@@ -3,6 +3,7 @@
 // (GammaF32F: within 1 ulp of the CPU's correctly rounded value, and the same value but where the
 // exact one lies within 2^-36 of a float midpoint; docs/ops/color.md). u8 uses lut_u8.cu's table
 // kernel.
+#include "src/core/pow_accept.hpp"
 #include "src/cuda/ops/common/point.cuh"
 #include "src/cuda/ops/gamma/gamma_launch.hpp"
 #include "src/cuda/ops/gamma/gamma_tables.hpp"
@@ -18,20 +19,14 @@ struct GlobalLut16F {
   }
 };
 
-constexpr double kPowMargin = 0x1p-36;  // src/cpu/pow_rounded.hpp's kPowMargin
-constexpr double kPowExpLimit = 200.0;  // and kPowExpLimit
+using detail::kPowExpLimit;
 
-// The CPU's decision (pow_rounded.hpp) on r, an approximation of |x|^g within 2^-40 relative:
-// where r (1 -+ 2^-36) round to the same normal float, that is the exact value's nearest float;
-// past FLT_MAX inf, below half the smallest subnormal 0. Otherwise (about one element in 3,000:
-// the exact value lies near the midpoint of two floats; and subnormal results) double pow rounded
-// to float, which is within 1 ulp of the CPU's powl.
+// src/core/pow_accept.hpp's test on r, an approximation of |x|^g within 2^-40 relative; where it
+// cannot decide (about one element in 3,000, and subnormal results), double pow rounded to float,
+// which is within 1 ulp of the CPU's powl.
 __device__ __forceinline__ float pow_decide(double r, float ax, float g) {
-  const double lo = r * (1.0 - kPowMargin), hi = r * (1.0 + kPowMargin);
-  if (lo > 0x1p128) return INFINITY;
-  if (hi < 0x1p-150) return 0.0f;
-  const float a = __double2float_rn(lo), b = __double2float_rn(hi);
-  if (lo >= 0x1p-126 && hi < 0x1p127 && a == b) return a;
+  float out;
+  if (detail::pow_accept(r, &out)) return out;
   return __double2float_rn(pow(static_cast<double>(ax), static_cast<double>(g)));
 }
 

@@ -28,6 +28,10 @@ namespace {
 
 // The nice value of the CPU workers of Device::automatic on a CUDA build (make_cpu_worker).
 constexpr int kCpuWorkerNice = 10;
+// The queue while the decode threads check JPEG files for GPU workers still being set up
+// (EngineConfig::gpu_jpeg_coming): at most this many files and this many MB of their bytes.
+constexpr std::size_t kPrecheckQueueFiles = 2048;
+constexpr std::size_t kPrecheckQueueMB = 512;
 
 int hardware_threads() {
   return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
@@ -253,15 +257,24 @@ void run_checked(const std::vector<Job>& jobs, const Options& opt, std::stop_tok
   std::vector<std::unique_ptr<Worker>> workers;
   std::size_t gpu_workers_expected = 0;
   const bool reuse = kept && !kept->workers.empty();
+  // Device::cuda's workers are made in the background too (the CUDA runtime has started in
+  // check_options; a worker's set-up, with nvJPEG's hardware decoder, takes 0.25-0.6 s more),
+  // while the decode threads read and check the first files for them.
+  // TEXCV_BATCH_CUDA_UPFRONT=1 (an A/B aid, docs/batch.md): made before the run starts, as
+  // before 2026-12-06.
+  const bool late_cuda =
+      opt.device == Device::cuda && !reuse && !env_is_one("TEXCV_BATCH_CUDA_UPFRONT");
   if (reuse) {
     workers = std::move(kept->workers);
     kept->workers.clear();
     gpu_workers_expected = static_cast<std::size_t>(
         std::count_if(workers.begin(), workers.end(), [](const auto& w) { return w->is_gpu(); }));
-  } else if (opt.device == Device::cuda) {
+  } else if (opt.device == Device::cuda && !late_cuda) {
     workers =
         cuda_workers(cfg.steps, resolve_gpus(opt.gpus), opt.streams, nvjpeg_workers, jpeg_batch);
     gpu_workers_expected = workers.size();
+  } else if (opt.device == Device::cuda) {
+    // Set up in the background (below) while the decode threads read and check the first files.
   } else {
     // Below the GPU's set-up and feeding when a GPU may join (make_cpu_worker).
     const int nice = opt.device == Device::automatic && want_gpu ? kCpuWorkerNice : 0;
@@ -272,18 +285,24 @@ void run_checked(const std::vector<Job>& jobs, const Options& opt, std::stop_tok
   if (opt.device == Device::automatic && build_info().cuda_compiled && !want_gpu)
     *gpu_note = "no NVIDIA GPU device on this machine (no /dev/nvidiactl)";
   if (reuse) *gpu_note = kept->gpu_note;
-  const bool late_gpu = opt.device == Device::automatic && want_gpu && !reuse;
+  const bool late_gpu = (opt.device == Device::automatic && want_gpu && !reuse) || late_cuda;
   if (late_gpu) {
-    gpu_workers_expected = static_cast<std::size_t>(opt.streams);
+    const std::vector<int> devices = late_cuda ? resolve_gpus(opt.gpus) : opt.gpus;
+    gpu_workers_expected =
+        static_cast<std::size_t>(opt.streams) * (late_cuda ? devices.size() : std::size_t{1});
     cfg.late_what = "CUDA workers";
-    cfg.late = [steps = cfg.steps, wanted = opt.gpus, streams = opt.streams,
-                nvjpeg = nvjpeg_workers, batch = jpeg_batch, gpu_note] {
+    cfg.late = [steps = cfg.steps, wanted = devices, streams = opt.streams, nvjpeg = nvjpeg_workers,
+                batch = jpeg_batch, gpu_note] {
       if (!cuda_available()) {
         *gpu_note = "the CUDA runtime sees no usable GPU";
         return std::vector<std::unique_ptr<Worker>>();
       }
       return cuda_workers(steps, resolve_gpus(wanted), streams, nvjpeg, batch);
     };
+    // The decode threads check JPEG files for the GPU while it is set up (EngineConfig::
+    // gpu_jpeg_coming) on cuda; on automatic with TEXCV_BATCH_AUTO_PRECHECK=1 (an A/B aid).
+    cfg.gpu_jpeg_coming =
+        nvjpeg_workers && any_jpeg_in && (late_cuda || env_is_one("TEXCV_BATCH_AUTO_PRECHECK"));
   }
   // Every worker lost: CPU backend workers take the files left.
   const int first_slot = opt.device == Device::cuda ? 0 : cpu_workers;
@@ -307,6 +326,17 @@ void run_checked(const std::vector<Job>& jobs, const Options& opt, std::stop_tok
     // Decoded images (the files the CPU decodes before the GPU joins, or for the CPU workers)
     // as in a queue of other files: two a worker.
     cfg.host_queue_capacity = std::max<std::size_t>(4, 2 * nworkers);
+    if (cfg.gpu_jpeg_coming) {
+      // Room for the files checked while the GPU is set up (~3,000 1080p files a second on 16
+      // cores for 0.3-0.6 s), bounded by their bytes (kPrecheckQueueMB, or
+      // TEXCV_BATCH_PRECHECK_MB for A/B runs); the results as before.
+      cfg.output_queue_capacity = cfg.queue_capacity;
+      cfg.queue_capacity = kPrecheckQueueFiles;
+      std::size_t mb = kPrecheckQueueMB;
+      if (const char* v = std::getenv("TEXCV_BATCH_PRECHECK_MB"); v && std::atoi(v) > 0)
+        mb = static_cast<std::size_t>(std::atoi(v));
+      cfg.encoded_queue_bytes = mb << 20;
+    }
   } else {
     cfg.queue_capacity = std::max<std::size_t>(4, 2 * nworkers);
   }
@@ -347,7 +377,9 @@ void run_checked(const std::vector<Job>& jobs, const Options& opt, std::stop_tok
   sum.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   sum.first_file_s = rep.first_done_s;
   sum.gpu_ready_s =
-      opt.device == Device::cuda || (reuse && gpu_workers_expected > 0) ? 0.0 : rep.late_ready_s;
+      (opt.device == Device::cuda && !late_cuda) || (reuse && gpu_workers_expected > 0)
+          ? 0.0
+          : rep.late_ready_s;
   sum.gpu_note = !rep.late_note.empty() ? rep.late_note : *gpu_note;
   sum.lost = std::move(rep.lost);
   sum.retried = rep.retried;

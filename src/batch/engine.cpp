@@ -96,9 +96,13 @@ void write_bytes_atomic(const std::string& path, const std::vector<unsigned char
 // before the GPU joins.
 class WorkQueue {
  public:
-  WorkQueue(std::size_t capacity, std::size_t host_capacity)
+  // encoded_budget: the bytes of encoded files (JPEG bytes left for a GPU worker) the queue may
+  // hold; 0: no limit but the capacity. An encoded file is always let into a queue that holds
+  // no encoded bytes, however large it is.
+  WorkQueue(std::size_t capacity, std::size_t host_capacity, std::size_t encoded_budget = 0)
       : capacity_(capacity > 0 ? capacity : 1),
-        host_capacity_(host_capacity > 0 ? std::min(host_capacity, capacity_) : capacity_) {}
+        host_capacity_(host_capacity > 0 ? std::min(host_capacity, capacity_) : capacity_),
+        encoded_budget_(encoded_budget) {}
 
   // Who waited for the queue's lock (TEXCV_BATCH_TIMING's engine line).
   enum Role { kPush, kTake, kGated, kRoles };
@@ -108,8 +112,12 @@ class WorkQueue {
   // A failed allocation throws with the item left as it was (the caller reports its file).
   void push(Item& item) {
     const bool host = is_host(item);
+    const std::size_t bytes = host ? 0 : item.work.encoded.size();
     std::unique_lock<std::mutex> lock = acquire(kPush);
-    auto full = [&] { return items_.size() >= capacity_; };
+    auto full = [&] {
+      return items_.size() >= capacity_ || (encoded_budget_ > 0 && encoded_bytes_ > 0 &&
+                                            encoded_bytes_ + bytes > encoded_budget_);
+    };
     auto host_full = [&] { return host && host_items_ >= host_capacity_; };
     if (full() || host_full()) {
       advance_locked();
@@ -127,6 +135,8 @@ class WorkQueue {
     }
     items_.push_back(std::move(item));  // strong guarantee: nothing moved when it throws
     if (host) peak_host_ = std::max(peak_host_, ++host_items_);
+    encoded_bytes_ += bytes;
+    peak_encoded_bytes_ = std::max(peak_encoded_bytes_, encoded_bytes_);
     lock.unlock();
     changed_.notify_all();
     gated_.notify_one();
@@ -161,18 +171,20 @@ class WorkQueue {
     if (got > 0) not_full_.notify_all();
     if (host) host_room_.notify_all();
   }
-  // CPU workers while GPU workers may run: gate(waiting, idle) says, under the queue's lock, what
-  // the caller may take now (waiting: the items in the queue; idle: how many decoders waited for
+  // CPU workers while GPU workers may run: gate(waiting, full, idle) says, under the queue's lock,
+  // what the caller may take now (waiting: the items in the queue; full: no room for another, by
+  // count or by encoded bytes, or a decoder waits for it; idle: how many decoders waited for
   // room in it, on average over the last window, see idle_pushers_locked): 0 the first item, 1 the
   // first item decoded on the host, 3 the last item (the one the GPU workers would reach last,
   // encoded or not), 2 nothing (it depends on the other workers' progress, so it is asked again
   // every few milliseconds and at every change). Marks the caller busy; nothing once finished().
-  std::optional<Item> take_gated(const std::function<int(std::size_t, double)>& gate,
+  std::optional<Item> take_gated(const std::function<int(std::size_t, bool, double)>& gate,
                                  std::atomic<int>& active) {
     std::unique_lock<std::mutex> lock = acquire(kGated);
     for (;;) {
       if (items_.empty() && closed_ && busy_ == 0) return std::nullopt;
-      const int g = items_.empty() ? 2 : gate(items_.size(), idle_pushers_locked());
+      const bool full = items_.size() >= capacity_ || pushers_waiting_ > 0;
+      const int g = items_.empty() ? 2 : gate(items_.size(), full, idle_pushers_locked());
       auto it = items_.end();
       if (g == 0) it = items_.begin();
       if (g == 3) it = std::prev(items_.end());
@@ -221,7 +233,10 @@ class WorkQueue {
   void put_back(Item& item) {
     std::unique_lock<std::mutex> lock(mutex_);
     items_.push_front(std::move(item));  // strong guarantee: nothing moved when it throws
-    if (is_host(items_.front())) ++host_items_;
+    if (is_host(items_.front()))
+      ++host_items_;
+    else
+      encoded_bytes_ += items_.front().work.encoded.size();
     --busy_;
     lock.unlock();
     changed_.notify_all();
@@ -244,6 +259,11 @@ class WorkQueue {
   std::size_t peak_host() {
     std::lock_guard<std::mutex> lock(mutex_);
     return peak_host_;
+  }
+  // The most encoded bytes it held at once.
+  std::size_t peak_encoded_bytes() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return peak_encoded_bytes_;
   }
   // Seconds spent waiting for the lock by role, and the pusher-seconds spent waiting for room.
   std::string timing() {
@@ -272,7 +292,10 @@ class WorkQueue {
   static bool is_host(const Item& item) { return !item.work.image.empty(); }
   // An item left the queue: counts it out of the decoded ones; whether it was one.
   bool took_locked(const Item& item) {
-    if (!is_host(item)) return false;
+    if (!is_host(item)) {
+      encoded_bytes_ -= std::min(encoded_bytes_, item.work.encoded.size());
+      return false;
+    }
     --host_items_;
     return true;
   }
@@ -301,7 +324,9 @@ class WorkQueue {
 
   const std::size_t capacity_;
   const std::size_t host_capacity_;
+  const std::size_t encoded_budget_;
   std::size_t host_items_ = 0, peak_host_ = 0;
+  std::size_t encoded_bytes_ = 0, peak_encoded_bytes_ = 0;
   std::condition_variable host_room_;  // pushers of decoded images waiting on host_capacity_
   std::mutex mutex_;
   std::condition_variable not_full_, changed_;
@@ -603,8 +628,9 @@ EngineReport run_engine(const std::vector<Job>& jobs, const std::vector<std::siz
   const auto t_run = Clock::now();
   const int nd = cfg.decode_threads > 0 ? cfg.decode_threads : 1;
   const int ne = cfg.encode_threads > 0 ? cfg.encode_threads : 1;
-  WorkQueue decoded(cfg.queue_capacity, cfg.host_queue_capacity);
-  BoundedQueue<Item> processed(cfg.queue_capacity);
+  WorkQueue decoded(cfg.queue_capacity, cfg.host_queue_capacity, cfg.encoded_queue_bytes);
+  BoundedQueue<Item> processed(cfg.output_queue_capacity > 0 ? cfg.output_queue_capacity
+                                                             : cfg.queue_capacity);
   std::atomic<std::size_t> next{0};
   std::mutex done_mutex;
   EngineReport report;
@@ -625,7 +651,7 @@ EngineReport run_engine(const std::vector<Job>& jobs, const std::vector<std::siz
   std::function<double()> spare_cores = cfg.spare_cores;
   if (!spare_cores) spare_cores = [meter = std::make_shared<SpareCores>()] { return (*meter)(); };
   // What a CPU worker may take (WorkQueue::take_gated; engine.hpp's "Scheduling").
-  auto cpu_gate = [&](std::size_t waiting, double idle_decoders) -> int {
+  auto cpu_gate = [&](std::size_t waiting, bool full, double idle_decoders) -> int {
     const int ng = gpu_workers.load();
     const bool pending = late_pending.load() > 0;
     if (ng == 0 && !pending) return 0;  // the CPU alone
@@ -638,12 +664,18 @@ EngineReport run_engine(const std::vector<Job>& jobs, const std::vector<std::siz
     // Files that take the CPU longer than a GPU's set-up usually lasts: only on the probes while
     // a GPU is being set up or has no rate yet.
     const bool long_files = per_file > kGpuSetUpGuessS;
-    if (ng == 0) return probe_ok && (!long_files || cpu_active.load() < kCpuProbes) ? 0 : 2;
+    // While GPU workers that decode JPEG are being set up with gpu_jpeg_coming, the decoders
+    // check files for them: CPU workers take files only from a full queue, as once a GPU runs.
+    const bool precheck = ng == 0 && cfg.gpu_jpeg_coming;
+    if (ng == 0 && !precheck)
+      return probe_ok && (!long_files || cpu_active.load() < kCpuProbes) ? 0 : 2;
     const std::size_t gd = gpu_done.load();
-    if (gd == 0) return probe_ok && !long_files ? 1 : 2;      // files decoded before the GPU joined
-    if (waiting < decoded.capacity() || !probe_ok) return 2;  // the GPU keeps up: no core to spare
+    if (gd == 0 && !precheck) return probe_ok && !long_files ? 1 : 2;  // decoded before it joined
+    if (!full || !probe_ok) return 2;  // the GPU keeps up: no core to spare
     const std::int64_t t0 = gpu_t0_us.load();
-    if (cn > 0 && t0 >= 0 && gd >= 2 * static_cast<std::size_t>(ng)) {
+    if (precheck) {
+      // no rate yet: the rules below
+    } else if (cn > 0 && t0 >= 0 && gd >= 2 * static_cast<std::size_t>(ng)) {
       const double elapsed = static_cast<double>(us_since_run() - t0) / 1e6;
       const double rate = elapsed > 0 ? static_cast<double>(gd) / elapsed : 0;
       const std::size_t started = std::min(next.load(), todo.size());
@@ -674,7 +706,7 @@ EngineReport run_engine(const std::vector<Job>& jobs, const std::vector<std::siz
   std::string first_error;  // under done_mutex
   // The CPU workers' gate as the std::function take_gated takes, made once (a conversion at each
   // take would allocate between files, where a failure would belong to no file).
-  const std::function<int(std::size_t, double)> cpu_gate_fn = cpu_gate;
+  const std::function<int(std::size_t, bool, double)> cpu_gate_fn = cpu_gate;
 
   auto finish = [&](Result& r, Clock::time_point start) {
     r.total_ms = ms_since(start);
@@ -743,7 +775,11 @@ EngineReport run_engine(const std::vector<Job>& jobs, const std::vector<std::siz
         if (!job.data.empty()) w.data = &job.data;
         // A JPEG for a GPU worker's nvJPEG while the GPU keeps up: its bytes, checked here.
         const bool jpeg_in = is_jpeg_input(w);
-        const bool for_gpu = cfg.gpu_jpeg_decode && gpu_jpeg.load() > 0 && jpeg_in;
+        // Also while such workers are still being set up (gpu_jpeg_coming): the files checked
+        // now wait for them in the queue.
+        const bool gpu_coming =
+            cfg.gpu_jpeg_coming && late_pending.load() > 0 && gpu_workers.load() == 0;
+        const bool for_gpu = cfg.gpu_jpeg_decode && jpeg_in && (gpu_jpeg.load() > 0 || gpu_coming);
         // Caps and header, no decode.
         std::optional<ImageFile> file;
         const ImageInfo info =
@@ -1369,6 +1405,7 @@ EngineReport run_engine(const std::vector<Job>& jobs, const std::vector<std::siz
   // The late workers go to the caller (released as it chooses, see EngineReport).
   for (auto& w : late_workers) report.late_workers.push_back(std::move(w));
   report.peak_host_queued = decoded.peak_host();
+  report.peak_encoded_queued_bytes = decoded.peak_encoded_bytes();
   if (cfg.timing) {
     report.timing.push_back("engine: " + decoded.timing());
     for (auto& l : engine_timing) report.timing.push_back("engine: " + l);

@@ -174,6 +174,19 @@ struct EngineConfig {
   // same number of decoded 1080p images, queued while the CPU decodes before the GPU joins,
   // took 2.3 GB on the H200 (docs/performance.md).
   std::size_t host_queue_capacity = 0;
+  // Of the queue's room, how many bytes encoded files (JPEG bytes left for a GPU worker) may
+  // take; 0: no limit but queue_capacity. One such file is always let into a queue that holds
+  // none, however large.
+  std::size_t encoded_queue_bytes = 0;
+  // The capacity of the queue between the workers and the encode threads; 0: queue_capacity.
+  std::size_t output_queue_capacity = 0;
+  // Late workers (below) that decode JPEG are coming: until the first GPU worker has joined, the
+  // decode threads already check JPEG inputs and leave them encoded for it, and CPU workers take
+  // files only as once a GPU runs (from a full queue, while the decoders wait for room and cores
+  // are to spare). The cores then check files for the GPU during its set-up instead of running
+  // the whole CPU path, which costs a 1080p JPEG ~5x the CPU time. A worker that gets such a file
+  // without decoding JPEG itself decodes it on the CPU (host_input).
+  bool gpu_jpeg_coming = false;
   std::vector<PipelineStep> steps;
   WriteOptions write;
   // allow_corrupt: a file whose decoder reports corrupt data is written from what it recovered,
@@ -241,7 +254,8 @@ struct EngineReport {
   double late_ready_s = -1;          // when the first late worker finished its setup (-1: none)
   std::string late_note;             // why no late worker joined ("" when one did or none asked)
   std::size_t peak_host_queued = 0;  // the most decoded images waiting in the queue at once
-  std::vector<std::string> timing;   // Worker::timing() of every worker that had one
+  std::size_t peak_encoded_queued_bytes = 0;  // the most encoded bytes waiting in it at once
+  std::vector<std::string> timing;            // Worker::timing() of every worker that had one
   // The workers that joined late and the fallback workers: the caller releases them (or ends
   // the process first: releasing CUDA workers takes a quarter of a second).
   std::vector<std::unique_ptr<Worker>> late_workers;
@@ -260,7 +274,8 @@ struct EngineReport {
 // the cores are measured to be left over by the work at normal priority (EngineConfig::
 // spare_cores: one core for each CPU worker busy and for the one starting, plus one more), and
 // they run at a low priority (make_cpu_worker's nice):
-// - decode: a JPEG input is left encoded (checked) for a GPU worker that decodes_jpeg().
+// - decode: a JPEG input is left encoded (checked) for a GPU worker that decodes_jpeg() (also
+//   while one is being set up, with EngineConfig::gpu_jpeg_coming).
 // - process: once a GPU worker runs, a CPU worker takes (a) before the GPU has finished a file,
 //   only files decoded on the CPU (those queued before the GPU joined); (b) after, only while the
 //   queue is full, the decoders wait for room and cores are to spare, and then the last file of the
@@ -269,7 +284,9 @@ struct EngineReport {
 //   only files that take the CPU less than a set-up usually lasts (beyond the two); (d) once the
 //   GPU workers' rate is known, only while the files left would keep them busy longer than the CPU
 //   worker's time per file: a CPU worker never finishes after the GPU would have finished alone,
-//   beyond a file it started before the GPU's rate was known.
+//   beyond a file it started before the GPU's rate was known; (e) with
+//   EngineConfig::gpu_jpeg_coming, while the GPU is being set up, as in (b): the decoders check
+//   JPEG files for it meanwhile.
 // Before any GPU worker has joined (and none is being set up), or once all are lost, CPU workers
 // take every file.
 EngineReport run_engine(const std::vector<Job>& jobs, const std::vector<std::size_t>& todo,

@@ -912,13 +912,14 @@ int batch_command(const BatchOptions& opt) {
   const std::string device_text = cuda_mode ? "cuda" : auto_mode ? "auto" : "cpu";
   const std::size_t gpu_workers_n =
       static_cast<std::size_t>(bopt.streams) * (devices.empty() ? 1 : devices.size());
-  // The hardware JPEG decoder: probed now on --device cuda (its handle and the GPU's other nvJPEG
-  // handle, made here at the same time, are what the workers then share; ~0.6 s), found by the
-  // workers' background set-up on auto.
+  // The hardware JPEG decoder: found by the workers' set-up, in the background while the decode
+  // threads check the first files (texcv/batch.hpp). TEXCV_BATCH_CUDA_UPFRONT=1 (an A/B aid):
+  // probed now on --device cuda (its handle, ~0.4 s on the H200), as before 2026-12-06.
   auto is_jpeg = [&](std::size_t i) { return format_of(plan.jobs[i].input) == ImageFormat::jpeg; };
   const bool any_jpeg = std::any_of(plan.todo.begin(), plan.todo.end(), is_jpeg);
   bool jpeg_batches = nvjpeg && any_jpeg && opt.gpu_jpeg_batch > 1;
-  if (cuda_mode && jpeg_batches && !opt.dry_run) {
+  const char* upfront = std::getenv("TEXCV_BATCH_CUDA_UPFRONT");
+  if (cuda_mode && jpeg_batches && !opt.dry_run && upfront && std::string(upfront) == "1") {
     const auto t_probe = Clock::now();
     jpeg_batches = batch::gpu_jpeg_engines(devices[0]);
     probe_s = seconds_between(t_probe, Clock::now());
@@ -945,9 +946,7 @@ int batch_command(const BatchOptions& opt) {
   const std::string codec_line =
       std::string("JPEG codec: ") +
       (nvjpeg ? std::string("nvJPEG on the GPU (decode: ") +
-                    (jpeg_batches ? (cuda_mode ? std::string("the GPU's hardware JPEG decoder")
-                                               : std::string("the GPU's hardware JPEG decoder "
-                                                             "when it has one")) +
+                    (jpeg_batches ? std::string("the GPU's hardware JPEG decoder when it has one") +
                                         ", up to " + std::to_string(opt.gpu_jpeg_batch) +
                                         " files a call, nvJPEG's hybrid decoder for the others"
                                   : "nvJPEG's hybrid decoder, one file a call") +
@@ -1173,6 +1172,9 @@ int batch_command(const BatchOptions& opt) {
       line += "; the first file was finished " + fixed2(startup_s + before + engine.first_file_s) +
               " s after the process started";
     say(line);
+    if (cuda_mode && engine.gpu_ready_s > 0)
+      say("CUDA workers joined " + fixed2(engine.gpu_ready_s) +
+          " s into the run (set up in the background while the first files were read)");
     if (auto_mode) {
       if (engine.gpu_ready_s >= 0)
         say("CUDA workers joined " + fixed2(engine.gpu_ready_s) + " s into the run; steps ran on " +

@@ -127,11 +127,14 @@ struct Speeds {
   double decoder_idle_share = 0.5;  // EngineConfig's default
   std::size_t host_queue = 0;       // EngineConfig::host_queue_capacity
   bool timing = false;              // EngineConfig::timing
+  bool precheck = false;            // EngineConfig::gpu_jpeg_coming
+  std::size_t encoded_bytes = 0;    // EngineConfig::encoded_queue_bytes
 };
 
 // hybrid: the GPU workers join late (EngineConfig::late); both: CPU and GPU workers from the
-// start (the GPU workers counted as running while they set up).
-enum class Mode { cpu_only, gpu_only, hybrid, both };
+// start (the GPU workers counted as running while they set up); gpu_late: only GPU workers,
+// joining late (texcv batch --device cuda).
+enum class Mode { cpu_only, gpu_only, hybrid, both, gpu_late };
 
 class BatchSchedule : public ::testing::Test {
  protected:
@@ -166,8 +169,10 @@ class BatchSchedule : public ::testing::Test {
     cfg.decoder_idle_share = sp.decoder_idle_share;
     cfg.host_queue_capacity = sp.host_queue;
     cfg.timing = sp.timing;
+    cfg.gpu_jpeg_coming = sp.precheck;
+    cfg.encoded_queue_bytes = sp.encoded_bytes;
     std::vector<std::unique_ptr<Worker>> workers;
-    if (mode != Mode::gpu_only)
+    if (mode != Mode::gpu_only && mode != Mode::gpu_late)
       for (int i = 0; i < sp.cpu_workers; ++i)
         workers.push_back(std::make_unique<FakeCpu>(i, sp.cpu_per_file, c));
     auto gpus = [sp, &c] {
@@ -179,7 +184,7 @@ class BatchSchedule : public ::testing::Test {
     if (mode == Mode::gpu_only) workers = gpus();  // set up on their threads, before any file
     if (mode == Mode::both)
       for (auto& g : gpus()) workers.push_back(std::move(g));
-    if (mode == Mode::hybrid) cfg.late = gpus;
+    if (mode == Mode::hybrid || mode == Mode::gpu_late) cfg.late = gpus;
     cfg.on_event = [&](const std::string& l) { events_.push_back(l); };
     std::vector<std::size_t> todo(jobs_.size());
     for (std::size_t i = 0; i < todo.size(); ++i) todo[i] = i;
@@ -538,6 +543,100 @@ TEST_F(BatchSchedule, FailedGpuSetUpLeavesTheRunToTheCpuWorkers) {
     }
     EXPECT_FALSE(rep.all_lost);
   }
+}
+
+// The sizes of the input files, in bytes.
+std::vector<std::size_t> file_sizes(const std::vector<Job>& jobs) {
+  std::vector<std::size_t> v;
+  for (const Job& j : jobs) v.push_back(static_cast<std::size_t>(fs::file_size(j.input)));
+  return v;
+}
+
+// GPU workers that decode JPEG, set up in the background for 300 ms with nothing else to take
+// the files (texcv batch --device cuda): with EngineConfig::gpu_jpeg_coming the decode threads
+// check every file meanwhile and queue its bytes, so all 24 wait encoded (their bytes summed) by
+// the time the GPU joins and every one reaches it encoded. Without it they decode the files on
+// the CPU for want of a JPEG worker, and the GPU gets none encoded.
+TEST_F(BatchSchedule, GpuSetUpInTheBackgroundFindsEveryJpegCheckedAndEncoded) {
+  make_files(24, ".jpg");
+  std::size_t total = 0;
+  for (std::size_t b : file_sizes(jobs_)) total += b;
+  Speeds sp;
+  sp.gpu_jpeg = true;
+  sp.gpu_setup = ms(300);
+  sp.precheck = true;
+  run(Mode::gpu_late, sp, 64, true);
+  std::cout << "[ info ] precheck: " << counts_->gpu_got_encoded.size()
+            << " of 24 encoded; at most " << report_.peak_encoded_queued_bytes << " of " << total
+            << " bytes waiting\n";
+  EXPECT_EQ(counts_->gpu_got_encoded.size(), 24u);
+  EXPECT_EQ(counts_->cpu, 0);
+  EXPECT_EQ(report_.peak_encoded_queued_bytes, total);
+  EXPECT_EQ(report_.peak_host_queued, 0u);
+  EXPECT_GE(report_.late_ready_s, 0.29);
+  for (const Result& r : results_) EXPECT_EQ(r.read_device, "cuda:0") << r.index;
+
+  sp.precheck = false;
+  run(Mode::gpu_late, sp, 64, true);
+  std::cout << "[ info ] no precheck: " << counts_->gpu_got_encoded.size() << " of 24 encoded, "
+            << report_.peak_host_queued << " decoded images waiting at most\n";
+  EXPECT_EQ(counts_->gpu_got_encoded.size(), 0u);
+  EXPECT_EQ(report_.peak_host_queued, 24u);
+}
+
+// The queue holds encoded files only up to EngineConfig::encoded_queue_bytes (a byte budget on
+// top of the file count): with room for 3.5 files' bytes no more than 3 wait at once; a budget
+// smaller than any file still lets one in at a time, and the run ends.
+TEST_F(BatchSchedule, EncodedFilesWaitingAreBoundedByTheirBytes) {
+  make_files(20, ".jpg");
+  const std::vector<std::size_t> sizes = file_sizes(jobs_);
+  const std::size_t big = *std::max_element(sizes.begin(), sizes.end());
+  const std::size_t small = *std::min_element(sizes.begin(), sizes.end());
+  Speeds sp;
+  sp.gpu_jpeg = true;
+  sp.gpu_setup = ms(200);
+  sp.gpu_per_file = ms(1);
+  sp.precheck = true;
+  sp.encoded_bytes = 3 * big + big / 2;
+  run(Mode::gpu_late, sp, 64, true);
+  std::cout << "[ info ] budget " << sp.encoded_bytes << " bytes (files " << small << "-" << big
+            << "): at most " << report_.peak_encoded_queued_bytes << " waiting\n";
+  EXPECT_LE(report_.peak_encoded_queued_bytes, sp.encoded_bytes);
+  EXPECT_GE(report_.peak_encoded_queued_bytes, 3 * small);
+  EXPECT_EQ(counts_->gpu_got_encoded.size(), 20u);
+  sp.encoded_bytes = 1;
+  run(Mode::gpu_late, sp, 64, true);
+  std::cout << "[ info ] budget 1 byte: at most " << report_.peak_encoded_queued_bytes
+            << " waiting\n";
+  EXPECT_LE(report_.peak_encoded_queued_bytes, big);
+  EXPECT_GE(report_.peak_encoded_queued_bytes, small);
+  EXPECT_EQ(counts_->gpu_got_encoded.size(), 20u);
+}
+
+// CPU and GPU workers with gpu_jpeg_coming (texcv batch --device auto's A/B variant): while the
+// GPU is set up, CPU workers take files only as once it runs, from a full queue whose decoders
+// wait for room. A queue with room for every file: none goes to the CPU. A queue of 4 that fills
+// while the GPU is set up for 400 ms: the CPU workers take the last files of it, still encoded
+// (decoded by themselves), and the GPU the rest, all encoded.
+TEST_F(BatchSchedule, CpuWorkersWaitForAFullQueueWhileTheGpuIsSetUpWithPrecheck) {
+  make_files(30, ".jpg");
+  Speeds sp;
+  sp.gpu_jpeg = true;
+  sp.gpu_setup = ms(250);
+  sp.cpu_per_file = ms(10);
+  sp.precheck = true;
+  run(Mode::hybrid, sp, 64, true);
+  std::cout << "[ info ] room for all: " << counts_->cpu << " on the CPU, " << counts_->gpu
+            << " on the GPU\n";
+  EXPECT_EQ(counts_->cpu, 0);
+  EXPECT_EQ(counts_->gpu_got_encoded.size(), 30u);
+  sp.gpu_setup = ms(400);
+  run(Mode::hybrid, sp, 4, true);
+  std::cout << "[ info ] a queue of 4: " << counts_->cpu << " on the CPU ("
+            << counts_->cpu_got_encoded << " encoded), " << counts_->gpu << " on the GPU\n";
+  EXPECT_GT(counts_->cpu, 0);
+  EXPECT_EQ(counts_->cpu_got_encoded, counts_->cpu);
+  EXPECT_EQ(static_cast<int>(counts_->gpu_got_encoded.size()), counts_->gpu);
 }
 
 // Only late workers (no CPU worker) whose factory makes none: the fallback takes the files.

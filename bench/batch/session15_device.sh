@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Fifteenth session's device calls: issue 15 (--device cuda's workers set up in the background
+# while the decode threads check the first JPEG files, EngineConfig::gpu_jpeg_coming) and the
+# first GPU run of 00b0203 (gamma's acceptance test in src/core/pow_accept.hpp). Two
+# back-to-back calls on one warm machine (it goes back 30 s after a call), each with carry
+# [".devdeps", "COMMIT"] after `git rev-parse HEAD > COMMIT`:
+#   a: bash bench/batch/session15_device.sh a
+#      the whole build with the Python module (run_device.sh build python, its pytest stage
+#      skipped by the deadline), every CUDA test (ctest -L cuda), test_batch (the
+#      scheduler's fakes) and test_cli's Batch* tests on the GPU
+#   b: bash bench/batch/session15_device.sh b
+#      A/B on the 1,000 and the 8,000 JPEGs (bench/batch/ab_variants.sh, medians of 3 each):
+#      cuda (the new default), cuda with TEXCV_BATCH_CUDA_UPFRONT=1 (the set-up before the run, as
+#      before), auto, auto with TEXCV_BATCH_AUTO_PRECHECK=1, OpenCV's pool; a cuda run with
+#      TEXCV_BATCH_TIMING=1; then pytest on the GPU (run_device.sh python) in the time left
+# Logs are gathered in /tmp and copied to $OUT at the end (run_device.sh clears $OUT of other
+# files when it ends).
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+ROOT=$PWD
+OUT=${OUT:-$ROOT/out-device}
+mkdir -p "$OUT"
+T0=$(date +%s)
+export PATH=/usr/local/cuda/bin:$PATH
+at() { echo "(at $(($(date +%s) - T0)) s)"; }
+G=/tmp/s15
+mkdir -p $G
+case "${1:-}" in
+  a)
+    TEXCV_DEADLINE=5 TEXCV_HARD_LIMIT=330 bash bench/run_device.sh build python >$G/run_device_a.txt 2>&1
+    cp "$OUT"/build.log $G/ 2>/dev/null
+    grep -A3 "== stages" $G/run_device_a.txt
+    grep -E "warning" $G/build.log 2>/dev/null | sort | uniq | head -5
+    echo "== ctest -L cuda $(at)"
+    timeout 150 ctest --test-dir build-device -L cuda --output-on-failure -j 8 --timeout 140 \
+      >$G/ctest_cuda.log 2>&1
+    echo "ctest rc $?"
+    grep -E "tests passed|tests failed|\(Failed\)|\(Timeout\)|Skipped\)" $G/ctest_cuda.log | head -20
+    echo "== test_batch $(at)"
+    timeout 60 build-device/tests/test_batch >$G/test_batch.log 2>&1
+    echo "test_batch rc $?"
+    grep -E "^\[  (PASSED|FAILED) |^\[  FAILED  \]" $G/test_batch.log | head
+    echo "== test_cli Batch* $(at)"
+    left=$((585 - ($(date +%s) - T0)))
+    timeout "$left" build-device/tests/test_cli --gtest_filter='Batch*' >$G/batch_tests.log 2>&1
+    echo "Batch* rc $?"
+    grep -E "^\[  (PASSED|FAILED|  SKIPPED) |^\[  FAILED  \]|Failure" $G/batch_tests.log | head -20
+    grep -E "^\[ info \]" $G/batch_tests.log | head -8
+    ;;
+  b)
+    export TEXCV_AB_SETS="jpeg jpegx" TEXCV_AB_REPEAT=3
+    [ -x build-device/bin/texcv ] || { echo "no build-device/bin/texcv: run stage a first"; exit 1; }
+    OUT=$G bash bench/batch/ab_variants.sh \
+      "cuda|texcv-cuda|" "cuda_upfront|texcv-cuda|TEXCV_BATCH_CUDA_UPFRONT=1" \
+      "auto|texcv-auto|" "auto_pre|texcv-auto|TEXCV_BATCH_AUTO_PRECHECK=1" 2>&1 | tee $G/ab.txt
+    TEXCV_AB_SETS=jpeg OUT=$G bash bench/batch/ab_variants.sh "opencv|opencv|" 2>&1 | tee -a $G/ab.txt
+    echo "== timed cuda run $(at)"
+    rm -rf /tmp/s15_timed
+    TEXCV_BATCH_TIMING=1 /usr/bin/time -v build-device/bin/texcv batch -i /tmp/texcv-batch-data/jpeg \
+      -o /tmp/s15_timed -p "resize:scale=0.5;convolve:kernel=-1|-1|-1|-1|16|-1|-1|-1|-1,scale=0.125" \
+      -d cuda -f jpeg -q 90 >$G/timed.txt 2>&1
+    grep -E "texcv batch:|Maximum resident|Elapsed" $G/timed.txt | head -20
+    left=$((560 - ($(date +%s) - T0)))
+    echo "== pytest $(at), $left s left"
+    if [ "$left" -gt 150 ]; then
+      TEXCV_DEADLINE=5 TEXCV_HARD_LIMIT=$((left + 20)) bash bench/run_device.sh python \
+        >$G/pytest_stage.txt 2>&1
+      cp "$OUT"/pytest.log $G/ 2>/dev/null
+      tail -4 $G/pytest.log
+    fi
+    ;;
+  *) echo "session15_device.sh: a or b" ;;
+esac
+tar czf /tmp/s15.tgz -C $G . 2>/dev/null
+cp /tmp/s15.tgz "$OUT/s15_$1.tgz"

@@ -10,8 +10,10 @@
 #      scheduler's fakes) and test_cli's Batch* tests on the GPU
 #   b: bash bench/batch/session15_device.sh b
 #      A/B on the 1,000 and the 8,000 JPEGs (bench/batch/ab_variants.sh, medians of 3 each):
-#      cuda (the new default), cuda with TEXCV_BATCH_CUDA_UPFRONT=1 (the set-up before the run, as
-#      before), auto, auto with TEXCV_BATCH_AUTO_PRECHECK=1, OpenCV's pool; a cuda run with
+#      cuda (the default: the set-up before the run), cuda with TEXCV_BATCH_CUDA_BACKGROUND=1 (in
+#      the background while the decoders check files; at 7e0cc90, where this ran, that was the
+#      default and the other variant was TEXCV_BATCH_CUDA_UPFRONT=1), auto, auto with
+#      TEXCV_BATCH_AUTO_PRECHECK=1, OpenCV's pool; a background cuda run with
 #      TEXCV_BATCH_TIMING=1; then pytest on the GPU (run_device.sh python) in the time left
 # Logs are gathered in /tmp and copied to $OUT at the end (run_device.sh clears $OUT of other
 # files when it ends).
@@ -51,12 +53,12 @@ case "${1:-}" in
     export TEXCV_AB_SETS="jpeg jpegx" TEXCV_AB_REPEAT=3
     [ -x build-device/bin/texcv ] || { echo "no build-device/bin/texcv: run stage a first"; exit 1; }
     OUT=$G bash bench/batch/ab_variants.sh \
-      "cuda|texcv-cuda|" "cuda_upfront|texcv-cuda|TEXCV_BATCH_CUDA_UPFRONT=1" \
+      "cuda|texcv-cuda|" "cuda_bg|texcv-cuda|TEXCV_BATCH_CUDA_BACKGROUND=1" \
       "auto|texcv-auto|" "auto_pre|texcv-auto|TEXCV_BATCH_AUTO_PRECHECK=1" 2>&1 | tee $G/ab.txt
     TEXCV_AB_SETS=jpeg OUT=$G bash bench/batch/ab_variants.sh "opencv|opencv|" 2>&1 | tee -a $G/ab.txt
     echo "== timed cuda run $(at)"
     rm -rf /tmp/s15_timed
-    TEXCV_BATCH_TIMING=1 /usr/bin/time -v build-device/bin/texcv batch -i /tmp/texcv-batch-data/jpeg \
+    TEXCV_BATCH_CUDA_BACKGROUND=1 TEXCV_BATCH_TIMING=1 /usr/bin/time -v build-device/bin/texcv batch -i /tmp/texcv-batch-data/jpeg \
       -o /tmp/s15_timed -p "resize:scale=0.5;convolve:kernel=-1|-1|-1|-1|16|-1|-1|-1|-1,scale=0.125" \
       -d cuda -f jpeg -q 90 >$G/timed.txt 2>&1
     grep -E "texcv batch:|Maximum resident|Elapsed" $G/timed.txt | head -20

@@ -257,13 +257,15 @@ void run_checked(const std::vector<Job>& jobs, const Options& opt, std::stop_tok
   std::vector<std::unique_ptr<Worker>> workers;
   std::size_t gpu_workers_expected = 0;
   const bool reuse = kept && !kept->workers.empty();
-  // Device::cuda's workers are made in the background too (the CUDA runtime has started in
-  // check_options; a worker's set-up, with nvJPEG's hardware decoder, takes 0.25-0.6 s more),
-  // while the decode threads read and check the first files for them.
-  // TEXCV_BATCH_CUDA_UPFRONT=1 (an A/B aid, docs/batch.md): made before the run starts, as
-  // before 2026-12-06.
+  // TEXCV_BATCH_CUDA_BACKGROUND=1 (an A/B aid, docs/batch.md): Device::cuda's workers are made
+  // in the background too, while the decode threads check the first JPEG files for them. Not the
+  // default: on the H100 machine at 7e0cc90 the set-up under the decode threads' load took
+  // 0.88-1.12 s instead of ~0.6 s, so the GPU joined later than the checked files needed it; wall
+  // time 1.52-1.68 s against 1.25-1.74 s on 1,000 JPEGs, 4.07-4.35 s against 3.97-4.12 s on
+  // 8,000, with 1.6-2.9x the peak memory (docs/performance.md, "Issue 15: the CUDA workers set up
+  // in the background").
   const bool late_cuda =
-      opt.device == Device::cuda && !reuse && !env_is_one("TEXCV_BATCH_CUDA_UPFRONT");
+      opt.device == Device::cuda && !reuse && env_is_one("TEXCV_BATCH_CUDA_BACKGROUND");
   if (reuse) {
     workers = std::move(kept->workers);
     kept->workers.clear();

@@ -912,14 +912,15 @@ int batch_command(const BatchOptions& opt) {
   const std::string device_text = cuda_mode ? "cuda" : auto_mode ? "auto" : "cpu";
   const std::size_t gpu_workers_n =
       static_cast<std::size_t>(bopt.streams) * (devices.empty() ? 1 : devices.size());
-  // The hardware JPEG decoder: found by the workers' set-up, in the background while the decode
-  // threads check the first files (texcv/batch.hpp). TEXCV_BATCH_CUDA_UPFRONT=1 (an A/B aid):
-  // probed now on --device cuda (its handle, ~0.4 s on the H200), as before 2026-12-06.
+  // The hardware JPEG decoder: probed now on --device cuda (its handle, which the workers then
+  // share; ~0.4 s on the H200), found by the workers' background set-up on auto, and on cuda with
+  // TEXCV_BATCH_CUDA_BACKGROUND=1 (an A/B aid, src/batch/batch.cpp).
   auto is_jpeg = [&](std::size_t i) { return format_of(plan.jobs[i].input) == ImageFormat::jpeg; };
   const bool any_jpeg = std::any_of(plan.todo.begin(), plan.todo.end(), is_jpeg);
   bool jpeg_batches = nvjpeg && any_jpeg && opt.gpu_jpeg_batch > 1;
-  const char* upfront = std::getenv("TEXCV_BATCH_CUDA_UPFRONT");
-  if (cuda_mode && jpeg_batches && !opt.dry_run && upfront && std::string(upfront) == "1") {
+  const char* background = std::getenv("TEXCV_BATCH_CUDA_BACKGROUND");
+  const bool probed = cuda_mode && !(background && std::string(background) == "1");
+  if (probed && jpeg_batches && !opt.dry_run) {
     const auto t_probe = Clock::now();
     jpeg_batches = batch::gpu_jpeg_engines(devices[0]);
     probe_s = seconds_between(t_probe, Clock::now());
@@ -946,8 +947,9 @@ int batch_command(const BatchOptions& opt) {
   const std::string codec_line =
       std::string("JPEG codec: ") +
       (nvjpeg ? std::string("nvJPEG on the GPU (decode: ") +
-                    (jpeg_batches ? std::string("the GPU's hardware JPEG decoder when it has one") +
-                                        ", up to " + std::to_string(opt.gpu_jpeg_batch) +
+                    (jpeg_batches ? std::string("the GPU's hardware JPEG decoder") +
+                                        (probed ? "" : " when it has one") + ", up to " +
+                                        std::to_string(opt.gpu_jpeg_batch) +
                                         " files a call, nvJPEG's hybrid decoder for the others"
                                   : "nvJPEG's hybrid decoder, one file a call") +
                     "; encode: nvJPEG; libjpeg-turbo for files nvJPEG cannot decode" +

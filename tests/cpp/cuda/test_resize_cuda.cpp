@@ -102,6 +102,58 @@ TEST_P(GeometryCuda, ResizeFactorsMatchCpu) {
   }
 }
 
+// resize to exactly half size on u8 and u16: the 16-byte chunk kernel (resize_half_fits:
+// aligned whole images) and the general kernels (sub-images at odd offsets), linear and area, 1, 3
+// and 4 channels, rows that end inside a chunk (37, 65 and 1000 pixels wide), odd source sizes
+// (the last column or row unused), the size form and the factor form 0.5. Every result equals
+// the CPU backend bit for bit, and the CPU's equals the 2x2 mean rounded half to even computed
+// here; the outputs are poisoned first and nothing outside the destination is written.
+TEST(ResizeHalfCuda, U8AndU16MatchTheCpuAndTheMeanBitForBit) {
+  TEXCV_REQUIRE_GPU();
+  struct Shape {
+    int sw, sh, dw, dh;
+    bool factor;
+  };
+  for (ElemType t : {ElemType::u8, ElemType::u16})
+    for (int c : {1, 3, 4})
+      for (const Shape sh :
+           {Shape{64, 48, 32, 24, false}, Shape{75, 47, 37, 23, false}, Shape{131, 9, 65, 4, false},
+            Shape{2000, 6, 1000, 3, false}, Shape{101, 67, 50, 33, true}}) {
+        const Image src = random_image(sh.sw, sh.sh, c, t, 7 * sh.sw + c);
+        for (Interp ip : {Interp::linear, Interp::area})
+          for (Path path : {Path::automatic, Path::global}) {
+            ResizeParams p;
+            p.interp = ip;
+            p.path = path;
+            if (sh.factor) p.fx = p.fy = 0.5;
+            Image want(sh.dw, sh.dh, c, t);
+            texcv::resize(src, want, p);
+            const std::string what = std::string(to_string(t)) + " c" + std::to_string(c) + " " +
+                                     std::to_string(sh.sw) + "x" + std::to_string(sh.sh) + " -> " +
+                                     std::to_string(sh.dw) + "x" + std::to_string(sh.dh) + " " +
+                                     to_string(ip) + " path " + to_string(path);
+            long off = 0;
+            for (int y = 0; y < sh.dh; ++y)
+              for (int x = 0; x < sh.dw; ++x)
+                for (int k = 0; k < c; ++k) {
+                  const auto v = static_cast<unsigned>(
+                      test::at(src, 2 * x, 2 * y, k) + test::at(src, 2 * x + 1, 2 * y, k) +
+                      test::at(src, 2 * x, 2 * y + 1, k) + test::at(src, 2 * x + 1, 2 * y + 1, k));
+                  const unsigned q = v / 4, r = v % 4;  // half to even: 2 rounds to even q
+                  const unsigned mean = r < 2 ? q : (r > 2 ? q + 1 : q + (q & 1));
+                  off += test::at(want, x, y, k) != mean;
+                }
+            EXPECT_EQ(off, 0) << what << ": the CPU against the 2x2 mean";
+            for (Layout l : {Layout::image, Layout::roi}) {
+              const Dev in = upload(src, l);
+              const Dev out = device_image(sh.dw, sh.dh, c, t, l, 1, 2);
+              texcv::resize(in.view, out.view, p);
+              expect_close(what + " " + to_string(l), out, want, identical());
+            }
+          }
+      }
+}
+
 struct AreaCase {
   ElemType type;
   int channels;

@@ -3,6 +3,8 @@
 // axis maps are runtime arguments.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <type_traits>
 
 #include "src/cuda/ops/common/device_common.cuh"
@@ -285,6 +287,83 @@ __device__ __forceinline__ void resize_area_sep_body(const Src src, const DstArg
   }
 }
 
+// ---- Exactly half size, u8 and u16 (Interp::linear or area, no align_corners) ----
+//
+// Each output element is then the mean of a 2x2 block: linear's taps are 2x and 2x + 1 with
+// weights 0.5, area's cells are the same block, and sampling.hpp's float passes are exact on such
+// sums, so the result is the sum s of the four rounded half to even, (s + 1 + ((s >> 2) & 1)) >> 2,
+// as the CPU backend's resize_half_linear computes it. A thread makes one chunk of an output row,
+// kE elements (16 bytes; 48 for 3 channels, whole pixels), from 2 kE elements of each of the two
+// source rows, with 16-byte loads and stores; a chunk cut by the row's end element by element.
+// Launched only when both images' pointers and pitches are 16-byte aligned (resize_half_fits).
+template <typename T, int C>
+struct ResizeHalfCall {
+  static constexpr int kE = static_cast<int>(16 / sizeof(T)) * (C == 3 ? 3 : 1);
+  static constexpr int kV = kE * static_cast<int>(sizeof(T)) / 16;  // 16-byte stores
+  static_assert(kE % C == 0, "a chunk holds whole pixels");
+  const unsigned char* src;
+  std::size_t spitch;
+  unsigned char* dst;
+  std::size_t dpitch;
+  int elems;  // output elements a row: width * C
+  int height;
+
+  static __device__ __forceinline__ T mean(unsigned s) {
+    return static_cast<T>((s + 1u + ((s >> 2) & 1u)) >> 2);
+  }
+  __device__ __forceinline__ void operator()() const {
+    const int e0 = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x) * kE;
+    const int y = static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y);
+    if (y >= height || e0 >= elems) return;
+    const T* a = reinterpret_cast<const T*>(src + spitch * (2 * static_cast<std::size_t>(y))) +
+                 2 * static_cast<std::size_t>(e0);
+    const T* b = reinterpret_cast<const T*>(reinterpret_cast<const unsigned char*>(a) + spitch);
+    T* o = reinterpret_cast<T*>(dst + dpitch * static_cast<std::size_t>(y)) + e0;
+    if (e0 + kE <= elems) {
+      uint4 ra[2 * kV], rb[2 * kV];
+#pragma unroll
+      for (int i = 0; i < 2 * kV; ++i) {
+        ra[i] = __ldg(reinterpret_cast<const uint4*>(a) + i);
+        rb[i] = __ldg(reinterpret_cast<const uint4*>(b) + i);
+      }
+      const T* pa = reinterpret_cast<const T*>(ra);
+      const T* pb = reinterpret_cast<const T*>(rb);
+      uint4 out[kV];
+      T* po = reinterpret_cast<T*>(out);
+#pragma unroll
+      for (int j = 0; j < kE; ++j) {
+        const int s0 = 2 * C * (j / C) + j % C;  // element c of source pixel 2x, then 2x + 1
+        po[j] = mean(static_cast<unsigned>(pa[s0]) + pa[s0 + C] + pb[s0] + pb[s0 + C]);
+      }
+#pragma unroll
+      for (int i = 0; i < kV; ++i) reinterpret_cast<uint4*>(o)[i] = out[i];
+      return;
+    }
+    for (int j = 0; j < elems - e0; ++j) {
+      const int s0 = 2 * C * (j / C) + j % C;
+      o[j] = mean(static_cast<unsigned>(a[s0]) + a[s0 + C] + b[s0] + b[s0 + C]);
+    }
+  }
+};
+
+// Whether resize_half applies: u8 or u16, linear or area, both axes exactly 2 without
+// align_corners, the source at least twice the destination, 16-byte aligned pointers and pitches.
+template <typename T, int C>
+bool resize_half_fits(const GlobalSource<T, C>& src, const DstArgs& d, const ResizeArgs& a) {
+  if constexpr (std::is_same_v<T, float> || C == 2) {
+    return false;
+  } else {
+    auto aligned = [](const void* p, std::size_t pitch) {
+      return reinterpret_cast<std::uintptr_t>(p) % 16 == 0 && pitch % 16 == 0;
+    };
+    // The CPU backend's condition (src/cpu/resize.cpp, half_size).
+    return (a.s.interp == Interp::linear || a.s.interp == Interp::area) && a.scale_x == 2.0 &&
+           a.scale_y == 2.0 && !a.ax.align_corners && !a.ay.align_corners &&
+           2L * d.width <= src.width && 2L * d.height <= src.height && d.width > 0 &&
+           d.height > 0 && aligned(src.data, src.pitch) && aligned(d.data, d.pitch);
+  }
+}
+
 // Rows per thread: tuning::Resize::kMaxRowsPerThread, fewer when the grid would have under
 // kMinBlocks blocks.
 inline int resize_rows_per_thread(int width, int height, int px) {
@@ -371,6 +450,15 @@ struct ResizeCoord {
 
 template <typename T, int C, class Src>
 void launch_resize_src(const Src& src, const DstArgs& d, const ResizeArgs& a, cudaStream_t st) {
+  if constexpr (std::is_same_v<Src, GlobalSource<T, C>>) {
+    if (resize_half_fits<T, C>(src, d, a)) {
+      using Call = ResizeHalfCall<T, C>;
+      const int elems = d.width * C;
+      const Call c{src.data, src.pitch, d.data, d.pitch, elems, d.height};
+      launch_resize_call<T, C, Src>(grid_for(elems, d.height, Call::kE), c, st);
+      return;
+    }
+  }
   // Area enlargement, or shrinking by more than 3 along x: the per-pixel area kernel.
   if (a.s.interp == Interp::area && !(a.area_shrink && a.scale_x <= 3.0)) {
     launch_resize_call<T, C, Src>(grid_for(d.width, d.height, kResamplePx<T, C>),

@@ -16,8 +16,9 @@
 #      TEXCV_BATCH_AUTO_PRECHECK=1, OpenCV's pool; a background cuda run with
 #      TEXCV_BATCH_TIMING=1; then pytest on the GPU (run_device.sh python) in the time left
 #   c: bash bench/batch/session15_device.sh c   (a fresh machine; issue 21)
-#      resize to half size by 16-byte chunks: test_cuda and bench_geometry only, every CUDA test,
-#      bench_geometry's resize rows twice (S15_OPS to change the filter)
+#      resize to half size by 16-byte chunks, equalize_hist's table on the GPU: test_cuda,
+#      bench_geometry and bench_filters only, every CUDA test, bench_geometry's resize rows twice
+#      (S15_OPS to change the filter), bench_filters' equalize_hist and gamma u8 rows
 # Logs are gathered in /tmp and copied to $OUT at the end (run_device.sh clears $OUT of other
 # files when it ends).
 set -u
@@ -78,24 +79,28 @@ case "${1:-}" in
     # The half-size resize kernel (resize_half_fits): test_cuda and bench_geometry only, every
     # CUDA test, then bench_geometry's resize rows (NPP and the copy floor in the same process),
     # two rounds.
-    TEXCV_BUILD_TARGETS="test_cuda bench_geometry" TEXCV_DEADLINE=5 TEXCV_HARD_LIMIT=330 \
+    TEXCV_BUILD_TARGETS="test_cuda bench_geometry bench_filters" TEXCV_DEADLINE=5 TEXCV_HARD_LIMIT=300 \
       bash bench/run_device.sh build >$G/run_device_c.txt 2>&1
     cp "$OUT"/build.log $G/ 2>/dev/null
     grep -A3 "== stages" $G/run_device_c.txt
     grep -E "warning" $G/build.log 2>/dev/null | sort | uniq | head -5
     echo "== ctest -L cuda $(at)"
-    timeout 150 ctest --test-dir build-device -L cuda --output-on-failure -j 8 --timeout 140 \
+    timeout 110 ctest --test-dir build-device -L cuda --output-on-failure -j 8 --timeout 100 \
       >$G/ctest_cuda.log 2>&1
     echo "ctest rc $?"
     grep -E "tests passed|tests failed|\(Failed\)|\(Timeout\)|Skipped\)" $G/ctest_cuda.log | head -20
     for round in 1 2; do
-      [ $(($(date +%s) - T0)) -lt 540 ] || break
+      [ $(($(date +%s) - T0)) -lt "${S15_GEOM_BEFORE:-440}" ] || break
       echo "== bench_geometry round $round $(at)" >>$G/geom.txt
       timeout 60 build-device/bin/bench_geometry --reps 20 --filter "${S15_OPS:-resize}" \
         --config u8x1,u8x3,u8x4,u16x1,f32x1 --out $G/geom_$round.json >>$G/geom.txt 2>&1 ||
         echo "round $round: exit $?"
     done
     grep -E "copy|resize" $G/geom.txt | head -80
+    echo "== bench_filters $(at)"
+    timeout 40 build-device/bin/bench_filters --reps 20 --filter "${S15_FILTER_OPS:-equalize,gamma}" \
+      --config u8x1 --out $G/filters.json >$G/filters.txt 2>&1 || echo "bench_filters: exit $?"
+    grep -E "copy|equalize|gamma" $G/filters.txt | head -20
     ;;
   *) echo "session15_device.sh: a, b or c" ;;
 esac

@@ -143,9 +143,9 @@ void affine_channels(const ImageView& src, const ImageView& dst, const detail::A
 // op names errors (histogram, or threshold and equalize_hist, which use it).
 std::vector<std::vector<std::uint64_t>> histogram(const char* op, const ImageView& src, int bins,
                                                   double lo, double hi, void* stream);
-// dst = lut[src] (u8, 1 channel).
-void apply_lut_u8(const char* op, const ImageView& src, const ImageView& dst,
-                  const std::uint8_t lut[256], void* stream);
+// equalize_hist (u8, 1 channel) on the stream, without synchronizing it: the counts, the CPU's
+// table (detail::equalize_lut's arithmetic) and the lookup, all on the GPU.
+void equalize_hist(const ImageView& src, const ImageView& dst, void* stream);
 void clahe(const ImageView& src, const ImageView& dst, double clip_limit, int tiles_x, int tiles_y,
            void* stream);
 

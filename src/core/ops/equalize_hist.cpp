@@ -20,15 +20,8 @@ void equalize_hist(const ImageView& src, const ImageView& dst, void* stream) {
   check_views(op, src, dst);
   check_u8_gray(op, src, "source");
   check_u8_gray(op, dst, "destination");
-  if (src.location == Location::device) {
-    // The histogram on the GPU (read back, synchronizing the stream), the CPU's table on the
-    // host, the lookup on the GPU.
-    const std::vector<std::uint64_t> h =
-        TEXCV_CUDA(op, cuda::histogram(op, src, 256, 0.0, 256.0, stream))[0];
-    std::uint8_t lut[256];
-    detail::equalize_lut(h.data(), static_cast<std::uint64_t>(src.width) * src.height, lut);
-    return TEXCV_CUDA(op, cuda::apply_lut_u8(op, src, dst, lut, stream));
-  }
+  if (src.location == Location::device)
+    return TEXCV_CUDA(op, cuda::equalize_hist(src, dst, stream));  // no synchronization
   cpu::equalize_hist(src, dst);
 }
 

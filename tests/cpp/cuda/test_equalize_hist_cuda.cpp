@@ -32,5 +32,38 @@ TEST(HistCuda, EqualizeHistIdenticalToCpu) {
   }
 }
 
+// The GPU's own table (the counting kernel's last block) and its counting paths: a width with
+// bytes past the last 16-byte word of each row (4099 = 256 * 16 + 3) over enough rows for many
+// blocks, a width under one word (13), two levels only (the first occupied level 0 and 255),
+// levels 200 .. 255 only (the table starts above 0), a single pixel, and in place (src == dst,
+// counted before it is written): identical to the CPU every time (whole images and offset
+// sub-views, the latter counted byte by byte).
+TEST(HistCuda, EqualizeHistTableOnTheGpuOnEveryCountingPath) {
+  TEXCV_REQUIRE_GPU();
+  const Op op = [](const ImageView& s, const ImageView& d) { equalize_hist(s, d); };
+  std::uint32_t seed = 4100;
+  for (const Size sz : {Size{4099, 300}, Size{13, 7}, Size{1, 1}})
+    expect_same("equalize_hist random " + size_str(sz), random_of(sz, ElemType::u8, 1, ++seed), op);
+  Image two(300, 200, 1, ElemType::u8);
+  for (int y = 0; y < 200; ++y)
+    for (int x = 0; x < 300; ++x)
+      static_cast<std::uint8_t*>(two.data())[y * two.pitch() + x] = (x * 7 + y) % 5 == 0 ? 0 : 255;
+  expect_same("equalize_hist two levels", two, op);
+  expect_same("equalize_hist levels 200..255", structured({517, 77}, ElemType::u8, 200, 56, ++seed),
+              op);
+
+  const Image src = random_of({1031, 259}, ElemType::u8, 1, ++seed);
+  Image want(src.width(), src.height(), 1, ElemType::u8);
+  equalize_hist(src, want);
+  Image dev(src.width(), src.height(), 1, ElemType::u8, Location::device);
+  copy(src, dev);
+  equalize_hist(dev, dev);
+  const Image got = test::to_host(dev.view());
+  long off = 0;
+  for (int y = 0; y < src.height(); ++y)
+    for (int x = 0; x < src.width(); ++x) off += test::at(got, x, y, 0) != test::at(want, x, y, 0);
+  EXPECT_EQ(off, 0) << "in place";
+}
+
 }  // namespace
 }  // namespace texcv::hist_cuda_test

@@ -19,6 +19,7 @@
 #      resize to half size by 16-byte chunks, equalize_hist's table on the GPU: test_cuda,
 #      bench_geometry and bench_filters only, every CUDA test, bench_geometry's resize rows twice
 #      (S15_OPS to change the filter), bench_filters' equalize_hist and gamma u8 rows
+#   d: as c in less time: only the changed ops' tests, one bench_geometry round
 # Logs are gathered in /tmp and copied to $OUT at the end (run_device.sh clears $OUT of other
 # files when it ends).
 set -u
@@ -102,7 +103,29 @@ case "${1:-}" in
       --config u8x1 --out $G/filters.json >$G/filters.txt 2>&1 || echo "bench_filters: exit $?"
     grep -E "copy|equalize|gamma" $G/filters.txt | head -20
     ;;
-  *) echo "session15_device.sh: a, b or c" ;;
+  d)
+    # c in less device time (the session had 451 s left): the tests of the changed ops only
+    # (test_cuda's resize, histogram, batched-launch and pipeline tests), one bench_geometry round.
+    TEXCV_BUILD_TARGETS="test_cuda bench_geometry bench_filters" TEXCV_DEADLINE=5 TEXCV_HARD_LIMIT=285 \
+      bash bench/run_device.sh build >$G/run_device_d.txt 2>&1
+    cp "$OUT"/build.log $G/ 2>/dev/null
+    grep -A3 "== stages" $G/run_device_d.txt
+    grep -E "warning" $G/build.log 2>/dev/null | sort | uniq | head -5
+    echo "== test_cuda (changed ops) $(at)"
+    timeout 60 build-device/tests/test_cuda --gtest_filter='ResizeHalfCuda.*:HistCuda.*:LaunchBatchCuda.*:*ResizeMatchesCpu*:*ResizeFactorsMatchCpu*:*ResizeAreaCuda*:*Pipeline*' \
+      >$G/test_cuda_d.log 2>&1
+    echo "test_cuda rc $?"
+    grep -E "^\[  (PASSED|FAILED|  SKIPPED) |^\[  FAILED  \]|Failure|first mismatch" $G/test_cuda_d.log | head -20
+    echo "== bench_geometry $(at)"
+    timeout 45 build-device/bin/bench_geometry --reps 20 --filter resize \
+      --config u8x1,u8x4,u8x3,u16x1 --out $G/geom_d.json >$G/geom.txt 2>&1 || echo "bench_geometry: exit $?"
+    grep -E "copy|resize" $G/geom.txt | head -60
+    echo "== bench_filters $(at)"
+    timeout 25 build-device/bin/bench_filters --reps 20 --filter equalize --config u8x1 \
+      --out $G/filters.json >$G/filters.txt 2>&1 || echo "bench_filters: exit $?"
+    grep -E "copy|equalize" $G/filters.txt | head -10
+    ;;
+  *) echo "session15_device.sh: a, b, c or d" ;;
 esac
 tar czf /tmp/s15.tgz -C $G . 2>/dev/null
 cp /tmp/s15.tgz "$OUT/s15_$1.tgz"

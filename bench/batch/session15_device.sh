@@ -20,6 +20,7 @@
 #      bench_geometry and bench_filters only, every CUDA test, bench_geometry's resize rows twice
 #      (S15_OPS to change the filter), bench_filters' equalize_hist and gamma u8 rows
 #   d: as c in less time: only the changed ops' tests, one bench_geometry round
+#   e: as d with binaries built here (no build on the device; see the stage's comment)
 # Logs are gathered in /tmp and copied to $OUT at the end (run_device.sh clears $OUT of other
 # files when it ends).
 set -u
@@ -125,7 +126,34 @@ case "${1:-}" in
       --out $G/filters.json >$G/filters.txt 2>&1 || echo "bench_filters: exit $?"
     grep -E "copy|equalize" $G/filters.txt | head -10
     ;;
-  *) echo "session15_device.sh: a, b, c or d" ;;
+  e)
+    # d without a build on the device (the session had 361 s left): test_cuda, bench_geometry and
+    # bench_filters built on the development machine (Debian 12, the same CUDA 13 toolkit, sm_90),
+    # stripped and packed with xz into build-prebuilt/stripped.tar.xz, the libraries Ubuntu 24.04
+    # lacks (libhwy, libtiff and its codecs, libjpeg.so.62) in build-prebuilt/lib; carry
+    # [".devdeps", "COMMIT", "build-prebuilt"]. The tests that read the repository's files by
+    # their build-time path are not among those run.
+    P=$ROOT/build-prebuilt
+    B=/tmp/s15_pb
+    mkdir -p $B && tar xJf $P/stripped.tar.xz -C $B
+    export LD_LIBRARY_PATH=$P/lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
+    ldd $B/test_cuda | grep "not found"
+    nvidia-smi -L
+    echo "== test_cuda (changed ops) $(at)"
+    timeout 90 $B/test_cuda --gtest_filter='ResizeHalfCuda.*:HistCuda.*:LaunchBatchCuda.*:*ResizeMatchesCpu*:*ResizeFactorsMatchCpu*:*ResizeAreaCuda*:*Pipeline*:ColorCuda.Gamma*' \
+      >$G/test_cuda_e.log 2>&1
+    echo "test_cuda rc $?"
+    grep -E "^\[  (PASSED|FAILED|  SKIPPED) |^\[  FAILED  \]|Failure|first mismatch" $G/test_cuda_e.log | head -20
+    echo "== bench_geometry $(at)"
+    timeout 60 $B/bench_geometry --reps 20 --filter resize --config u8x1,u8x4,u8x3,u16x1 \
+      --out $G/geom_e.json >$G/geom.txt 2>&1 || echo "bench_geometry: exit $?"
+    grep -E "copy|resize" $G/geom.txt | head -60
+    echo "== bench_filters $(at)"
+    timeout 30 $B/bench_filters --reps 20 --filter equalize,gamma --config u8x1 \
+      --out $G/filters.json >$G/filters.txt 2>&1 || echo "bench_filters: exit $?"
+    grep -E "copy|equalize|gamma" $G/filters.txt | head -10
+    ;;
+  *) echo "session15_device.sh: a to e" ;;
 esac
 tar czf /tmp/s15.tgz -C $G . 2>/dev/null
 cp /tmp/s15.tgz "$OUT/s15_$1.tgz"

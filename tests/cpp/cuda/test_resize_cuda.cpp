@@ -3,6 +3,7 @@
 // interpolation shrinking (averaging), enlarging and mixed.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <string>
@@ -151,6 +152,70 @@ TEST(ResizeHalfCuda, U8AndU16MatchTheCpuAndTheMeanBitForBit) {
               expect_close(what + " " + to_string(l), out, want, identical());
             }
           }
+      }
+}
+
+// resize to exactly twice the size on u8 and u16 with linear interpolation: the integer kernel
+// (resize_double_fits: every border but constant) and the general kernels (constant border),
+// 1, 3 and 4 channels, every border, rows that end inside a thread's chunk (37, 50 and 1000
+// pixels wide), one- and two-pixel sources, the size form and the factor form 2, whole images
+// and sub-images at odd offsets (unaligned stores). Every result equals the CPU backend bit for
+// bit; the CPU's replicate results also equal (9a + 3b + 3c + d) / 16 rounded half to even,
+// computed here from the source with clamped indices. Outputs are poisoned first.
+TEST(ResizeDoubleCuda, U8AndU16MatchTheCpuAndTheWeightedSumBitForBit) {
+  TEXCV_REQUIRE_GPU();
+  struct Shape {
+    int sw, sh;
+    bool factor;
+  };
+  for (ElemType t : {ElemType::u8, ElemType::u16})
+    for (int c : {1, 3, 4})
+      for (const Shape sh : {Shape{37, 23, false}, Shape{1, 1, false}, Shape{2, 3, false},
+                             Shape{50, 7, true}, Shape{1000, 5, false}}) {
+        const Image src = random_image(sh.sw, sh.sh, c, t, 11 * sh.sw + c);
+        const int dw = 2 * sh.sw, dh = 2 * sh.sh;
+        for (Border b : {Border::replicate, Border::reflect, Border::reflect101, Border::wrap,
+                         Border::constant}) {
+          ResizeParams p;
+          p.interp = Interp::linear;
+          p.border = b;
+          p.border_value = border_values(t);
+          if (sh.factor) p.fx = p.fy = 2.0;
+          Image want(dw, dh, c, t);
+          texcv::resize(src, want, p);
+          const std::string what = std::string(to_string(t)) + " c" + std::to_string(c) + " " +
+                                   std::to_string(sh.sw) + "x" + std::to_string(sh.sh) + " " +
+                                   to_string(b);
+          if (b == Border::replicate) {
+            long off = 0;
+            const auto px = [&](int x, int y, int k) {
+              x = std::clamp(x, 0, sh.sw - 1);
+              y = std::clamp(y, 0, sh.sh - 1);
+              return static_cast<unsigned>(test::at(src, x, y, k));
+            };
+            for (int y = 0; y < dh; ++y)
+              for (int x = 0; x < dw; ++x)
+                for (int k = 0; k < c; ++k) {
+                  // Output 2j takes j - 1 (1/4) and j (3/4); 2j + 1 takes j (3/4) and j + 1.
+                  const int xa = x % 2 == 0 ? x / 2 - 1 : x / 2,
+                            ya = y % 2 == 0 ? y / 2 - 1 : y / 2;
+                  const unsigned wa = x % 2 == 0 ? 1 : 3, wya = y % 2 == 0 ? 1 : 3;
+                  const unsigned v =
+                      wya * (wa * px(xa, ya, k) + (4 - wa) * px(xa + 1, ya, k)) +
+                      (4 - wya) * (wa * px(xa, ya + 1, k) + (4 - wa) * px(xa + 1, ya + 1, k));
+                  const unsigned q = v / 16, r = v % 16;
+                  const unsigned want_v = r < 8 ? q : (r > 8 ? q + 1 : q + (q & 1));
+                  off += test::at(want, x, y, k) != want_v;
+                }
+            EXPECT_EQ(off, 0) << what << ": the CPU against the weighted sum";
+          }
+          for (Layout l : {Layout::image, Layout::roi}) {
+            const Dev in = upload(src, l);
+            const Dev out = device_image(dw, dh, c, t, l, 1, 2);
+            texcv::resize(in.view, out.view, p);
+            expect_close(what + " " + to_string(l), out, want, identical());
+          }
+        }
       }
 }
 

@@ -364,6 +364,131 @@ bool resize_half_fits(const GlobalSource<T, C>& src, const DstArgs& d, const Res
   }
 }
 
+// ---- Exactly twice the size, u8 and u16 (Interp::linear, no align_corners) ----
+//
+// Output column 2j then samples source columns j - 1 and j with weights 1/4 and 3/4, column
+// 2j + 1 columns j and j + 1 with 3/4 and 1/4, and the rows likewise. sampling.hpp's float passes
+// are exact on such values, so the result is v / 16 rounded half to even with the integer
+// v = H(r0) + 3 H(r1) (or 3 H(r1) + H(r2)), H the row sums a + 3 b: the CPU's and the general
+// kernels' floats, in integers. Every tap must be a pixel: any border but constant (border_index).
+// A thread makes kP output pixels of two output rows (2i, 2i + 1) from kP / 2 + 2 source columns
+// of rows i - 1, i, i + 1, and walks down `rows` source rows keeping the last two rows' sums.
+template <typename T, int C>
+struct ResizeDoubleCall {
+  // Output pixels a thread writes along a row: 16 bytes (24 for 3 channels).
+  static constexpr int kP = static_cast<int>(16 / sizeof(T)) / (C == 3 ? 2 : C);
+  static constexpr int kE = kP * C;                                // elements a row
+  static constexpr int kBytes = kE * static_cast<int>(sizeof(T));  // 16 or 24
+  static constexpr int kS = kP / 2 + 2;                            // source columns
+  static_assert(kP % 2 == 0 && (kBytes == 16 || kBytes == 24),
+                "whole source pixels, 8-byte stores");
+  const unsigned char* src;
+  std::size_t spitch;
+  int sw, sh;
+  unsigned char* dst;
+  std::size_t dpitch;
+  int rows;  // source rows a thread walks
+  Border border;
+  bool vec;  // dst pointer and pitch 16-byte aligned: 16- or 8-byte stores
+
+  static __device__ __forceinline__ T round16(unsigned v) {
+    const unsigned q = v >> 4, r = v & 15u;
+    return static_cast<T>(q + ((r > 8u || (r == 8u && (q & 1u))) ? 1u : 0u));
+  }
+  // The row sums of source row r (border mapped) at the thread's kE output elements.
+  __device__ __forceinline__ void sums(int r, const int (&col)[kS], unsigned (&h)[kE]) const {
+    const int iy = detail::border_index(r, sh, border);
+    const T* p = reinterpret_cast<const T*>(src + spitch * static_cast<std::size_t>(iy));
+#pragma unroll
+    for (int k = 0; k < kP / 2; ++k)
+#pragma unroll
+      for (int c = 0; c < C; ++c) {
+        const unsigned a = __ldg(p + col[k] * C + c), b = __ldg(p + col[k + 1] * C + c),
+                       d = __ldg(p + col[k + 2] * C + c);
+        h[(2 * k) * C + c] = a + 3u * b;
+        h[(2 * k + 1) * C + c] = 3u * b + d;
+      }
+  }
+  static constexpr int kW = kBytes / 4;  // 32-bit words of a row's output
+  // The output elements, packed (element e at byte e * sizeof(T)); constant indices only, so
+  // that nothing goes to local memory.
+  static __device__ __forceinline__ void pack(const unsigned (&v)[kE], unsigned (&w)[kW]) {
+#pragma unroll
+    for (int i = 0; i < kW; ++i) w[i] = 0;
+#pragma unroll
+    for (int e = 0; e < kE; ++e) {
+      constexpr int kSize = static_cast<int>(sizeof(T));
+      w[e * kSize / 4] |= static_cast<unsigned>(round16(v[e])) << (8 * ((e * kSize) % 4));
+    }
+  }
+  __device__ __forceinline__ void put(int y, int x0, int n, const unsigned (&w)[kW]) const {
+    T* q = reinterpret_cast<T*>(dst + dpitch * static_cast<std::size_t>(y)) +
+           static_cast<std::size_t>(x0) * C;
+    if (vec && n == kP) {
+      if constexpr (kBytes == 16) {
+        *reinterpret_cast<uint4*>(q) = make_uint4(w[0], w[1], w[2], w[3]);
+      } else {
+#pragma unroll
+        for (int i = 0; i < 3; ++i)
+          reinterpret_cast<uint2*>(q)[i] = make_uint2(w[2 * i], w[2 * i + 1]);
+      }
+      return;
+    }
+#pragma unroll
+    for (int e = 0; e < kE; ++e) {
+      constexpr int kSize = static_cast<int>(sizeof(T));
+      constexpr unsigned kMask = kSize == 1 ? 0xffu : 0xffffu;
+      if (e < n * C) q[e] = static_cast<T>((w[e * kSize / 4] >> (8 * ((e * kSize) % 4))) & kMask);
+    }
+  }
+  __device__ __forceinline__ void operator()() const {
+    const int x0 = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x) * kP;
+    const int i0 = static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y) * rows;
+    const int dw = 2 * sw;
+    if (x0 >= dw || i0 >= sh) return;
+    const int n = min(kP, dw - x0);
+    const int j0 = x0 / 2;
+    int col[kS];
+#pragma unroll
+    for (int k = 0; k < kS; ++k) col[k] = detail::border_index(min(j0 - 1 + k, sw), sw, border);
+    unsigned h0[kE], h1[kE], h2[kE];
+    sums(i0 - 1, col, h0);
+    sums(i0, col, h1);
+    const int i1 = min(i0 + rows, sh);
+    for (int i = i0; i < i1; ++i) {
+      sums(i + 1, col, h2);
+      unsigned v[kE], w[kW];
+#pragma unroll
+      for (int e = 0; e < kE; ++e) v[e] = h0[e] + 3u * h1[e];
+      pack(v, w);
+      put(2 * i, x0, n, w);
+#pragma unroll
+      for (int e = 0; e < kE; ++e) v[e] = 3u * h1[e] + h2[e];
+      pack(v, w);
+      put(2 * i + 1, x0, n, w);
+#pragma unroll
+      for (int e = 0; e < kE; ++e) {
+        h0[e] = h1[e];
+        h1[e] = h2[e];
+      }
+    }
+  }
+};
+
+// Whether resize_double applies: u8 or u16, linear, both axes exactly 0.5 without align_corners,
+// the destination twice the source, a border other than constant.
+template <typename T, int C>
+bool resize_double_fits(const GlobalSource<T, C>& src, const DstArgs& d, const ResizeArgs& a) {
+  if constexpr (std::is_same_v<T, float> || C == 2) {
+    return false;
+  } else {
+    return a.s.interp == Interp::linear && a.s.border != Border::constant && a.ax.scale == 0.5 &&
+           a.ay.scale == 0.5 && !a.ax.align_corners && !a.ay.align_corners &&
+           static_cast<long long>(d.width) == 2LL * src.width &&
+           static_cast<long long>(d.height) == 2LL * src.height && src.width > 0 && src.height > 0;
+  }
+}
+
 // Rows per thread: tuning::Resize::kMaxRowsPerThread, fewer when the grid would have under
 // kMinBlocks blocks.
 inline int resize_rows_per_thread(int width, int height, int px) {
@@ -450,12 +575,25 @@ struct ResizeCoord {
 
 template <typename T, int C, class Src>
 void launch_resize_src(const Src& src, const DstArgs& d, const ResizeArgs& a, cudaStream_t st) {
-  if constexpr (std::is_same_v<Src, GlobalSource<T, C>>) {
+  // u8 and u16 (not 2 channels) on plain loads: the exact half and double sizes.
+  if constexpr (std::is_same_v<Src, GlobalSource<T, C>> && !std::is_same_v<T, float> && C != 2) {
     if (resize_half_fits<T, C>(src, d, a)) {
       using Call = ResizeHalfCall<T, C>;
       const int elems = d.width * C;
       const Call c{src.data, src.pitch, d.data, d.pitch, elems, d.height};
       launch_resize_call<T, C, Src>(grid_for(elems, d.height, Call::kE), c, st);
+      return;
+    }
+    if (resize_double_fits<T, C>(src, d, a)) {
+      using Call = ResizeDoubleCall<T, C>;
+      constexpr int kRows = 8;  // source rows a thread: 2 of every 10 row sums made twice
+      const bool vec = reinterpret_cast<std::uintptr_t>(d.data) % 16 == 0 && d.pitch % 16 == 0;
+      const Call c{src.data, src.pitch, src.width,  src.height, d.data,
+                   d.pitch,  kRows,     a.s.border, vec};
+      const dim3 grid(
+          static_cast<unsigned>(((d.width + Call::kP - 1) / Call::kP + kBlockX - 1) / kBlockX),
+          static_cast<unsigned>((src.height + kBlockY * kRows - 1) / (kBlockY * kRows)));
+      launch_resize_call<T, C, Src>(grid, c, st);
       return;
     }
   }

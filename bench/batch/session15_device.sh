@@ -140,7 +140,7 @@ case "${1:-}" in
     ldd $B/test_cuda | grep "not found"
     nvidia-smi -L
     echo "== test_cuda (changed ops) $(at)"
-    timeout 90 $B/test_cuda --gtest_filter='ResizeHalfCuda.*:HistCuda.*:LaunchBatchCuda.*:*ResizeMatchesCpu*:*ResizeFactorsMatchCpu*:*ResizeAreaCuda*:*Pipeline*:ColorCuda.Gamma*' \
+    timeout 90 $B/test_cuda --gtest_filter='ResizeHalfCuda.*:ResizeDoubleCuda.*:HistCuda.*:LaunchBatchCuda.*:*ResizeMatchesCpu*:*ResizeFactorsMatchCpu*:*ResizeAreaCuda*:*Pipeline*:ColorCuda.Gamma*' \
       >$G/test_cuda_e.log 2>&1
     echo "test_cuda rc $?"
     grep -E "^\[  (PASSED|FAILED|  SKIPPED) |^\[  FAILED  \]|Failure|first mismatch" $G/test_cuda_e.log | head -20

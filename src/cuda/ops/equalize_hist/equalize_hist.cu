@@ -93,8 +93,10 @@ __global__ void __launch_bounds__(kThreads) equalize_counts_kernel(const EqArgs 
   for (int w = 0; w < kWarps; ++w) mine += hist[w][tid];
   if (mine != 0) atomicAdd(&a.counts[tid], mine);
 
-  // The last block to finish makes the table.
+  // The last block to finish makes the table: every thread's additions made visible, then the
+  // block counted as finished once all of them are.
   __threadfence();
+  __syncthreads();
   if (tid == 0) {
     last = atomicAdd(a.done, 1u) == gridDim.x - 1;
     first = 256;

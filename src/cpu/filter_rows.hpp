@@ -64,6 +64,37 @@ void padded_row(const ImageView& src, int iy, const std::vector<int>& xi, int an
   for (int j = hi; j < n; ++j) edge(j);
 }
 
+// buf[(j - p0) * C + c] = the padded row's column j, j in [p0, p1) (padded_row's values for a
+// slice of its columns: filter_separable's strips).
+template <typename T, int C>
+void padded_slice(const ImageView& src, int iy, const std::vector<int>& xi, int anchor,
+                  const float* bv, int p0, int p1, float* buf) {
+  auto fill = [&](int j) {
+    for (int c = 0; c < C; ++c) buf[(j - p0) * C + c] = bv[c];
+  };
+  if (iy < 0) {
+    for (int j = p0; j < p1; ++j) fill(j);
+    return;
+  }
+  const T* row = src.row<const T>(iy);
+  auto edge = [&](int j) {
+    const int ix = xi[j];
+    if (ix < 0) {
+      fill(j);
+    } else {
+      for (int c = 0; c < C; ++c) buf[(j - p0) * C + c] = static_cast<float>(row[ix * C + c]);
+    }
+  };
+  // Columns [anchor, anchor + width) are the row itself (column_table), converted in one loop.
+  const int lo = std::clamp(anchor, p0, p1), hi = std::clamp(anchor + src.width, lo, p1);
+  for (int j = p0; j < lo; ++j) edge(j);
+  float* b = buf + static_cast<std::size_t>(lo - p0) * C;
+  const T* s = row + static_cast<std::size_t>(lo - anchor) * C;
+  const int m = (hi - lo) * C;
+  for (int i = 0; i < m; ++i) b[i] = static_cast<float>(s[i]);
+  for (int j = hi; j < p1; ++j) edge(j);
+}
+
 // acc[i] += kern[k] * src[i + k * step] for k in tap order and i in [0, n); zero coefficients are
 // skipped. Highway's vectors where built (simd.hpp), the same floats from the plain loop otherwise.
 // Both passes of the separable filters and each kernel row of convolve.
@@ -89,8 +120,8 @@ void correlate_row(const float* buf, const float* kern, int ksize, int n, float*
 // which kept this loop scalar; it is the CPU filters' hottest loop for u8 outputs.)
 template <typename Tout>
 void store_row(const ImageView& dst, int y, const float* __restrict acc, int n, float scale,
-               float delta) {
-  Tout* __restrict d = dst.row<Tout>(y);
+               float delta, int e0 = 0) {
+  Tout* __restrict d = dst.row<Tout>(y) + e0;                   // from element e0 of the row
   if (simd::scaled_store_row(acc, n, scale, delta, d)) return;  // Highway's vectors (simd.hpp)
   for (int i = 0; i < n; ++i) d[i] = texcv::detail::saturate<Tout>(acc[i] * scale + delta);
 }

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <functional>
 #include <vector>
 
 #include "src/core/filters_desc.hpp"
@@ -119,11 +120,25 @@ void correlate_row(const float* buf, const float* kern, int ksize, int n, float*
 // (__restrict: a u8 destination could alias the float accumulator as far as the compiler knows,
 // which kept this loop scalar; it is the CPU filters' hottest loop for u8 outputs.)
 template <typename Tout>
-void store_row(const ImageView& dst, int y, const float* __restrict acc, int n, float scale,
-               float delta, int e0 = 0) {
-  Tout* __restrict d = dst.row<Tout>(y) + e0;                   // from element e0 of the row
+void store_elems(Tout* __restrict d, const float* __restrict acc, int n, float scale, float delta) {
   if (simd::scaled_store_row(acc, n, scale, delta, d)) return;  // Highway's vectors (simd.hpp)
   for (int i = 0; i < n; ++i) d[i] = texcv::detail::saturate<Tout>(acc[i] * scale + delta);
 }
+template <typename Tout>
+void store_row(const ImageView& dst, int y, const float* __restrict acc, int n, float scale,
+               float delta) {
+  store_elems<Tout>(dst.row<Tout>(y), acc, n, scale, delta);
+}
+
+// Where filter_separable may hand its output rows instead of storing them in dst:
+// sink(y, e0, n, row) with elements [e0, e0 + n) of output row y (dst's type), valid during the
+// call only; called from the filter's threads, each row's elements once.
+using RowSink = std::function<void(int y, int e0, int n, const void* row)>;
 
 }  // namespace texcv::cpu::detail
+
+namespace texcv::cpu {
+// filter_separable with a sink: the output rows go to it (dst only gives their type).
+void filter_separable(const ImageView& src, const ImageView& dst,
+                      const texcv::detail::SepFilterDesc& d, const detail::RowSink* sink);
+}  // namespace texcv::cpu

@@ -23,6 +23,11 @@ constexpr long kRingBytes = 128 * 1024;
 
 void filter_separable(const ImageView& src, const ImageView& dst,
                       const texcv::detail::SepFilterDesc& d) {
+  filter_separable(src, dst, d, nullptr);
+}
+
+void filter_separable(const ImageView& src, const ImageView& dst,
+                      const texcv::detail::SepFilterDesc& d, const detail::RowSink* sink) {
   detail::dispatch_filter(src, dst, "separable_filter", [&](auto tag, auto ch, auto out_tag) {
     using T = typename decltype(tag)::type;
     using Tout = typename decltype(out_tag)::type;
@@ -46,6 +51,7 @@ void filter_separable(const ImageView& src, const ImageView& dst,
     detail::RegionErrors errors;  // a failed allocation is thrown after the region
     TEXCV_OMP_PARALLEL_IF(static_cast<long>(w) * h * (kw + kh) / 8) {
       std::unique_ptr<float[]> buf, acc, tmp;
+      std::unique_ptr<Tout[]> out;  // with a sink: a strip of an output row
       // The nonzero taps of each pass, in order (simd::filter_taps_store sums them from zero in
       // registers: the same floats as zeroing a row and taps_add, whose zero taps are skipped;
       // the x pass stores with scale 1 and offset 0, exact as its sums are never -0).
@@ -57,6 +63,7 @@ void filter_separable(const ImageView& src, const ImageView& dst,
                                                       static_cast<std::size_t>(kw - 1) * C);
         acc = std::make_unique_for_overwrite<float[]>(static_cast<std::size_t>(strip));
         tmp = std::make_unique_for_overwrite<float[]>(static_cast<std::size_t>(kh) * strip);
+        if (sink) out = std::make_unique_for_overwrite<Tout[]>(static_cast<std::size_t>(strip));
         for (int k = 0; k < kw; ++k)
           if (d.kx[k] != 0.0f) xo.push_back(k * C), xk.push_back(d.kx[k]);
         for (int k = 0; k < kh; ++k)
@@ -88,15 +95,16 @@ void filter_separable(const ImageView& src, const ImageView& dst,
             x_pass(y - y0 + kh - 1);
             for (int k = 0; k < ny; ++k)
               ys[k] = tmp.get() + static_cast<std::size_t>((y - y0 + yo[k]) % kh) * strip;
-            if (simd::filter_taps_store(ys.data(), yk.data(), ny, sn, d.scale, d.delta,
-                                        dst.row<Tout>(y) + e0))
-              continue;
-            std::fill(acc.get(), acc.get() + sn, 0.0f);
-            for (int k = 0; k < kh; ++k)  // taps_add's loop over the ring's rows
-              if (d.ky[k] != 0.0f)
-                detail::taps_add(tmp.get() + static_cast<std::size_t>((y - y0 + k) % kh) * strip, 0,
-                                 &d.ky[k], 1, sn, acc.get());
-            detail::store_row<Tout>(dst, y, acc.get(), sn, d.scale, d.delta, e0);
+            Tout* o = sink ? out.get() : dst.row<Tout>(y) + e0;
+            if (!simd::filter_taps_store(ys.data(), yk.data(), ny, sn, d.scale, d.delta, o)) {
+              std::fill(acc.get(), acc.get() + sn, 0.0f);
+              for (int k = 0; k < kh; ++k)  // taps_add's loop over the ring's rows
+                if (d.ky[k] != 0.0f)
+                  detail::taps_add(tmp.get() + static_cast<std::size_t>((y - y0 + k) % kh) * strip,
+                                   0, &d.ky[k], 1, sn, acc.get());
+              detail::store_elems<Tout>(o, acc.get(), sn, d.scale, d.delta);
+            }
+            if (sink) (*sink)(y, e0, sn, o);
           }
         }
       }

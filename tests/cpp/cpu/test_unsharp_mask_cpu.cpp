@@ -44,5 +44,47 @@ TEST(CpuFilters, UnsharpMaskIsItsDefinition) {
   }
 }
 
+// Rows wide enough that the blur is filtered in column strips, each strip of a blurred row
+// combined as it is made (filter_separable's row sink): every element equals the combination,
+// in the library's float arithmetic, of the source and gaussian_blur's output, bit for bit.
+TEST(CpuFilters, UnsharpMaskInColumnStripsIsItsDefinitionBitForBit) {
+  struct Case {
+    int w, h, c;
+    ElemType t;
+  };
+  for (const Case k : {Case{1600, 30, 3, ElemType::u8}, Case{4000, 20, 1, ElemType::f32}}) {
+    const Image src = test::random_image(k.w, k.h, k.c, k.t, 5 + k.w);
+    UnsharpParams p;
+    p.sigma = 2.0;  // 13 taps: the blur's rows of x sums exceed the strips' threshold
+    p.amount = 0.7;
+    p.threshold = k.t == ElemType::u8 ? 6.5 : 0.02;
+    p.border.border = Border::reflect;
+    Image ours(k.w, k.h, k.c, k.t), blur(k.w, k.h, k.c, k.t);
+    unsharp_mask(src, ours, p);
+    GaussianParams g;
+    g.sigma_x = p.sigma;
+    g.border.border = Border::reflect;
+    gaussian_blur(src, blur, g);
+    const float amount = static_cast<float>(p.amount), thr = static_cast<float>(p.threshold);
+    long off = 0, sharpened = 0;
+    for (int y = 0; y < k.h; ++y)
+      for (int x = 0; x < k.w; ++x)
+        for (int c = 0; c < k.c; ++c) {
+          const float v = static_cast<float>(test::at(src, x, y, c));
+          const float diff = v - static_cast<float>(test::at(blur, x, y, c));
+          double e = v;
+          if (std::fabs(diff) >= thr) {
+            volatile float m = amount * diff;  // no fused multiply-add
+            const float r = v + m;
+            e = k.t == ElemType::f32 ? r : std::nearbyint(std::clamp(r, 0.0f, 255.0f));
+            ++sharpened;
+          }
+          off += test::at(ours, x, y, c) != e;
+        }
+    EXPECT_EQ(off, 0) << to_string(k.t);
+    EXPECT_GT(sharpened, 1000) << to_string(k.t);
+  }
+}
+
 }  // namespace
 }  // namespace texcv::filter_cpu_test

@@ -34,39 +34,10 @@ inline std::vector<int> column_table(int width, int k, int anchor, Border b) {
   return xi;
 }
 
-// buf[j * C + c] = source row iy at column xi[j] (the constant value where iy or xi[j] is -1).
-// xi is column_table(src.width, k, anchor, ...): its columns [anchor, anchor + width) are the row
-// itself, converted in one straight loop; only the k - 1 border columns go through the table.
-template <typename T, int C>
-void padded_row(const ImageView& src, int iy, const std::vector<int>& xi, int anchor,
-                const float* bv, float* buf) {
-  const int n = static_cast<int>(xi.size());
-  auto fill = [&](int j) {
-    for (int c = 0; c < C; ++c) buf[j * C + c] = bv[c];
-  };
-  if (iy < 0) {
-    for (int j = 0; j < n; ++j) fill(j);
-    return;
-  }
-  const T* row = src.row<const T>(iy);
-  auto edge = [&](int j) {
-    const int ix = xi[j];
-    if (ix < 0) {
-      fill(j);
-    } else {
-      for (int c = 0; c < C; ++c) buf[j * C + c] = static_cast<float>(row[ix * C + c]);
-    }
-  };
-  const int lo = std::min(anchor, n), hi = std::min(anchor + src.width, n);
-  for (int j = 0; j < lo; ++j) edge(j);
-  float* b = buf + static_cast<std::size_t>(lo) * C;
-  const int m = (hi - lo) * C;
-  for (int i = 0; i < m; ++i) b[i] = static_cast<float>(row[i]);
-  for (int j = hi; j < n; ++j) edge(j);
-}
-
-// buf[(j - p0) * C + c] = the padded row's column j, j in [p0, p1) (padded_row's values for a
-// slice of its columns: filter_separable's strips).
+// buf[(j - p0) * C + c] = source row iy at padded column j, j in [p0, p1): column xi[j], or the
+// constant value where iy or xi[j] is -1. xi is column_table(src.width, k, anchor, ...): its
+// columns [anchor, anchor + width) are the row itself, converted in one straight loop; only the
+// border columns go through the table. filter_separable takes slices (its strips).
 template <typename T, int C>
 void padded_slice(const ImageView& src, int iy, const std::vector<int>& xi, int anchor,
                   const float* bv, int p0, int p1, float* buf) {
@@ -94,6 +65,13 @@ void padded_slice(const ImageView& src, int iy, const std::vector<int>& xi, int 
   const int m = (hi - lo) * C;
   for (int i = 0; i < m; ++i) b[i] = static_cast<float>(s[i]);
   for (int j = hi; j < p1; ++j) edge(j);
+}
+
+// The whole padded row: padded_slice over every column of xi (filter_2d).
+template <typename T, int C>
+void padded_row(const ImageView& src, int iy, const std::vector<int>& xi, int anchor,
+                const float* bv, float* buf) {
+  padded_slice<T, C>(src, iy, xi, anchor, bv, 0, static_cast<int>(xi.size()), buf);
 }
 
 // acc[i] += kern[k] * src[i + k * step] for k in tap order and i in [0, n); zero coefficients are

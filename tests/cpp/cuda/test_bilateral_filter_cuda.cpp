@@ -1,8 +1,8 @@
 // bilateral_filter on the CUDA backend: IDENTICAL bits to the CPU backend
 // (cuda/same_bits_test_util.hpp) for u8 and f32 x 1 and 3 channels x the five borders (constant
 // with per-channel values outside the f32 range, so the table widens) x several d / sigma pairs,
-// a disc of more than one shared-memory chunk, a constant f32 image (copied), and f32 non-finite
-// inputs.
+// a disc of more than one shared-memory chunk, the tiled kernel's block edges and tiny images, a
+// constant f32 image (copied), and f32 non-finite inputs.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -73,6 +73,36 @@ TEST(NonlinearCuda, BilateralLargeDiscIdenticalToCpu) {
         const Image src = source(45, 33, t, c, ++seed);
         expect_same(bilateral_name(cs, t, c, b), src, bilateral_op(cs, t, b));
       }
+}
+
+TEST(NonlinearCuda, BilateralTiledAcrossBlocksAndOnTinyImages) {
+  // The tiled kernel's blocks cover 128 x 16 pixels (tuning::Bilateral, 4 x 2 a thread): images of
+  // several blocks each way with partial last blocks, blocks whose tile lies inside the image
+  // (no border) and images smaller than the disc, where the tile's border reflects more than
+  // once. r = 7 and r = 40 (5025 taps, one pass over the disc, no chunks) take the tiled kernel
+  // for every type; r = 20 above runs f32 x3 on the disc kernel (its table and tile exceed the
+  // shared memory the tiled kernel may take).
+  TEXCV_REQUIRE_GPU();
+  const BilateralCase cases[] = {{5, 30, 2}, {15, 60, 4}};
+  const int sizes[][2] = {{300, 37}, {129, 17}, {1, 1}, {2, 3}, {7, 1}};
+  std::uint32_t seed = 5000;
+  for (ElemType t : {ElemType::u8, ElemType::f32})
+    for (int c : {1, 3})
+      for (const auto& wh : sizes) {
+        const Image src = source(wh[0], wh[1], t, c, ++seed);
+        for (Border b : {Border::constant, Border::reflect101, Border::wrap})
+          for (const BilateralCase& cs : cases)
+            expect_same(bilateral_name(cs, t, c, b) + " " + std::to_string(wh[0]) + "x" +
+                            std::to_string(wh[1]),
+                        src, bilateral_op(cs, t, b));
+      }
+  const BilateralCase wide{81, 90, 20};
+  for (ElemType t : {ElemType::u8, ElemType::f32})
+    for (int c : {1, 3}) {
+      const Image src = source(150, 90, t, c, ++seed);
+      expect_same(bilateral_name(wide, t, c, Border::reflect), src,
+                  bilateral_op(wide, t, Border::reflect));
+    }
 }
 
 TEST(NonlinearCuda, BilateralF32ConstantAndNonFinite) {

@@ -3,7 +3,9 @@
 // uploads the tables into one stream-ordered buffer and launches bilateral_filter_kernels.cuh. f32
 // needs the image's range first: a reduction on the stream, then one cudaStreamSynchronize to read
 // its 8 bytes back (the table depends on it, as in OpenCV).
+#include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <vector>
 
@@ -53,6 +55,18 @@ float key_to_float(std::uint32_t k) {
 
 }  // namespace
 
+namespace ops::bilateral {
+
+bool force_disc_kernel() {
+  static const bool disc = [] {
+    const char* v = std::getenv("TEXCV_BILATERAL_KERNEL");
+    return v != nullptr && std::strcmp(v, "disc") == 0;
+  }();
+  return disc;
+}
+
+}  // namespace ops::bilateral
+
 void bilateral_filter(const ImageView& src, const ImageView& dst, const detail::BilateralDesc& d,
                       void* stream) {
   ops::check_device_view(kOp, src, "src");
@@ -101,6 +115,10 @@ void bilateral_filter(const ImageView& src, const ImageView& dst, const detail::
   a.dx = reinterpret_cast<const int*>(base + taps);
   a.dy = reinterpret_cast<const int*>(base + 2 * taps);
   a.taps = static_cast<int>(taps);
+  int radius = 0;  // the disc's extent (the tiled kernel's tile margin)
+  for (std::size_t k = 0; k < taps; ++k)
+    radius = std::max({radius, std::abs(d.dx[k]), std::abs(d.dy[k])});
+  a.radius = radius;
   a.table = reinterpret_cast<const float*>(base + 3 * taps);
   a.table_size = static_cast<int>(color.table.size());
   a.scale = color.scale;

@@ -28,6 +28,7 @@ struct BilateralArgs {
   const int* dx = nullptr;
   const int* dy = nullptr;
   int taps = 0;
+  int radius = 0;  // the disc's: every |dx| and |dy| is at most this
   const float* table = nullptr;
   int table_size = 0;
   float scale = 0.0f;
@@ -35,6 +36,13 @@ struct BilateralArgs {
   Border border = Border::reflect101;
   float value[4] = {0, 0, 0, 0};
 };
+
+// launch_bilateral runs the tiled kernel when its shared memory fits, else the disc kernel
+// (bilateral_filter_kernels.cuh). TEXCV_BILATERAL_KERNEL=disc in the environment forces the disc
+// kernel, for A/B measurements (bilateral_filter.cpp reads it once).
+namespace bilateral {
+bool force_disc_kernel();
+}
 
 template <typename T>
 void launch_bilateral(const BilateralSrc& s, const DstArgs& d, int channels, const BilateralArgs& a,

@@ -7,22 +7,21 @@ TEXCV_INSTANTIATE_BILATERAL(float)
 
 namespace bilateral {
 
-// Grid-stride over the elements; each warp reduces its keys and lane 0 folds them into out.
+// Each block takes rows blockIdx.x, blockIdx.x + gridDim.x, ... and its threads step along each
+// row (no division per element); each warp reduces its keys and lane 0 folds them into out.
 __global__ void __launch_bounds__(256)
     finite_range_kernel(const BilateralSrc s, int row_elems, std::uint32_t* out) {
   std::uint32_t lo = 0xffffffffu, hi = 0u;
-  const long long total = static_cast<long long>(row_elems) * s.height;
-  const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
-  for (long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; i < total;
-       i += stride) {
-    const int y = static_cast<int>(i / row_elems);
-    const int e = static_cast<int>(i - static_cast<long long>(y) * row_elems);
-    const float v =
-        __ldg(reinterpret_cast<const float*>(s.data + s.pitch * static_cast<std::size_t>(y)) + e);
-    if (isfinite(v)) {
-      const std::uint32_t k = detail::float_key(__float_as_uint(v));
-      lo = min(lo, k);
-      hi = max(hi, k);
+  for (int y = static_cast<int>(blockIdx.x); y < s.height; y += static_cast<int>(gridDim.x)) {
+    const float* row =
+        reinterpret_cast<const float*>(s.data + s.pitch * static_cast<std::size_t>(y));
+    for (int e = static_cast<int>(threadIdx.x); e < row_elems; e += static_cast<int>(blockDim.x)) {
+      const float v = __ldg(row + e);
+      if (isfinite(v)) {
+        const std::uint32_t k = detail::float_key(__float_as_uint(v));
+        lo = min(lo, k);
+        hi = max(hi, k);
+      }
     }
   }
 #pragma unroll
@@ -42,9 +41,7 @@ void launch_finite_range(const BilateralSrc& s, int channels, std::uint32_t* out
   constexpr const char* kOp = "bilateral_filter";
   TEXCV_CUDA_CHECK(kOp, cudaMemsetAsync(out, 0xff, sizeof(std::uint32_t), st));
   TEXCV_CUDA_CHECK(kOp, cudaMemsetAsync(out + 1, 0, sizeof(std::uint32_t), st));
-  const long long total = static_cast<long long>(s.width) * channels * s.height;
-  const long long blocks = (total + 255) / 256;
-  const unsigned grid = static_cast<unsigned>(blocks < 1024 ? blocks : 1024);
+  const unsigned grid = static_cast<unsigned>(s.height < 2048 ? s.height : 2048);
   bilateral::finite_range_kernel<<<grid, 256, 0, st>>>(s, s.width * channels, out);
   TEXCV_CUDA_CHECK_LAUNCH(kOp);
 }

@@ -211,7 +211,8 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
     }
   }
   __syncthreads();
-  const int lane = static_cast<int>(threadIdx.x);  // kBlockX == 32: the lane
+  static_assert(kBlockX == 32, "threadIdx.x is the lane");
+  const int lane = static_cast<int>(threadIdx.x);
   T p[PY][PX][C];
   float sum[PY][PX][C];
   float wsum[PY][PX];

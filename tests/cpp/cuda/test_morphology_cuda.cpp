@@ -56,6 +56,47 @@ TEST(MorphCuda, MorphologyOpsIdenticalToCpu) {
     }
 }
 
+// u8 one-channel rectangles on rows of 16-byte steps (the 16-pixel kernels: 3x3 and 5x5 in split
+// form with three-way picks, other sizes byte-wise on words): a 300 x 70 source placed at every
+// byte offset 0-15 of its device row, so that the first tap falls on every byte of a 16-byte word;
+// centred and corner anchors, 1 and 2 iterations (2 enlarges 3x3 to 5x5), every border.
+TEST(MorphCuda, U8RectanglesAtEveryByteOffsetIdenticalToCpu) {
+  TEXCV_REQUIRE_GPU();
+  constexpr int w = 300, h = 70;
+  const Image host = test::random_image(w, h, 1, ElemType::u8, 4242);
+  struct Case {
+    int k, ax, ay, it;
+  };
+  const Case cases[] = {{3, -1, -1, 1}, {3, 0, 2, 1},   {5, -1, -1, 1},
+                        {5, 4, 0, 1},   {3, -1, -1, 2}, {7, -1, -1, 1}};
+  Image dsrc(w + 16, h + 2, 1, ElemType::u8, Location::device);
+  Image dout(w, h, 1, ElemType::u8, Location::device);
+  ASSERT_EQ(dsrc.view().pitch % 16, 0u);
+  for (int ox = 0; ox < 16; ++ox) {
+    const ImageView sv = dsrc.view().roi({ox, 1, w, h});
+    texcv::copy(host, sv);
+    for (int bi = 0; bi < kBorderCases; ++bi)
+      for (const Case& k : cases)
+        for (MorphOp op : {MorphOp::erode, MorphOp::dilate}) {
+          MorphParams p;
+          p.ksize_x = p.ksize_y = k.k;
+          p.anchor_x = k.ax;
+          p.anchor_y = k.ay;
+          p.iterations = k.it;
+          p.border = border_case(bi);
+          Image want(w, h, 1, ElemType::u8);
+          morphology(host, want, op, p);
+          test::poison(dout);
+          morphology(sv, dout, op, p);
+          const Image got = test::to_host(dout);
+          const test::Diff d = test::compare(got, want);
+          EXPECT_EQ(d.count, 0) << to_string(op) << " " << k.k << "x" << k.k << " anchor (" << k.ax
+                                << ", " << k.ay << ") iterations " << k.it << " " << border_name(bi)
+                                << " offset " << ox << ": " << d.describe();
+        }
+  }
+}
+
 // f32 sources sprinkled with NaN, +-inf, +-0 and +-FLT_MAX: min/max keep the first of equal or
 // unordered values, so only the CPU's exact comparison order gives the same bytes.
 TEST(MorphCuda, F32SpecialValuesIdenticalToCpu) {

@@ -23,10 +23,17 @@ void launch_morph_rect_u8(const MorphSrc& s, const DstArgs& d, bool max, const M
     const dim3 b(kBlockX, kBlockY);
     auto go = [&]<int SW>() {
       with_fixed_size(ax.n, ay.n, [&]<int KX, int KY>() {
-        if (max)
+        if constexpr (KX != 0) {
+          // 3x3 and 5x5: the split form's three-way picks.
+          if (max)
+            morph_rect_u8_split_kernel<true, SW, KX, KY><<<g, b, 0, st>>>(s, d, ax, ay, s0);
+          else
+            morph_rect_u8_split_kernel<false, SW, KX, KY><<<g, b, 0, st>>>(s, d, ax, ay, s0);
+        } else if (max) {
           morph_rect_u8x16_kernel<true, SW, KX, KY><<<g, b, 0, st>>>(s, d, ax, ay, s0);
-        else
+        } else {
           morph_rect_u8x16_kernel<false, SW, KX, KY><<<g, b, 0, st>>>(s, d, ax, ay, s0);
+        }
       });
     };
     switch (s0 >> 2) {

@@ -17,6 +17,7 @@
 #include <limits>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 #include "src/core/dispatch.hpp"
 #include "src/core/sampling.hpp"
@@ -502,6 +503,183 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
       *reinterpret_cast<uint4*>(o) = make_uint4(acc[r][0], acc[r][1], acc[r][2], acc[r][3]);
     } else {
       for (int q = 0; q < n; ++q) o[q] = static_cast<std::uint8_t>(acc[r][q >> 2] >> (8 * (q & 3)));
+    }
+  }
+}
+
+// Three-way byte-lane min or max of u16x2 words whose lanes hold bytes (values below 256): one
+// VIMNMX3 instruction on sm_90 (the DPX instructions), where a four-byte __vminu4 / __vmaxu4 takes
+// six.
+template <bool Max>
+__device__ __forceinline__ unsigned pick3_u16x2(unsigned a, unsigned b, unsigned c) {
+  if constexpr (Max) {
+    return __vimax3_u16x2(a, b, c);
+  } else {
+    return __vimin3_u16x2(a, b, c);
+  }
+}
+
+// The split form of 4 source bytes b0..b3 in a word: the even bytes (b0, b2) and the odd bytes
+// (b1, b3) as the lanes of two u16x2 words.
+__device__ __forceinline__ unsigned even_bytes(unsigned w) {
+  return __byte_perm(w, 0u, 0x4240u);
+}
+__device__ __forceinline__ unsigned odd_bytes(unsigned w) {
+  return __byte_perm(w, 0u, 0x4341u);
+}
+
+// Lanes 2k + s and 2k + s + 1 of the lane sequence held two to a word in x[]: word k + s / 2, or
+// the high lane of one word and the low lane of the next.
+template <int S, int N>
+__device__ __forceinline__ unsigned lanes_at(const unsigned (&x)[N], int k) {
+  if constexpr (S % 2 == 0) {
+    return x[k + S / 2];
+  } else {
+    return __byte_perm(x[k + S / 2], x[k + S / 2 + 1], 0x5432u);
+  }
+}
+
+// The pick over taps t = 0 .. KX - 1 of the lane sequences: output lane L takes lane L + t / 2 of
+// `a` for even t and lane L + (t - 1) / 2 + A1 of `b` for odd t (even outputs: a = even bytes,
+// b = odd bytes, A1 = 0; odd outputs: a = odd bytes, b = even bytes, A1 = 1).
+template <bool Max, int KX, int A1, int N>
+__device__ __forceinline__ unsigned pick_taps(const unsigned (&a)[N], const unsigned (&b)[N],
+                                              int k) {
+  unsigned m = lanes_at<0>(a, k);
+  // Taps 1 and 2 (b's lane A1, a's lane 1), then 3 and 4, ...
+  [&]<int... I>(std::integer_sequence<int, I...>) {
+    ((m = (2 * I + 2 < KX) ? pick3_u16x2<Max>(m, lanes_at<I + A1>(b, k), lanes_at<I + 1>(a, k))
+                           : pick3_u16x2<Max>(m, lanes_at<I + A1>(b, k), m)),
+     ...);
+  }
+  (std::make_integer_sequence<int, KX / 2>{});
+  return m;
+}
+
+// detail::border_index for an index outside [0, n), out of line (unrolled rows would each carry
+// its switch).
+__device__ __noinline__ inline int border_index_out_of_line(int i, int n, Border b) {
+  return detail::border_index(i, n, b);
+}
+
+// The picks along x of n taps for the 4 output bytes whose first taps are source x0 .. x0 + 3,
+// byte by byte with the border (the threads at a row's ends).
+template <bool Max>
+__device__ __noinline__ unsigned rect_u8_word_border(const std::uint8_t* row, int x0, int n,
+                                                     int width, Border border, std::uint8_t bv) {
+  unsigned m4 = 0;
+  for (int b = 0; b < 4; ++b) {
+    std::uint8_t m = 0;
+    for (int i = 0; i < n; ++i) {
+      std::uint8_t v[1];
+      const std::uint8_t bvs[1] = {bv};
+      load_px_border<std::uint8_t, 1>(row, x0 + b + i, width, border, bvs, v);
+      m = i == 0 ? v[0] : morph_pick<Max>(m, v[0]);
+    }
+    m4 |= static_cast<unsigned>(m) << (8 * b);
+  }
+  return m4;
+}
+
+// The 16-pixel rectangle kernel above for 3x3 and 5x5 (KX and KY known when compiling), in split
+// form: each 4-byte word of a source row becomes its even and its odd bytes as u16x2 lanes, and
+// the taps and rows are folded three at a time by VIMNMX3 (pick3_u16x2). Output pixels 4q and
+// 4q + 2 are the even lanes' picks, 4q + 1 and 4q + 3 the odd lanes'. Each output row is stored
+// as soon as its last source row is in (rows held: KY, in registers). Same bytes as the CPU (min
+// and max of integers do not depend on the order).
+template <bool Max, int SW, int KX, int KY>
+__global__ void __launch_bounds__(kBlockX* kBlockY)
+    morph_rect_u8_split_kernel(const MorphSrc s, const DstArgs d, const MorphAxisArgs ax,
+                               const MorphAxisArgs ay, const int s0) {
+  static_assert(KX % 2 == 1 && KY % 2 == 1 && KX >= 3 && KY >= 3, "odd sizes from 3");
+  constexpr int Q = 4;       // output words a thread
+  constexpr int PX = 4 * Q;  // output pixels a thread
+  constexpr int R = kRectU8Rows;
+  constexpr int NV = (15 + KX - 1 + PX + 15) / 16;  // 16-byte loads a row, at most
+  constexpr int NA = Q + ((KX - 1) / 2 + 1) / 2;    // window words from the first tap
+  static_assert(SW + NA + 1 <= 4 * NV, "the window's words fit the loads");
+  const int x0 = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x) * PX;
+  const int y0 = static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y) * R;
+  if (x0 >= d.width || y0 >= d.height) return;
+  std::uint8_t bv[1];
+  border_values<std::uint8_t, 1>(ax.bv, bv);
+  const unsigned bvw = 0x01010101u * bv[0];
+  const int first = x0 - ax.anchor;
+  const int base = first - s0;
+  const int nv = (s0 + KX - 1 + PX + 15) >> 4;
+  const bool words = base >= 0 && base + 16 * nv <= s.width;
+  const unsigned sel = 0x3210u + 0x1111u * static_cast<unsigned>(s0 & 3);
+  const int n = min(PX, d.width - x0);
+  unsigned he[R - 1 + KY][Q], ho[R - 1 + KY][Q];  // each row's pick along x, split
+#pragma unroll
+  for (int t = 0; t < R - 1 + KY; ++t) {
+    const int yy = y0 + t - ay.anchor;
+    const int iy = static_cast<unsigned>(yy) < static_cast<unsigned>(s.height)
+                       ? yy
+                       : border_index_out_of_line(yy, s.height, ay.border);
+    if (iy >= 0 && words) {
+      const auto* p = reinterpret_cast<const uint4*>(morph_row<std::uint8_t>(s, iy) + base);
+      unsigned w[4 * NV];
+#pragma unroll
+      for (int v = 0; v < NV; ++v) {
+        const uint4 u = v < nv ? __ldg(p + v) : make_uint4(0u, 0u, 0u, 0u);
+        w[4 * v] = u.x;
+        w[4 * v + 1] = u.y;
+        w[4 * v + 2] = u.z;
+        w[4 * v + 3] = u.w;
+      }
+      unsigned e[NA], o[NA];  // the window's bytes from the first tap, split
+#pragma unroll
+      for (int k = 0; k < NA; ++k) {
+        const unsigned a = __byte_perm(w[SW + k], w[SW + k + 1], sel);
+        e[k] = even_bytes(a);
+        o[k] = odd_bytes(a);
+      }
+#pragma unroll
+      for (int q = 0; q < Q; ++q) {
+        he[t][q] = pick_taps<Max, KX, 0>(e, o, q);
+        ho[t][q] = pick_taps<Max, KX, 1>(o, e, q);
+      }
+    } else {
+      // A constant-border row is the value itself; threads at the row's ends go byte by byte
+      // (out of line: the unrolled rows would otherwise repeat it).
+#pragma unroll
+      for (int q = 0; q < Q; ++q) {
+        const unsigned m4 =
+            iy < 0 ? bvw
+                   : rect_u8_word_border<Max>(morph_row<std::uint8_t>(s, iy), first + 4 * q, KX,
+                                              s.width, ax.border, bv[0]);
+        he[t][q] = even_bytes(m4);
+        ho[t][q] = odd_bytes(m4);
+      }
+    }
+    // Output row r = t - KY + 1 has all its rows: fold them and store it.
+    constexpr int kFirst = KY - 1;
+    if (t >= kFirst) {
+      const int r = t - kFirst;
+      if (y0 + r < d.height) {
+        unsigned out[Q];
+#pragma unroll
+        for (int q = 0; q < Q; ++q) {
+          unsigned me = he[r][q], mo = ho[r][q];
+#pragma unroll
+          for (int j = 1; j < KY; j += 2) {
+            me = pick3_u16x2<Max>(me, he[r + j][q], he[r + j + 1][q]);
+            mo = pick3_u16x2<Max>(mo, ho[r + j][q], ho[r + j + 1][q]);
+          }
+          out[q] = __byte_perm(me, mo, 0x6240u);
+        }
+        std::uint8_t* op = morph_out_row<std::uint8_t>(d, y0 + r) + x0;
+        if (n == PX && (reinterpret_cast<std::uintptr_t>(op) & 15) == 0) {
+          *reinterpret_cast<uint4*>(op) = make_uint4(out[0], out[1], out[2], out[3]);
+        } else {
+#pragma unroll 1
+          for (int b = 0; b < n; ++b) {
+            const unsigned wv = b < 4 ? out[0] : b < 8 ? out[1] : b < 12 ? out[2] : out[3];
+            op[b] = static_cast<std::uint8_t>(wv >> (8 * (b & 3)));
+          }
+        }
+      }
     }
   }
 }

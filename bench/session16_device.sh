@@ -81,14 +81,14 @@ case "${1:-}" in
     echo "binaries of $(cat $P/COMMIT 2>/dev/null)"
     ldd $B/test_cuda | grep "not found"
     echo "== test_cuda (new kernels) $(at)"
-    timeout 120 $B/test_cuda --gtest_filter='ResizeHalfCuda.*:ResizeDoubleCuda.*:HistCuda.*:NonlinearCuda.Bilateral*:MorphCuda.*:*ResizeMatchesCpu*:*ResizeFactorsMatchCpu*:*ResizeAreaCuda*:LaunchBatchCuda.*:*Pipeline*' \
+    timeout 120 $B/test_cuda --gtest_filter='ResizeHalfCuda.*:ResizeDoubleCuda.*:HistCuda.*:NonlinearCuda.Bilateral*:MorphCuda.*:FiltersCuda.Convolve*:*ResizeMatchesCpu*:*ResizeFactorsMatchCpu*:*ResizeAreaCuda*:LaunchBatchCuda.*:*Pipeline*' \
       >$G/test_cuda_p.log 2>&1
     echo "test_cuda rc $?"
     grep -E "^\[  (PASSED|FAILED|  SKIPPED) |^\[  FAILED  \]|Failure|first at|first mismatch" $G/test_cuda_p.log | head -24
     echo "== bench_filters $(at)"
-    timeout 60 $B/bench_filters --reps 20 --filter bilateral,equalize,gamma,erode,dilate \
+    timeout 60 $B/bench_filters --reps 20 --filter bilateral,equalize,gamma,erode,dilate,convolve,sharpen,sobel,box \
       --config u8x1,f32x1,u8x3,u8x4 --out $G/filters_tile.json >$G/filters_tile.txt 2>&1 || echo "bench_filters: exit $?"
-    grep -E "copy|bilateral|equalize|gamma|erode|dilate" $G/filters_tile.txt | head -40
+    grep -E "copy|bilateral|equalize|gamma|erode|dilate|convolve|sharpen|sobel|box" $G/filters_tile.txt | head -60
     echo "== bench_filters, the disc kernel $(at)"
     TEXCV_BILATERAL_KERNEL=disc timeout 30 $B/bench_filters --reps 20 --filter bilateral \
       --config u8x1,f32x1 --out $G/filters_disc.json >$G/filters_disc.txt 2>&1 || echo "bench_filters: exit $?"

@@ -234,6 +234,11 @@ __device__ __forceinline__ void load_window_row(const Src& src, const FilterBord
   }
 }
 
+// detail::border_index, out of line (for unrolled loops that would each carry its switch).
+__device__ __noinline__ inline int border_index_out_of_line_f(int i, int n, Border b) {
+  return detail::border_index(i, n, b);
+}
+
 // The blocks (exclusive ranges of blockIdx) whose whole source window lies inside the image: the
 // register kernels run these in one launch without any border code (Interior = true; blockIdx
 // offset by x0, y0), and every other block in a second launch (Interior = false) that skips them.
@@ -350,6 +355,187 @@ struct Filter2DVecCall {
   BlockRange range;
   __device__ __forceinline__ void operator()() const {
     filter_2d_vec_body<T, Tout, C, PX, S, K, Interior, Src>(src, d, a, b, range);
+  }
+};
+
+// ---- u8 one channel, K x K taps of the form m * 2^-e with m in int8: dp4a ----------------------
+//
+// When every tap is m * 2^-e (one e, integers m in [-128, 127]), every product k * v of a u8 value
+// and every partial sum of the float accumulation is a multiple of 2^-e below 2^24 * 2^-e in
+// magnitude, so the float sums are exact in any order: the result is 2^-e times the integer sum
+// of m * v. This kernel forms that sum with dp4a (four byte products and their sum in one
+// instruction; the taps of a kernel row packed as int8x4), converts it to float (exact) and ends
+// as the float kernels (store_acc: * scale + delta, saturate), so its bytes are theirs and the
+// CPU's. The 3x3 and 5x5 binomial, sharpen and box-sum kernels are of this form. Borders: any but
+// a constant whose value is not an integer in [0, 255].
+
+// The packed taps: per kernel row, word 0 holds taps 0-3, word 1 tap 4 (5x5), as int8 bytes.
+struct Dp4aTaps {
+  int w[5][2];
+  float unit;  // 2^-e
+  float scale, delta;
+  std::uint8_t cval;  // the constant border's value
+};
+
+// Whether k's taps and border take the dp4a kernel (3x3 or 5x5 with a centred anchor), and its
+// packed taps.
+inline bool dp4a_taps(const Kernel2DArgs& k, const FilterBorderArgs& b, Dp4aTaps& out) {
+  if (k.kw != k.kh || (k.kw != 3 && k.kw != 5) || k.ax != k.kw / 2 || k.ay != k.kh / 2)
+    return false;
+  if (b.border == Border::constant) {
+    const float v = b.value[0];
+    if (!(v >= 0.0f && v <= 255.0f) || v != static_cast<float>(static_cast<int>(v))) return false;
+    out.cval = static_cast<std::uint8_t>(v);
+  } else {
+    out.cval = 0;
+  }
+  const int n = k.kw * k.kh;
+  for (int e = 0; e <= 24; ++e) {
+    const double f = static_cast<double>(1u << e);
+    bool fits = true;
+    int m[25] = {};
+    for (int i = 0; i < n && fits; ++i) {
+      const double v = static_cast<double>(k.k[i]) * f;
+      fits = v == static_cast<double>(static_cast<long long>(v)) && v >= -128.0 && v <= 127.0;
+      if (fits) m[i] = static_cast<int>(v);
+    }
+    if (!fits) continue;
+    for (int j = 0; j < 5; ++j) out.w[j][0] = out.w[j][1] = 0;
+    for (int j = 0; j < k.kh; ++j)
+      for (int i = 0; i < k.kw; ++i) {
+        const unsigned byte = static_cast<unsigned>(m[j * k.kw + i]) & 0xffu;
+        out.w[j][i / 4] =
+            static_cast<int>(static_cast<unsigned>(out.w[j][i / 4]) | (byte << (8 * (i % 4))));
+      }
+    out.unit = static_cast<float>(1.0 / f);
+    out.scale = k.scale;
+    out.delta = k.delta;
+    return true;
+  }
+  return false;
+}
+
+// The sum of the four unsigned bytes of a times the four signed bytes of b, plus c.
+__device__ __forceinline__ int dp4a_us(unsigned a, int b, int c) {
+  int d;
+  asm("dp4a.u32.s32 %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c));
+  return d;
+}
+
+// 4 bytes of a row from x on, with the border (the threads at a row's ends; a null row: the
+// constant border's row).
+__device__ __noinline__ inline unsigned dp4a_border_word(const std::uint8_t* row, int x, int width,
+                                                         Border border, std::uint8_t cval) {
+  unsigned w = 0;
+  for (int i = 0; i < 4; ++i) {
+    const int ix = row ? detail::border_index(x + i, width, border) : -1;
+    const unsigned v = ix < 0 ? cval : row[ix];
+    w |= v << (8 * i);
+  }
+  return w;
+}
+
+// Each thread makes 16 pixels (one 16-byte chunk of a row) x S rows. A window row is 24 bytes
+// from x0 - 4 (a 4-byte load, a 16-byte load, a 4-byte load), rows on 16-byte steps; each output
+// pixel's taps of that row are cut from them by one __byte_perm (two for 5x5) and folded by one
+// dp4a (two) into the integer sum of every output row the window row belongs to.
+template <typename Tout, int K, int S, bool Interior>
+__device__ __forceinline__ void filter_2d_dp4a_body(const GlobalSource<std::uint8_t, 1> src,
+                                                    const DstArgs d, const Dp4aTaps& a,
+                                                    const FilterBorderArgs b,
+                                                    const BlockRange range) {
+  constexpr int R = K / 2, PX = 16;
+  int bx, by;
+  if (!block_of<Interior>(range, bx, by)) return;
+  const int x0 = (bx * kBlockX + static_cast<int>(threadIdx.x)) * PX;
+  const int y0 = (by * kBlockY + static_cast<int>(threadIdx.y)) * S;
+  if (!Interior && (x0 >= d.width || y0 >= d.height)) return;
+  int taps[K][2];
+#pragma unroll
+  for (int j = 0; j < K; ++j) {
+    taps[j][0] = a.w[j][0];
+    taps[j][1] = a.w[j][1];
+  }
+  int acc[S][PX];
+#pragma unroll
+  for (int p = 0; p < S; ++p)
+#pragma unroll
+    for (int q = 0; q < PX; ++q) acc[p][q] = 0;
+  const bool inside_x = x0 - 4 >= 0 && x0 + PX + 4 <= src.width;
+#pragma unroll
+  for (int r = 0; r < S + K - 1; ++r) {
+    const int yy = y0 - R + r;
+    int iy = yy;
+    if constexpr (!Interior) {
+      if (static_cast<unsigned>(yy) >= static_cast<unsigned>(src.height))
+        iy = border_index_out_of_line_f(yy, src.height, b.border);
+    }
+    unsigned w[8];  // bytes x0 - 4 .. x0 + 27 (the last 8 only for 5x5's zero taps)
+    const std::uint8_t* row =
+        iy < 0 ? nullptr : src.data + src.pitch * static_cast<std::size_t>(iy);
+    if (Interior || (row && inside_x)) {
+      w[0] = __ldg(reinterpret_cast<const unsigned*>(row + x0 - 4));
+      const uint4 m = __ldg(reinterpret_cast<const uint4*>(row + x0));
+      w[1] = m.x;
+      w[2] = m.y;
+      w[3] = m.z;
+      w[4] = m.w;
+      w[5] = __ldg(reinterpret_cast<const unsigned*>(row + x0 + PX));
+    } else {
+#pragma unroll
+      for (int i = 0; i < 6; ++i)
+        w[i] = dp4a_border_word(row, x0 - 4 + 4 * i, src.width, b.border, a.cval);
+    }
+    w[6] = 0;
+    w[7] = 0;
+#pragma unroll
+    for (int q = 0; q < PX; ++q) {
+      const int o = q - R + 4;  // the first tap's byte in w
+      const unsigned p0 = (o & 3) == 0
+                              ? w[o >> 2]
+                              : __byte_perm(w[o >> 2], w[(o >> 2) + 1],
+                                            0x3210u + 0x1111u * static_cast<unsigned>(o & 3));
+      unsigned p1 = 0;
+      if constexpr (K == 5) {
+        const int o1 = o + 4;
+        p1 = (o1 & 3) == 0 ? w[o1 >> 2]
+                           : __byte_perm(w[o1 >> 2], w[(o1 >> 2) + 1],
+                                         0x3210u + 0x1111u * static_cast<unsigned>(o1 & 3));
+      }
+#pragma unroll
+      for (int p = 0; p < S; ++p) {
+        const int j = r - p;
+        if (j < 0 || j >= K) continue;
+        acc[p][q] = dp4a_us(p0, taps[j][0], acc[p][q]);
+        if constexpr (K == 5) acc[p][q] = dp4a_us(p1, taps[j][1], acc[p][q]);
+      }
+    }
+  }
+  float f[S][PX];
+#pragma unroll
+  for (int p = 0; p < S; ++p)
+#pragma unroll
+    for (int q = 0; q < PX; ++q) f[p][q] = static_cast<float>(acc[p][q]) * a.unit;
+  store_acc<Tout, S, PX, 1>(d, x0, y0, f, a.scale, a.delta);
+}
+
+template <typename Tout, int K, int S, bool Interior>
+__global__ void __launch_bounds__(kFilterThreads)
+    filter_2d_dp4a_kernel(const GlobalSource<std::uint8_t, 1> src, const DstArgs d,
+                          const Dp4aTaps a, const FilterBorderArgs b, const BlockRange range) {
+  filter_2d_dp4a_body<Tout, K, S, Interior>(src, d, a, b, range);
+}
+
+// filter_2d_dp4a_body on each image of a LaunchBatch (launch_batch.cuh).
+template <typename Tout, int K, int S, bool Interior>
+struct Filter2DDp4aCall {
+  GlobalSource<std::uint8_t, 1> src;
+  DstArgs d;
+  Dp4aTaps a;
+  FilterBorderArgs b;
+  BlockRange range;
+  __device__ __forceinline__ void operator()() const {
+    filter_2d_dp4a_body<Tout, K, S, Interior>(src, d, a, b, range);
   }
 };
 
@@ -705,6 +891,37 @@ void launch_filter_2d(const SourceArgs& s, const DstArgs& d, int channels, ElemT
         const std::size_t bytes = filter_2d_tile_bytes(k.kw, k.kh, C, PX);
         allow_smem(kOp, filter_2d_tile_kernel<T, Tout, C, PX>, bytes);
         filter_2d_tile_kernel<T, Tout, C, PX><<<grid, block, bytes, st>>>(s, d, k, b);
+      } else if (Dp4aTaps dt{}; std::is_same_v<T, std::uint8_t> && C == 1 &&
+                                s.path == Path::global &&
+                                reinterpret_cast<std::uintptr_t>(s.data) % 16 == 0 &&
+                                s.pitch % 16 == 0 && dp4a_taps(k, b, dt)) {
+        if constexpr (std::is_same_v<T, std::uint8_t> && C == 1) {
+          constexpr int S = tuning::Filter::kDp4aRows;
+          const GlobalSource<T, C> src = make_global_source<T, C>(s);
+          const auto run = [&]<int K>() {
+            // Interior blocks: the window's 24 bytes a row (4 each side) inside the image.
+            const BlockRange in = interior_blocks(s.width, s.height, kBlockX * 16, kBlockY * S, 4);
+            if (!in.empty()) {
+              const dim3 igrid(static_cast<unsigned>(in.x1 - in.x0),
+                               static_cast<unsigned>(in.y1 - in.y0));
+              if (!defer_launch<kFilterThreads>(
+                      igrid, block, st, Filter2DDp4aCall<Tout, K, S, true>{src, d, dt, b, in})) {
+                filter_2d_dp4a_kernel<Tout, K, S, true><<<igrid, block, 0, st>>>(src, d, dt, b, in);
+                TEXCV_CUDA_CHECK_LAUNCH(kOp);
+              }
+            }
+            const dim3 vgrid(static_cast<unsigned>(((d.width + 15) / 16 + kBlockX - 1) / kBlockX),
+                             static_cast<unsigned>((d.height + kBlockY * S - 1) / (kBlockY * S)));
+            if (defer_launch<kFilterThreads>(
+                    vgrid, block, st, Filter2DDp4aCall<Tout, K, S, false>{src, d, dt, b, in}))
+              return;
+            filter_2d_dp4a_kernel<Tout, K, S, false><<<vgrid, block, 0, st>>>(src, d, dt, b, in);
+          };
+          if (k.kw == 3)
+            run.template operator()<3>();
+          else
+            run.template operator()<5>();
+        }
       } else if (s.path == Path::global && filter_2d_vec_applies(k.kw, k.kh, k.ax, k.ay)) {
         constexpr int VPX = kVecPx<T, C>;
         const dim3 vgrid(

@@ -10,6 +10,9 @@ struct FilterSm90 {
   // Output rows a thread of the 2-D vector strip kernel: f32 3x3 2 rows 0.145 ms, 1 row 0.155,
   // 4 rows 0.150, 8 rows 0.171; u8 with 16 pixels: 2 rows 0.073 ms.
   static constexpr int kVecRows = 2;
+  // Output rows a thread of the u8 dp4a kernel (16 pixels a thread; taps m * 2^-e). A first
+  // choice, not swept yet.
+  static constexpr int kDp4aRows = 2;
   // Rows a thread of the separable vector kernel for NB taps: enough rows to amortize the row
   // pass (recomputed for the S + NB - 1 window rows of S outputs).
   static constexpr int sep_rows(int nb) { return nb <= 3 ? 2 : nb <= 9 ? 4 : 8; }

@@ -86,7 +86,7 @@ case "${1:-}" in
     echo "test_cuda rc $?"
     grep -E "^\[  (PASSED|FAILED|  SKIPPED) |^\[  FAILED  \]|Failure|first at|first mismatch" $G/test_cuda_p.log | head -24
     echo "== bench_filters $(at)"
-    timeout 60 $B/bench_filters --reps 20 --filter bilateral,equalize,gamma,erode,dilate,convolve,sharpen,sobel,box \
+    timeout 120 $B/bench_filters --reps 20 --filter bilateral,equalize,gamma,erode,dilate,convolve,sharpen,sobel,box \
       --config u8x1,f32x1,u8x3,u8x4 --out $G/filters_tile.json >$G/filters_tile.txt 2>&1 || echo "bench_filters: exit $?"
     grep -E "copy|bilateral|equalize|gamma|erode|dilate|convolve|sharpen|sobel|box" $G/filters_tile.txt | head -60
     echo "== bench_filters, the disc kernel $(at)"

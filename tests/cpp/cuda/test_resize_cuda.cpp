@@ -105,10 +105,13 @@ TEST_P(GeometryCuda, ResizeFactorsMatchCpu) {
 
 // resize to exactly half size on u8 and u16: the 16-byte chunk kernel (resize_half_fits:
 // aligned whole images) and the general kernels (sub-images at odd offsets), linear and area, 1, 3
-// and 4 channels, rows that end inside a chunk (37, 65 and 1000 pixels wide), odd source sizes
-// (the last column or row unused), the size form and the factor form 0.5. Every result equals
-// the CPU backend bit for bit, and the CPU's equals the 2x2 mean rounded half to even computed
-// here; the outputs are poisoned first and nothing outside the destination is written.
+// and 4 channels, rows that end inside a chunk (37, 65 and 1000 pixels wide), the size form
+// (source exactly twice the destination) and the factor form 0.5 on odd source sizes whose half
+// rounds down (101 -> 50, 69 -> 34, 77 -> 38, 45 -> 22: round half to even, as cv::resize; the
+// last column and row unused). Every result equals the CPU backend bit for bit, and the CPU's
+// equals the 2x2 mean rounded half to even computed here; the outputs are poisoned first and
+// nothing outside the destination is written. (A size form like 75x47 -> 37x23 scales by 75/37,
+// not 2, and is not a half size: the first GPU run, 2fddf06, caught that in this test.)
 TEST(ResizeHalfCuda, U8AndU16MatchTheCpuAndTheMeanBitForBit) {
   TEXCV_REQUIRE_GPU();
   struct Shape {
@@ -117,9 +120,9 @@ TEST(ResizeHalfCuda, U8AndU16MatchTheCpuAndTheMeanBitForBit) {
   };
   for (ElemType t : {ElemType::u8, ElemType::u16})
     for (int c : {1, 3, 4})
-      for (const Shape sh :
-           {Shape{64, 48, 32, 24, false}, Shape{75, 47, 37, 23, false}, Shape{131, 9, 65, 4, false},
-            Shape{2000, 6, 1000, 3, false}, Shape{101, 67, 50, 33, true}}) {
+      for (const Shape sh : {Shape{64, 48, 32, 24, false}, Shape{74, 46, 37, 23, false},
+                             Shape{130, 8, 65, 4, false}, Shape{2000, 6, 1000, 3, false},
+                             Shape{101, 69, 50, 34, true}, Shape{77, 45, 38, 22, true}}) {
         const Image src = random_image(sh.sw, sh.sh, c, t, 7 * sh.sw + c);
         for (Interp ip : {Interp::linear, Interp::area})
           for (Path path : {Path::automatic, Path::global}) {

@@ -105,27 +105,7 @@ case "${1:-}" in
       grep -E "^\[  (PASSED|FAILED) |^\[  FAILED  \]|tests ran" $G/test_cuda_all.log | head -30
     fi
     ;;
-  m)
-    # The split-form erode's register cap as an A/B, from binaries built here (as p): MorphCuda's
-    # tests with the capped build (TEXCV_MORPH_SPLIT_MIN_BLOCKS=4), then bench_filters' erode and
-    # dilate rows unbounded and capped, twice each, NPP in the same processes.
-    P=$ROOT/build-prebuilt
-    B=/tmp/s16_pb
-    mkdir -p $B && tar xJf $P/stripped.tar.xz -C $B
-    export LD_LIBRARY_PATH=$P/lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
-    echo "binaries of $(cat $P/COMMIT 2>/dev/null)"
-    TEXCV_MORPH_SPLIT_MIN_BLOCKS=4 timeout 60 $B/test_cuda --gtest_filter='MorphCuda.*' >$G/morph_tests.log 2>&1
-    echo "MorphCuda (capped) rc $?"
-    grep -E "^\[  (PASSED|FAILED) |^\[  FAILED  \]" $G/morph_tests.log | head
-    for round in 1 2; do
-      for v in 1 4; do
-        TEXCV_MORPH_SPLIT_MIN_BLOCKS=$v timeout 30 $B/bench_filters --reps 20 --filter "erode" \
-          --config u8x1 --out $G/erode_${v}_$round.json >$G/erode_${v}_$round.txt 2>&1
-        echo "min blocks $v round $round: $(grep -E '^u8x1 +erode' $G/erode_${v}_$round.txt)"
-      done
-    done
-    ;;
-  *) echo "session16_device.sh: a, b, p or m" ;;
+  *) echo "session16_device.sh: a, b or p" ;;
 esac
 tar czf /tmp/s16.tgz -C $G . 2>/dev/null
 cp /tmp/s16.tgz "$OUT/s16_${1:-x}.tgz"

@@ -1,8 +1,5 @@
 // Morphology kernels for u8 images, the u8 one-channel rectangle kernels on 32-bit words, and the
 // fused rectangle kernel on u8x4 pixel words.
-#include <cstdlib>
-#include <string>
-
 #include "src/cuda/ops/morph/morph_kernels.cuh"
 
 namespace texcv::cuda::ops {
@@ -10,20 +7,6 @@ namespace texcv::cuda::ops {
 TEXCV_INSTANTIATE_MORPH(std::uint8_t)
 template void launch_morph_rect<U8x4Word>(const MorphSrc&, const DstArgs&, int, bool,
                                           const MorphAxisArgs&, const MorphAxisArgs&, cudaStream_t);
-
-namespace {
-
-// TEXCV_MORPH_SPLIT_MIN_BLOCKS=4: the split-form kernel built for 4 blocks an SM (64 registers,
-// spilling), for A/B measurements only (morph_tuning.hpp).
-bool split_min_blocks_4() {
-  static const bool on = [] {
-    const char* v = std::getenv("TEXCV_MORPH_SPLIT_MIN_BLOCKS");
-    return v != nullptr && std::string(v) == "4";
-  }();
-  return on;
-}
-
-}  // namespace
 
 void launch_morph_rect_u8(const MorphSrc& s, const DstArgs& d, bool max, const MorphAxisArgs& ax,
                           const MorphAxisArgs& ay, cudaStream_t st) {
@@ -42,16 +25,10 @@ void launch_morph_rect_u8(const MorphSrc& s, const DstArgs& d, bool max, const M
       with_fixed_size(ax.n, ay.n, [&]<int KX, int KY>() {
         if constexpr (KX != 0) {
           // 3x3 and 5x5: the split form's three-way picks.
-          if (split_min_blocks_4()) {
-            if (max)
-              morph_rect_u8_split_kernel<true, SW, KX, KY, 4><<<g, b, 0, st>>>(s, d, ax, ay, s0);
-            else
-              morph_rect_u8_split_kernel<false, SW, KX, KY, 4><<<g, b, 0, st>>>(s, d, ax, ay, s0);
-          } else if (max) {
+          if (max)
             morph_rect_u8_split_kernel<true, SW, KX, KY><<<g, b, 0, st>>>(s, d, ax, ay, s0);
-          } else {
+          else
             morph_rect_u8_split_kernel<false, SW, KX, KY><<<g, b, 0, st>>>(s, d, ax, ay, s0);
-          }
         } else if (max) {
           morph_rect_u8x16_kernel<true, SW, KX, KY><<<g, b, 0, st>>>(s, d, ax, ay, s0);
         } else {

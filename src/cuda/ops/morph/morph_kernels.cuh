@@ -587,8 +587,8 @@ __device__ __noinline__ unsigned rect_u8_word_border(const std::uint8_t* row, in
 // 4q + 2 are the even lanes' picks, 4q + 1 and 4q + 3 the odd lanes'. Each output row is stored
 // as soon as its last source row is in (rows held: KY, in registers). Same bytes as the CPU (min
 // and max of integers do not depend on the order).
-template <bool Max, int SW, int KX, int KY, int MinBlocks = 1>
-__global__ void __launch_bounds__(kBlockX* kBlockY, MinBlocks)
+template <bool Max, int SW, int KX, int KY>
+__global__ void __launch_bounds__(kBlockX* kBlockY)
     morph_rect_u8_split_kernel(const MorphSrc s, const DstArgs d, const MorphAxisArgs ax,
                                const MorphAxisArgs ay, const int s0) {
   static_assert(KX % 2 == 1 && KY % 2 == 1 && KX >= 3 && KY >= 3, "odd sizes from 3");

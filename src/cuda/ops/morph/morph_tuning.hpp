@@ -18,10 +18,6 @@ struct MorphSm90 {
   // choice (the f32 kernel's 8 rows), not swept yet.
   static constexpr int kRectU8MaxTaps = 15;
   static constexpr int kRectU8Rows = 8;
-  // The split-form kernel (3x3 and 5x5 u8 rectangles, VIMNMX3) takes 74-80 registers: 3
-  // blocks of 256 threads an SM. Capped at 64 (4 blocks) it spills 72-368 bytes a thread;
-  // TEXCV_MORPH_SPLIT_MIN_BLOCKS=4 in the environment runs that build for an A/B measurement
-  // (morph.u8.cu).
 };
 
 using Morph = MorphSm90;

@@ -417,6 +417,13 @@ __device__ __forceinline__ void patch_thread(int& tx, int& ty) {
 template <typename T, Interp IP>
 constexpr bool kGatherPatch = !(IP == Interp::cubic && sizeof(T) == 4);
 
+// detail::border_index out of line, for an index already known to lie outside [0, n): kernels
+// that unroll their rows (the u8 rectangles, the u8 dp4a convolution) would otherwise carry its
+// switch once per row.
+__device__ __noinline__ inline int border_index_out_of_line(int i, int n, Border b) {
+  return detail::border_index(i, n, b);
+}
+
 // The grid covering width x height with PX pixels per thread along x.
 inline dim3 grid_for(int width, int height, int px) {
   const int cols = (width + px - 1) / px;

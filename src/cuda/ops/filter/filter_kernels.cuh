@@ -234,11 +234,6 @@ __device__ __forceinline__ void load_window_row(const Src& src, const FilterBord
   }
 }
 
-// detail::border_index, out of line (for unrolled loops that would each carry its switch).
-__device__ __noinline__ inline int border_index_out_of_line_f(int i, int n, Border b) {
-  return detail::border_index(i, n, b);
-}
-
 // The blocks (exclusive ranges of blockIdx) whose whole source window lies inside the image: the
 // register kernels run these in one launch without any border code (Interior = true; blockIdx
 // offset by x0, y0), and every other block in a second launch (Interior = false) that skips them.
@@ -468,7 +463,7 @@ __device__ __forceinline__ void filter_2d_dp4a_body(const GlobalSource<std::uint
     int iy = yy;
     if constexpr (!Interior) {
       if (static_cast<unsigned>(yy) >= static_cast<unsigned>(src.height))
-        iy = border_index_out_of_line_f(yy, src.height, b.border);
+        iy = border_index_out_of_line(yy, src.height, b.border);
     }
     unsigned w[8];  // bytes x0 - 4 .. x0 + 27 (the last 8 only for 5x5's zero taps)
     const std::uint8_t* row =

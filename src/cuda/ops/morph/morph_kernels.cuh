@@ -396,6 +396,22 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
   }
 }
 
+// The 32-bit words of nv aligned 16-byte loads from p (nv <= NV; the words past them are 0): a
+// source row's window in the 16-pixel u8 rectangle kernels.
+template <int NV>
+__device__ __forceinline__ void load_row_words(const std::uint8_t* p, int nv,
+                                               unsigned (&w)[4 * NV]) {
+  const auto* q = reinterpret_cast<const uint4*>(p);
+#pragma unroll
+  for (int v = 0; v < NV; ++v) {
+    const uint4 u = v < nv ? __ldg(q + v) : make_uint4(0u, 0u, 0u, 0u);
+    w[4 * v] = u.x;
+    w[4 * v + 1] = u.y;
+    w[4 * v + 2] = u.z;
+    w[4 * v + 3] = u.w;
+  }
+}
+
 // The same rectangle on 16 pixels a thread (4 output words) from 16-byte loads, for sources whose
 // rows start at 16-byte steps (pitch % 16 == 0): a row's window is at most 3 aligned 16-byte loads
 // (the 4-pixel kernel above needs a 4-byte load per word), so each thread has 4 times the bytes in
@@ -439,16 +455,8 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
     if (iy >= 0) {
       const std::uint8_t* row = morph_row<std::uint8_t>(s, iy);
       if (words) {
-        const auto* p = reinterpret_cast<const uint4*>(row + base);
         unsigned w[4 * NV];
-#pragma unroll
-        for (int v = 0; v < NV; ++v) {
-          const uint4 u = v < nv ? __ldg(p + v) : make_uint4(0u, 0u, 0u, 0u);
-          w[4 * v] = u.x;
-          w[4 * v + 1] = u.y;
-          w[4 * v + 2] = u.z;
-          w[4 * v + 3] = u.w;
-        }
+        load_row_words<NV>(row + base, nv, w);
         // a[k]: the bytes first + 4k .. first + 4k + 3.
         unsigned a[NA];
 #pragma unroll
@@ -556,12 +564,6 @@ __device__ __forceinline__ unsigned pick_taps(const unsigned (&a)[N], const unsi
   return m;
 }
 
-// detail::border_index for an index outside [0, n), out of line (unrolled rows would each carry
-// its switch).
-__device__ __noinline__ inline int border_index_out_of_line(int i, int n, Border b) {
-  return detail::border_index(i, n, b);
-}
-
 // The picks along x of n taps for the 4 output bytes whose first taps are source x0 .. x0 + 3,
 // byte by byte with the border (the threads at a row's ends).
 template <bool Max>
@@ -618,16 +620,8 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
                        ? yy
                        : border_index_out_of_line(yy, s.height, ay.border);
     if (iy >= 0 && words) {
-      const auto* p = reinterpret_cast<const uint4*>(morph_row<std::uint8_t>(s, iy) + base);
       unsigned w[4 * NV];
-#pragma unroll
-      for (int v = 0; v < NV; ++v) {
-        const uint4 u = v < nv ? __ldg(p + v) : make_uint4(0u, 0u, 0u, 0u);
-        w[4 * v] = u.x;
-        w[4 * v + 1] = u.y;
-        w[4 * v + 2] = u.z;
-        w[4 * v + 3] = u.w;
-      }
+      load_row_words<NV>(morph_row<std::uint8_t>(s, iy) + base, nv, w);
       unsigned e[NA], o[NA];  // the window's bytes from the first tap, split
 #pragma unroll
       for (int k = 0; k < NA; ++k) {

@@ -71,6 +71,11 @@ Image read_jpeg(std::FILE* f, const std::string& path, const ReadOptions& opt, R
 // check_jpeg's decoding part (texcv/io.hpp): the caller has checked the size and signature.
 std::string check_jpeg_data(const unsigned char* data, std::size_t size, const std::string& path,
                             const ReadOptions& opt);
+// check_jpeg_data's first stage (tests and benchmarks call it alone): true when the header,
+// the caps and the fast entropy walk (codec_jpeg_scan.hpp) find the file sound; false means
+// "not settled", never "damaged".
+bool jpeg_sound_by_scan(const unsigned char* data, std::size_t size, const std::string& path,
+                        const ReadOptions& opt);
 
 // Writers: `f` is the temporary file beside the target (imwrite) or a stream into memory
 // (imencode); messages read "<op>: <path>: ..." (`path`: the target; "" for memory). The caller

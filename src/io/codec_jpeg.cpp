@@ -43,6 +43,7 @@
 #include <csetjmp>
 #include <cstddef>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <vector>
 
@@ -51,6 +52,7 @@
 #include <jerror.h>
 
 #include "src/io/codec.hpp"
+#include "src/io/codec_jpeg_scan.hpp"
 
 namespace texcv::io_detail {
 namespace {
@@ -306,6 +308,48 @@ bool jpeg_scan_stage(jpeg_decompress_struct* cinfo, JpegErr* err) {
   return true;
 }
 
+// check_jpeg's fast stage: libjpeg-turbo reads the header and sets the decode up as the quick
+// pass does (jpeg_start_decompress at 1/8 scale, gray: its checks of the tables, the sampling
+// and the MCU size; on a file of one sequential scan it reads no entropy data), and the scan's
+// layout and Huffman tables are copied out for scan_jpeg_entropy. False for what that does not
+// handle (progressive, arithmetic, 12-bit, lossless, a scan without every component, which
+// jpeg_start_decompress would read whole) and for any error or damage warning.
+bool jpeg_layout_stage(jpeg_decompress_struct* cinfo, JpegErr* err, JpegScanLayout* layout) {
+  if (setjmp(err->jump)) return false;
+  if (cinfo->progressive_mode || cinfo->arith_code || cinfo->data_precision != 8 ||
+      cinfo->comps_in_scan != cinfo->num_components || cinfo->Ss != 0 ||
+      cinfo->Se != DCTSIZE2 - 1 || cinfo->Ah != 0 || cinfo->Al != 0)
+    return false;
+  cinfo->scale_num = 1;
+  cinfo->scale_denom = 8;
+  if (cinfo->jpeg_color_space == JCS_YCbCr || cinfo->jpeg_color_space == JCS_GRAYSCALE)
+    cinfo->out_color_space = JCS_GRAYSCALE;
+  cinfo->do_fancy_upsampling = FALSE;
+  jpeg_start_decompress(cinfo);
+  if (cinfo->blocks_in_MCU < 1 || cinfo->blocks_in_MCU > JpegScanLayout::kMaxBlocks) return false;
+  layout->blocks_in_mcu = cinfo->blocks_in_MCU;
+  layout->mcus = static_cast<std::uint64_t>(cinfo->MCUs_per_row) * cinfo->MCU_rows_in_scan;
+  layout->restart_interval = cinfo->restart_interval;
+  for (int t = 0; t < 4; ++t) {
+    for (int k = 0; k < 2; ++k) {
+      const JHUFF_TBL* h = k ? cinfo->ac_huff_tbl_ptrs[t] : cinfo->dc_huff_tbl_ptrs[t];
+      JpegHuffSpec& spec = k ? layout->ac[t] : layout->dc[t];
+      if (!h) continue;
+      std::memcpy(spec.bits, h->bits, sizeof spec.bits);
+      std::memcpy(spec.vals, h->huffval, sizeof spec.vals);
+    }
+  }
+  for (int b = 0; b < cinfo->blocks_in_MCU; ++b) {
+    const jpeg_component_info* c = cinfo->cur_comp_info[cinfo->MCU_membership[b]];
+    if (c->dc_tbl_no < 0 || c->dc_tbl_no > 3 || c->ac_tbl_no < 0 || c->ac_tbl_no > 3 ||
+        !cinfo->dc_huff_tbl_ptrs[c->dc_tbl_no] || !cinfo->ac_huff_tbl_ptrs[c->ac_tbl_no])
+      return false;
+    layout->dc_table[b] = c->dc_tbl_no;
+    layout->ac_table[b] = c->ac_tbl_no;
+  }
+  return true;
+}
+
 // Whether a component's sampling factors do not divide the largest ones (e.g. 3x1 beside 2x1):
 // libjpeg-turbo's upsampler refuses those at jpeg_start_decompress ("Fractional sampling not
 // implemented yet"), before reading any entropy data, which jpeg_read_coefficients never does.
@@ -388,8 +432,36 @@ Image read_jpeg(std::FILE* f, const std::string& path, const ReadOptions& opt, R
   return img;
 }
 
+bool jpeg_sound_by_scan(const unsigned char* data, std::size_t size, const std::string& path,
+                        const ReadOptions& opt) {
+  JpegReader r(data, size);
+  JpegScanLayout layout;
+  try {
+    const ImageInfo info = jpeg_info_of(r, false, "imread", path);
+    check_pixel_cap("imread", path, info, opt.max_pixels);
+    check_image_size("imread", path, info);
+    if (fractional_sampling(r.cinfo) || !jpeg_layout_stage(&r.cinfo, &r.err, &layout)) return false;
+  } catch (const Error&) {
+    return false;
+  }
+  // Where libjpeg stopped reading: the first byte after the SOS segment (the source hands out
+  // the caller's bytes in place; next_input_byte elsewhere means its fake EOI, the data ended).
+  const unsigned char* at = r.src.data - r.src.pub.bytes_in_buffer;
+  if (r.src.pub.bytes_in_buffer && r.src.pub.next_input_byte != at) return false;
+  return scan_jpeg_entropy(layout, at, r.src.data + r.src.size) == JpegScanVerdict::sound;
+}
+
 std::string check_jpeg_data(const unsigned char* data, std::size_t size, const std::string& path,
                             const ReadOptions& opt) {
+  // First the fast verdict (codec_jpeg_scan.hpp): it says "sound" only of files libjpeg-turbo
+  // decodes without an error or a damage warning, and costs a fraction of libjpeg-turbo's checked
+  // entropy decode. Every other file goes on to libjpeg-turbo below. TEXCV_JPEG_SCAN=0 skips it
+  // (an A/B aid for benchmarks: the verdict is the same either way).
+  static const bool scan_on = [] {
+    const char* v = std::getenv("TEXCV_JPEG_SCAN");
+    return !(v && std::strcmp(v, "0") == 0);
+  }();
+  if (scan_on && jpeg_sound_by_scan(data, size, path, opt)) return std::string();
   // The quick pass settles the common case, a sound file (no error, no damage warning), in
   // 86-87 % of jpeg_read_coefficients' time (1080p files, docs/performance.md). Anything else (an
   // error, a warning, a header the caller must hear about) is settled by the full pass below, which

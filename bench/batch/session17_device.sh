@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# Seventeenth session (issue 15): check_jpeg's fast verdict (src/io/codec_jpeg_scan.cpp) on the
+# GPU machine, with no build there. Two places:
+#   here (the development machine, a build folder configured with CUDA, NPP and nvJPEG from the
+#   PyPI wheels, -DTEXCV_NPP_ROOT=... -DTEXCV_NVJPEG_INCLUDE=... -DTEXCV_NVJPEG_LIBRARY=...):
+#     B=build bash bench/batch/session17_device.sh pack
+#   builds texcv, test_cli, test_batch, test_io, test_cuda, bench_geometry, bench_filters and
+#   bench/io_jpeg_check.cpp, strips them and packs them with xz into build-prebuilt/ (with
+#   nvJPEG's library; build-prebuilt/lib keeps the libraries Ubuntu 24.04 lacks), its commit in
+#   build-prebuilt/COMMIT and COMMIT. Then the device call, carry
+#   [".devdeps", "COMMIT", "build-prebuilt"]:
+#     bash bench/batch/session17_device.sh a
+#   unpacks the binaries into build/ (where the tests expect the CLI and their data: the
+#   repository is linked at the path it was built at when that path is free), then
+#     1. test_io's JPEG verdict tests, test_batch, test_cli's Batch* tests on the GPU (the
+#        cross-device verdict test and nvJPEG against libjpeg-turbo among them);
+#     2. bench/io_jpeg_check on the 1,000 JPEGs, 16 threads and 1: the fast verdict, check_jpeg
+#        with it and without it (TEXCV_JPEG_SCAN=0), the full CPU decode;
+#     3. bench/batch/ab_variants.sh on the 1,000 and the 8,000 JPEGs, medians of 3: cuda and auto
+#        with and without the fast verdict, then OpenCV's pool; a cuda run with
+#        TEXCV_BATCH_TIMING=1 (where a worker's time goes);
+#     4. test_cuda in the time left (the sixteenth session's last kernels, 5f6c52e, never ran).
+# Logs go to /tmp/s17 and $OUT/s17_a.tgz.
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+ROOT=$PWD
+if [ "${1:-}" = pack ]; then
+  B=${B:-build}
+  cmake --build "$B" -j2 --target texcv_cli test_cli test_batch test_io test_cuda bench_geometry \
+    bench_filters || exit 1
+  nvj=$(grep -E "^TEXCV_NVJPEG_LIBRARY:" "$B/CMakeCache.txt" | cut -d= -f2)
+  [ -f "$nvj" ] || { echo "no nvJPEG in $B (TEXCV_NVJPEG_LIBRARY)"; exit 1; }
+  cuda=$(dirname "$(command -v nvcc)")/..
+  g++ -std=c++20 -O2 -Wall -Wextra -I . -I include bench/io_jpeg_check.cpp "$B/src/libtexcv.a" \
+    -ltiff -lpng -ljpeg -lhwy -fopenmp -pthread -L"$cuda/lib64" -lcudart "$nvj" \
+    -o "$B/bin/io_jpeg_check" || exit 1
+  rm -rf /tmp/pb && mkdir -p /tmp/pb/bin /tmp/pb/tests
+  for f in bin/texcv bin/bench_geometry bin/bench_filters bin/io_jpeg_check tests/test_cli \
+    tests/test_batch tests/test_io tests/test_cuda; do
+    strip -o "/tmp/pb/$f" "$B/$f" || exit 1
+  done
+  mkdir -p build-prebuilt/lib
+  cp -L "$nvj" build-prebuilt/lib/
+  rm -f build-prebuilt/stripped.tar.xz
+  (tar cf - -C /tmp/pb . | xz -T2 --lzma2=preset=6,dict=192MiB >build-prebuilt/stripped.tar.xz) ||
+    exit 1
+  echo "$(cd "$B" && pwd)" >build-prebuilt/BUILT_AT
+  git rev-parse HEAD | tee build-prebuilt/COMMIT COMMIT
+  du -sh build-prebuilt .devdeps
+  exit 0
+fi
+OUT=${OUT:-$ROOT/out-device}
+mkdir -p "$OUT"
+T0=$(date +%s)
+at() { echo "(at $(($(date +%s) - T0)) s)"; }
+G=/tmp/s17
+mkdir -p $G
+nvidia-smi -L
+P=$ROOT/build-prebuilt
+echo "binaries of $(cat $P/COMMIT), tree of $(cat COMMIT 2>/dev/null)"
+# The tests look for the CLI and their data under the path they were built at.
+built=$(cat $P/BUILT_AT)
+src=$(dirname "$built")
+mkdir -p build && tar xJf $P/stripped.tar.xz -C build
+if [ "$src" != "$ROOT" ] && [ ! -e "$src" ]; then
+  mkdir -p "$(dirname "$src")" 2>/dev/null && ln -s "$ROOT" "$src" && echo "linked $src -> $ROOT"
+fi
+[ "$(basename "$built")" = build ] || ln -sfn "$ROOT/build" "$src/$(basename "$built")"
+export LD_LIBRARY_PATH=$P/lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
+ldd build/bin/texcv | grep "not found"
+nproc
+case "${1:-}" in
+  a)
+    echo "== test_io JPEG verdicts $(at)"
+    timeout 60 build/tests/test_io --gtest_filter='IoJpegScan.*:IoCorruptJpeg.*' >$G/test_io.log 2>&1
+    echo "test_io rc $?"
+    grep -E "^\[  (PASSED|FAILED) |^\[  FAILED  \]|damaged copies" $G/test_io.log | head
+    echo "== test_batch $(at)"
+    timeout 60 build/tests/test_batch >$G/test_batch.log 2>&1
+    echo "test_batch rc $?"
+    grep -E "^\[  (PASSED|FAILED) |^\[  FAILED  \]" $G/test_batch.log | head
+    echo "== test_cli Batch* $(at)"
+    timeout 170 build/tests/test_cli --gtest_filter='Batch*' >$G/test_cli_batch.log 2>&1
+    echo "Batch* rc $?"
+    grep -E "^\[  (PASSED|FAILED|  SKIPPED) |^\[  FAILED  \]|Failure" $G/test_cli_batch.log | head -20
+    echo "== data $(at)"
+    py=python3
+    TEXCV=$ROOT/build/bin/texcv OUT=$G/warm timeout 120 bash bench/batch/run.sh --sets jpeg \
+      --jpeg 1000 --tools texcv-cpu --repeat 1 --data /tmp/texcv-batch-data \
+      --work /tmp/texcv-batch-work >$G/data.log 2>&1
+    ls /tmp/texcv-batch-data/jpeg | wc -l
+    sync
+    sleep 2
+    echo "== io_jpeg_check $(at)"
+    for th in 16 1; do
+      build/bin/io_jpeg_check /tmp/texcv-batch-data/jpeg $th 3 scan,check,decode
+      TEXCV_JPEG_SCAN=0 build/bin/io_jpeg_check /tmp/texcv-batch-data/jpeg $th 3 check | tail -1
+    done 2>&1 | tee $G/io_jpeg_check.txt
+    echo "== batch A/B $(at)"
+    export TEXCV_AB_SETS="jpeg jpegx" TEXCV_AB_REPEAT=3
+    TEXCV=$ROOT/build/bin/texcv OUT=$G bash bench/batch/ab_variants.sh \
+      "cuda|texcv-cuda|" "cuda_noscan|texcv-cuda|TEXCV_JPEG_SCAN=0" \
+      "auto|texcv-auto|" "auto_noscan|texcv-auto|TEXCV_JPEG_SCAN=0" 2>&1 | tee $G/ab.txt
+    TEXCV_AB_SETS=jpeg TEXCV=$ROOT/build/bin/texcv OUT=$G bash bench/batch/ab_variants.sh \
+      "opencv|opencv|" "cpu|texcv-cpu|" 2>&1 | tee -a $G/ab.txt
+    echo "== timed cuda run $(at)"
+    rm -rf /tmp/s17_timed
+    TEXCV_BATCH_TIMING=1 /usr/bin/time -v build/bin/texcv batch -i /tmp/texcv-batch-data/jpeg \
+      -o /tmp/s17_timed -p "resize:scale=0.5;convolve:kernel=-1|-1|-1|-1|16|-1|-1|-1|-1,scale=0.125" \
+      -d cuda -f jpeg -q 90 >$G/timed.txt 2>&1
+    grep -E "texcv batch:|Maximum resident|Elapsed" $G/timed.txt | head -24
+    left=$((${S17_LIMIT:-560} - ($(date +%s) - T0)))
+    echo "== test_cuda $(at), $left s left"
+    if [ "$left" -gt 40 ]; then
+      timeout "$left" build/tests/test_cuda --gtest_filter='MorphCuda.*:FiltersCuda.Convolve*:NonlinearCuda.*:ResizeHalfCuda.*:ResizeDoubleCuda.*:HistCuda.*' \
+        >$G/test_cuda.log 2>&1
+      echo "test_cuda rc $?"
+      grep -E "^\[  (PASSED|FAILED) |^\[  FAILED  \]|tests ran" $G/test_cuda.log | head -20
+    fi
+    ;;
+  *) echo "session17_device.sh: pack (here) or a (on the device)" ;;
+esac
+tar czf /tmp/s17.tgz -C $G --exclude='*.jpg' . 2>/dev/null
+cp /tmp/s17.tgz "$OUT/s17_${1:-x}.tgz"

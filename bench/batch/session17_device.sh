@@ -17,7 +17,8 @@
 #     2. bench/io_jpeg_check on the 1,000 JPEGs, 16 threads and 1: the fast verdict, check_jpeg
 #        with it and without it (TEXCV_JPEG_SCAN=0), the full CPU decode;
 #     3. bench/batch/ab_variants.sh on the 1,000 and the 8,000 JPEGs, medians of 3: cuda and auto
-#        with and without the fast verdict, then OpenCV's pool; a cuda run with
+#        with and without the fast verdict, cuda with 4 CUDA workers, then OpenCV's pool and
+#        texcv-cpu on the 1,000; a cuda run with
 #        TEXCV_BATCH_TIMING=1 (where a worker's time goes);
 #     4. test_cuda in the time left (the sixteenth session's last kernels, 5f6c52e, never ran).
 # Logs go to /tmp/s17 and $OUT/s17_a.tgz.
@@ -100,7 +101,8 @@ case "${1:-}" in
     export TEXCV_AB_SETS="jpeg jpegx" TEXCV_AB_REPEAT=3
     TEXCV=$ROOT/build/bin/texcv OUT=$G bash bench/batch/ab_variants.sh \
       "cuda|texcv-cuda|" "cuda_noscan|texcv-cuda|TEXCV_JPEG_SCAN=0" \
-      "auto|texcv-auto|" "auto_noscan|texcv-auto|TEXCV_JPEG_SCAN=0" 2>&1 | tee $G/ab.txt
+      "auto|texcv-auto|" "auto_noscan|texcv-auto|TEXCV_JPEG_SCAN=0" \
+      "cuda_s4|texcv-cuda@streams=4|" 2>&1 | tee $G/ab.txt
     TEXCV_AB_SETS=jpeg TEXCV=$ROOT/build/bin/texcv OUT=$G bash bench/batch/ab_variants.sh \
       "opencv|opencv|" "cpu|texcv-cpu|" 2>&1 | tee -a $G/ab.txt
     echo "== timed cuda run $(at)"

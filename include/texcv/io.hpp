@@ -136,15 +136,18 @@ ImageInfo read_info(const unsigned char* data, std::size_t size, const std::stri
 Image imdecode(const unsigned char* data, std::size_t size, const std::string& name,
                const ReadOptions& opt = {}, ReadNotes* notes = nullptr);
 
-// Checks a JPEG file held in memory as imread would decode it, with libjpeg-turbo's entropy
-// decoder (every Huffman symbol decoded in imread's order; a sound file in one pass at 1/8 scale,
-// luma only, a 1x1 inverse DCT and no image-sized buffer, anything else again through
-// jpeg_read_coefficients for the message), so the verdict is the same as imread's on that file:
-// throws what imread would throw for it (same message, "imread: <path>: ...", with `path` in it;
-// `path` only names the data, its extension is not looked at); returns the corrupt-data warning
-// ("" when none) when opt.allow_corrupt. The entropy decoding is most of a decode's time: on
-// 1920x1080 quality 90-95 JPEGs (2-core machine, medians of 15) check_jpeg takes 2.5-4.0 ms where
-// a full decode takes 4.8-6.6 ms (jpeg_read_coefficients alone, before 2026-12-03: 2.9-4.7 ms).
+// Checks a JPEG file held in memory as imread would decode it, so the verdict is the same as
+// imread's on that file: throws what imread would throw for it (same message,
+// "imread: <path>: ...", with `path` in it; `path` only names the data, its extension is not looked
+// at); returns the corrupt-data warning ("" when none) when opt.allow_corrupt. Two steps: a
+// sequential Huffman file is first walked code by code after libjpeg-turbo has read its header
+// and set the decode up (src/io/codec_jpeg_scan.hpp; no coefficients, no inverse DCT), which
+// settles a sound file; any other file, or anything that walk cannot vouch for, goes through
+// libjpeg-turbo's entropy decoder (every Huffman symbol decoded in imread's order; a sound file in
+// one pass at 1/8 scale, anything else again through jpeg_read_coefficients for the message).
+// On 1920x1080 quality 90 JPEGs (2-core development machine, AMD EPYC) a sound file takes
+// 1.5 ms where libjpeg-turbo's pass took 2.8 ms and a full decode 5.3 ms (docs/performance.md).
+// TEXCV_JPEG_SCAN=0 in the environment skips the first step (an A/B aid).
 std::string check_jpeg(const unsigned char* data, std::size_t size, const std::string& path,
                        const ReadOptions& opt = {});
 

@@ -38,7 +38,9 @@
 // buffer happened to be full). check_jpeg runs the same header code on the same source and then
 // decodes the same entropy data in the same order as the full decode, so it meets the same first
 // warning: a quick pass at 1/8 scale for sound files, then jpeg_read_coefficients for the others
-// (check_jpeg_data).
+// (check_jpeg_data). Before those, jpeg_sound_by_scan lets libjpeg-turbo read the header and set
+// the decode up, then walks the entropy data with codec_jpeg_scan.cpp, which can only say
+// "sound" (where libjpeg-turbo meets no damage warning) or "unsure" (the passes above decide).
 // jpeglib.h needs size_t and FILE declared before it.
 #include <csetjmp>
 #include <cstddef>

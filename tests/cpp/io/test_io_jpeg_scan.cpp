@@ -185,7 +185,8 @@ TEST(IoJpegScan, FillBytesBeforeMarkersAreSoundAndDataBeforeEoiIsLeftToLibjpeg) 
   // FF fill bytes before every RSTn and before EOI: legal, libjpeg skips them.
   std::string filled = b;
   filled.insert(filled.size() - 2, 3, static_cast<char>(0xFF));
-  for (auto it = rst.rbegin(); it != rst.rend(); ++it) filled.insert(*it, 1, static_cast<char>(0xFF));
+  for (auto it = rst.rbegin(); it != rst.rend(); ++it)
+    filled.insert(*it, 1, static_cast<char>(0xFF));
   EXPECT_TRUE(scan_sound(filled));
   EXPECT_EQ(decode_verdict(filled), "");
   // One byte of data after the last MCU, before EOI: libjpeg may drop it from its bit buffer

@@ -12,14 +12,14 @@
 #     bash bench/batch/session17_device.sh a
 #   unpacks the binaries into build/ (where the tests expect the CLI and their data: the
 #   repository is linked at the path it was built at when that path is free), then
-#     1. test_io's JPEG verdict tests, test_batch, test_cli's Batch* tests on the GPU (the
-#        cross-device verdict test and nvJPEG against libjpeg-turbo among them);
-#     2. bench/io_jpeg_check on the 1,000 JPEGs, 16 threads and 1: the fast verdict, check_jpeg
+#     1. bench/io_jpeg_check on the 1,000 JPEGs, 16 threads and 1: the fast verdict, check_jpeg
 #        with it and without it (TEXCV_JPEG_SCAN=0), the full CPU decode;
-#     3. bench/batch/ab_variants.sh on the 1,000 and the 8,000 JPEGs, medians of 3: cuda and auto
+#     2. bench/batch/ab_variants.sh on the 1,000 and the 8,000 JPEGs, medians of 3: cuda and auto
 #        with and without the fast verdict, cuda with 4 CUDA workers, then OpenCV's pool and
 #        texcv-cpu on the 1,000; a cuda run with
 #        TEXCV_BATCH_TIMING=1 (where a worker's time goes);
+#     3. test_io's JPEG verdict tests, test_batch, test_cli's Batch* tests on the GPU (the
+#        cross-device verdict test and nvJPEG against libjpeg-turbo among them);
 #     4. test_cuda in the time left (the sixteenth session's last kernels, 5f6c52e, never ran).
 # Logs go to /tmp/s17 and $OUT/s17_a.tgz.
 set -u
@@ -72,18 +72,6 @@ ldd build/bin/texcv | grep "not found"
 nproc
 case "${1:-}" in
   a)
-    echo "== test_io JPEG verdicts $(at)"
-    timeout 60 build/tests/test_io --gtest_filter='IoJpegScan.*:IoCorruptJpeg.*' >$G/test_io.log 2>&1
-    echo "test_io rc $?"
-    grep -E "^\[  (PASSED|FAILED) |^\[  FAILED  \]|damaged copies" $G/test_io.log | head
-    echo "== test_batch $(at)"
-    timeout 60 build/tests/test_batch >$G/test_batch.log 2>&1
-    echo "test_batch rc $?"
-    grep -E "^\[  (PASSED|FAILED) |^\[  FAILED  \]" $G/test_batch.log | head
-    echo "== test_cli Batch* $(at)"
-    timeout 170 build/tests/test_cli --gtest_filter='Batch*' >$G/test_cli_batch.log 2>&1
-    echo "Batch* rc $?"
-    grep -E "^\[  (PASSED|FAILED|  SKIPPED) |^\[  FAILED  \]|Failure" $G/test_cli_batch.log | head -20
     echo "== data $(at)"
     py=python3
     TEXCV=$ROOT/build/bin/texcv OUT=$G/warm timeout 120 bash bench/batch/run.sh --sets jpeg \
@@ -111,6 +99,18 @@ case "${1:-}" in
       -o /tmp/s17_timed -p "resize:scale=0.5;convolve:kernel=-1|-1|-1|-1|16|-1|-1|-1|-1,scale=0.125" \
       -d cuda -f jpeg -q 90 >$G/timed.txt 2>&1
     grep -E "texcv batch:|Maximum resident|Elapsed" $G/timed.txt | head -24
+    echo "== test_io JPEG verdicts $(at)"
+    timeout 60 build/tests/test_io --gtest_filter='IoJpegScan.*:IoCorruptJpeg.*' >$G/test_io.log 2>&1
+    echo "test_io rc $?"
+    grep -E "^\[  (PASSED|FAILED) |^\[  FAILED  \]|damaged copies" $G/test_io.log | head
+    echo "== test_batch $(at)"
+    timeout 60 build/tests/test_batch >$G/test_batch.log 2>&1
+    echo "test_batch rc $?"
+    grep -E "^\[  (PASSED|FAILED) |^\[  FAILED  \]" $G/test_batch.log | head
+    echo "== test_cli Batch* $(at)"
+    timeout $((${S17_LIMIT:-560} - 60 - ($(date +%s) - T0))) build/tests/test_cli --gtest_filter='Batch*' >$G/test_cli_batch.log 2>&1
+    echo "Batch* rc $?"
+    grep -E "^\[  (PASSED|FAILED|  SKIPPED) |^\[  FAILED  \]|Failure" $G/test_cli_batch.log | head -20
     left=$((${S17_LIMIT:-560} - ($(date +%s) - T0)))
     echo "== test_cuda $(at), $left s left"
     if [ "$left" -gt 40 ]; then

@@ -120,7 +120,39 @@ case "${1:-}" in
       grep -E "^\[  (PASSED|FAILED) |^\[  FAILED  \]|tests ran" $G/test_cuda.log | head -20
     fi
     ;;
-  *) echo "session17_device.sh: pack (here) or a (on the device)" ;;
+  b)
+    # a in less device time (the session had under 700 s left after eleven calls got no
+    # machine): the 16-thread check, cuda with and without the fast verdict and auto on both
+    # sets, OpenCV's pool on the 1,000, the JPEG verdict tests, then test_cli's Batch* tests.
+    TEXCV=$ROOT/build/bin/texcv OUT=$G/warm timeout 120 bash bench/batch/run.sh --sets jpeg \
+      --jpeg 1000 --tools texcv-cpu --repeat 1 --data /tmp/texcv-batch-data \
+      --work /tmp/texcv-batch-work >$G/data.log 2>&1
+    ls /tmp/texcv-batch-data/jpeg | wc -l
+    sync
+    echo "== io_jpeg_check $(at)"
+    { build/bin/io_jpeg_check /tmp/texcv-batch-data/jpeg 16 3 scan,check
+      TEXCV_JPEG_SCAN=0 build/bin/io_jpeg_check /tmp/texcv-batch-data/jpeg 16 3 check | tail -1; } \
+      2>&1 | tee $G/io_jpeg_check.txt
+    echo "== batch A/B $(at)"
+    TEXCV_AB_SETS="jpeg jpegx" TEXCV_AB_REPEAT=3 TEXCV=$ROOT/build/bin/texcv OUT=$G \
+      bash bench/batch/ab_variants.sh "cuda|texcv-cuda|" "cuda_noscan|texcv-cuda|TEXCV_JPEG_SCAN=0" \
+      "auto|texcv-auto|" 2>&1 | tee $G/ab.txt
+    TEXCV_AB_SETS=jpeg TEXCV_AB_REPEAT=3 TEXCV=$ROOT/build/bin/texcv OUT=$G \
+      bash bench/batch/ab_variants.sh "opencv|opencv|" 2>&1 | tee -a $G/ab.txt
+    echo "== test_io JPEG verdicts $(at)"
+    timeout 60 build/tests/test_io --gtest_filter='IoJpegScan.*:IoCorruptJpeg.*' >$G/test_io.log 2>&1
+    echo "test_io rc $?"
+    grep -E "^\[  (PASSED|FAILED) |^\[  FAILED  \]|damaged copies" $G/test_io.log | head
+    left=$((${S17_LIMIT:-400} - ($(date +%s) - T0)))
+    echo "== test_cli Batch* $(at), $left s left"
+    if [ "$left" -gt 20 ]; then
+      timeout "$left" build/tests/test_cli --gtest_filter='Batch*' >$G/test_cli_batch.log 2>&1
+      echo "Batch* rc $?"
+      grep -E "^\[  (PASSED|FAILED|  SKIPPED) |^\[  FAILED  \]|Failure|^\[ RUN" $G/test_cli_batch.log | tail -8
+      grep -cE "^\[       OK" $G/test_cli_batch.log
+    fi
+    ;;
+  *) echo "session17_device.sh: pack (here), a or b (on the device)" ;;
 esac
 tar czf /tmp/s17.tgz -C $G --exclude='*.jpg' . 2>/dev/null
 cp /tmp/s17.tgz "$OUT/s17_${1:-x}.tgz"

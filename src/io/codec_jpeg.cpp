@@ -285,6 +285,16 @@ bool jpeg_pixels_stage(jpeg_decompress_struct* cinfo, JpegErr* err, const ImageV
   return true;
 }
 
+// The output check_jpeg's passes ask for: 1/8 scale, luma only, no fancy upsampling (the least
+// work after the entropy decoding, which is the same at any scale).
+void set_quick_output(jpeg_decompress_struct* cinfo) {
+  cinfo->scale_num = 1;
+  cinfo->scale_denom = 8;
+  if (cinfo->jpeg_color_space == JCS_YCbCr || cinfo->jpeg_color_space == JCS_GRAYSCALE)
+    cinfo->out_color_space = JCS_GRAYSCALE;
+  cinfo->do_fancy_upsampling = FALSE;
+}
+
 // check_jpeg's quick pass: decodes the whole file at 1/8 scale, row by row into one row of the
 // library's own memory, up to EOI. The entropy decoder reads every Huffman symbol of every block
 // of every component in the same order as the full decode and jpeg_read_coefficients
@@ -296,11 +306,7 @@ bool jpeg_pixels_stage(jpeg_decompress_struct* cinfo, JpegErr* err, const ImageV
 // `err`).
 bool jpeg_scan_stage(jpeg_decompress_struct* cinfo, JpegErr* err) {
   if (setjmp(err->jump)) return false;
-  cinfo->scale_num = 1;
-  cinfo->scale_denom = 8;
-  if (cinfo->jpeg_color_space == JCS_YCbCr || cinfo->jpeg_color_space == JCS_GRAYSCALE)
-    cinfo->out_color_space = JCS_GRAYSCALE;
-  cinfo->do_fancy_upsampling = FALSE;
+  set_quick_output(cinfo);
   jpeg_start_decompress(cinfo);
   const JDIMENSION row = cinfo->output_width * static_cast<JDIMENSION>(cinfo->output_components);
   JSAMPARRAY buf =
@@ -322,11 +328,7 @@ bool jpeg_layout_stage(jpeg_decompress_struct* cinfo, JpegErr* err, JpegScanLayo
       cinfo->comps_in_scan != cinfo->num_components || cinfo->Ss != 0 ||
       cinfo->Se != DCTSIZE2 - 1 || cinfo->Ah != 0 || cinfo->Al != 0)
     return false;
-  cinfo->scale_num = 1;
-  cinfo->scale_denom = 8;
-  if (cinfo->jpeg_color_space == JCS_YCbCr || cinfo->jpeg_color_space == JCS_GRAYSCALE)
-    cinfo->out_color_space = JCS_GRAYSCALE;
-  cinfo->do_fancy_upsampling = FALSE;
+  set_quick_output(cinfo);
   jpeg_start_decompress(cinfo);
   if (cinfo->blocks_in_MCU < 1 || cinfo->blocks_in_MCU > JpegScanLayout::kMaxBlocks) return false;
   layout->blocks_in_mcu = cinfo->blocks_in_MCU;

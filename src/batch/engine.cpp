@@ -791,10 +791,11 @@ EngineReport run_engine(const std::vector<Job>& jobs, const std::vector<std::siz
         stage = "read";
         if (for_gpu) {
           if (w.data) w.encoded = *w.data;
-            // The verdict the CPU path gives: libjpeg-turbo's entropy decoder reads the file (no
-            // pixels) and throws what imread throws; nvJPEG decodes only what it found sound. A
-            // corrupt file allowed by --allow-corrupt is decoded on the CPU (its recovery, as with
-            // --device cpu).
+            // The verdict the CPU path gives: check_jpeg reads the file's entropy data (no pixels;
+            // a sound sequential file is vouched for by texcv's own walk over its Huffman codes,
+            // anything else by libjpeg-turbo's entropy decoder) and throws what imread throws;
+            // nvJPEG decodes only what it found sound. A corrupt file allowed by --allow-corrupt
+            // is decoded on the CPU (its recovery, as with --device cpu).
 #if !defined(TEXCV_AB_NO_JPEG_CHECK)  // bench/ab_jpeg_check.sh's variant only: the check's cost
           const std::string corrupt =
               check_jpeg(w.encoded.data(), w.encoded.size(), job.input, capped(cfg.read, cfg));

@@ -2,7 +2,16 @@
 # Seventeenth session (issue 15): check_jpeg's fast verdict (src/io/codec_jpeg_scan.cpp) on the
 # GPU machine, with no build there. Two places:
 #   here (the development machine, a build folder configured with CUDA, NPP and nvJPEG from the
-#   PyPI wheels, -DTEXCV_NPP_ROOT=... -DTEXCV_NVJPEG_INCLUDE=... -DTEXCV_NVJPEG_LIBRARY=...):
+#   PyPI wheels; /tmp does not survive a session, so first:
+#     pip download --no-deps "nvidia-npp>=13" -d /tmp/nppw && mkdir -p /tmp/npp &&
+#       (cd /tmp/npp && unzip -q -o /tmp/nppw/*.whl) &&
+#       (cd /tmp/npp/nvidia/cu13/lib && for f in *.so.13; do ln -sf $f ${f%.13}; done)
+#     pip download --no-deps "nvidia-nvjpeg>=13" -d /tmp/nvjw && mkdir -p /tmp/nvj &&
+#       (cd /tmp/nvj && unzip -q -o /tmp/nvjw/*.whl)
+#     cmake build -DTEXCV_NPP_ROOT=/tmp/npp/nvidia/cu13 \
+#       -DTEXCV_NVJPEG_INCLUDE=/tmp/nvj/nvidia/cu13/include \
+#       -DTEXCV_NVJPEG_LIBRARY=/tmp/nvj/nvidia/cu13/lib/libnvjpeg.so.13
+#   then):
 #     B=build bash bench/batch/session17_device.sh pack
 #   builds texcv, test_cli, test_batch, test_io, test_cuda, bench_geometry, bench_filters and
 #   bench/io_jpeg_check.cpp, strips them and packs them with xz into build-prebuilt/ (with

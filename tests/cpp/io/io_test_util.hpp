@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <functional>
 #include <random>
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -57,6 +58,20 @@ inline void expect_error(const std::function<void()>& f, ErrorCode code,
     for (const auto& p : parts)
       EXPECT_NE(msg.find(p), std::string::npos) << "message lacks '" << p << "': " << msg;
   }
+}
+
+// The offset of a JPEG file's first entropy-coded byte: the byte after its first SOS segment (0
+// when the markers before it are not well formed).
+inline std::size_t jpeg_scan_start(const std::string& j) {
+  std::size_t i = 2;
+  while (i + 4 <= j.size()) {
+    const auto b = [&](std::size_t k) { return static_cast<unsigned char>(j[k]); };
+    if (b(i) != 0xFF) return 0;
+    const std::size_t len = b(i + 2) * 256u + b(i + 3);
+    if (b(i + 1) == 0xDA) return i + 2 + len;
+    i += 2 + len;
+  }
+  return 0;
 }
 
 }  // namespace texcv::test

@@ -157,20 +157,6 @@ bool same_rows(const ImageView& a, const ImageView& b, int rows) {
 
 // ------------------------------------------------------------------ JPEG
 
-// Offset of the first entropy-coded byte: just after the first SOS segment.
-std::size_t jpeg_scan_start(const std::string& j) {
-  std::size_t i = 2;
-  while (i + 4 <= j.size()) {
-    const auto b = [&](std::size_t k) { return static_cast<unsigned char>(j[k]); };
-    if (b(i) != 0xFF) return 0;
-    const unsigned marker = b(i + 1);
-    const std::size_t len = b(i + 2) * 256u + b(i + 3);
-    if (marker == 0xDA) return i + 2 + len;
-    i += 2 + len;
-  }
-  return 0;
-}
-
 // The JPEG samples of the tests: the photograph as shipped (1000x872 4:4:4) and as texcv writes
 // it (4:2:0, q95), and a gray one.
 struct JpegSample {

@@ -106,23 +106,10 @@ std::string check_verdict(const std::string& b) {
   }
 }
 
-// The first byte after the SOS segment.
-std::size_t scan_start(const std::string& j) {
-  std::size_t i = 2;
-  while (i + 4 <= j.size()) {
-    const auto b = [&](std::size_t k) { return static_cast<unsigned char>(j[k]); };
-    if (b(i) != 0xFF) return 0;
-    const std::size_t len = b(i + 2) * 256u + b(i + 3);
-    if (b(i + 1) == 0xDA) return i + 2 + len;
-    i += 2 + len;
-  }
-  return 0;
-}
-
 // Where the RSTn markers of the entropy data are (the offset of their FF).
 std::vector<std::size_t> restart_markers(const std::string& j) {
   std::vector<std::size_t> at;
-  for (std::size_t i = scan_start(j); i + 1 < j.size(); ++i)
+  for (std::size_t i = jpeg_scan_start(j); i + 1 < j.size(); ++i)
     if (static_cast<unsigned char>(j[i]) == 0xFF &&
         (static_cast<unsigned char>(j[i + 1]) & 0xF8) == 0xD0)
       at.push_back(i);
@@ -282,7 +269,7 @@ TEST(IoJpegScan, NoDamagedFileIsCalledSound) {
   int refused = 0, accepted = 0, settled = 0;
   for (const Layout& l : sequential_layouts()) {
     const std::string b = encode(picture(l.channels == 1 ? 61 : 80, 48, l.channels), l);
-    const std::size_t start = scan_start(b);
+    const std::size_t start = jpeg_scan_start(b);
     ASSERT_GT(start, 0u) << l.name;
     for (int i = 0; i < 300; ++i) {
       const std::string m = damage(b, start, rng);

@@ -6,11 +6,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <cstring>
 #include <filesystem>
 #include <functional>
 #include <random>
-#include <cstddef>
 #include <string>
 #include <vector>
 

@@ -7,7 +7,6 @@
 #include "src/io/codec_jpeg_scan.hpp"
 
 #include <cstring>
-#include <memory>
 
 namespace texcv::io_detail {
 namespace {
@@ -213,37 +212,6 @@ struct Bits {
   }
 };
 
-// The decoders of the last tables a thread built. The files of a batch nearly always carry the
-// same DHT segments (libjpeg-turbo's standard tables, or one encoder's), and building an AC
-// table's runs (4,096 windows) costs about as much as walking a small file. Allocated on a
-// thread's first walk (not static TLS, which every thread of the process would carry); at most 8
-// tables, as many as one file can use, so a file's own decoders are never replaced while it is
-// walked.
-struct DecoderCache {
-  static constexpr int kSlots = 8;
-  struct Slot {
-    bool used = false;
-    bool ac = false;
-    JpegHuffSpec spec;
-    Decoder d;
-  };
-  Slot slots[kSlots];
-  int next = 0;
-};
-
-const Decoder* decoder_for(const JpegHuffSpec& spec, bool ac) {
-  thread_local std::unique_ptr<DecoderCache> cache;
-  if (!cache) cache = std::make_unique<DecoderCache>();
-  for (DecoderCache::Slot& s : cache->slots)
-    if (s.used && s.ac == ac && std::memcmp(&s.spec, &spec, sizeof spec) == 0) return &s.d;
-  DecoderCache::Slot& s = cache->slots[cache->next];
-  cache->next = (cache->next + 1) % DecoderCache::kSlots;
-  s.spec = spec;  // the decoder points into this copy
-  s.ac = ac;
-  s.used = build(s.spec, ac, s.d);
-  return s.used ? &s.d : nullptr;
-}
-
 }  // namespace
 
 JpegScanVerdict scan_jpeg_entropy(const JpegScanLayout& layout, const unsigned char* data,
@@ -251,13 +219,22 @@ JpegScanVerdict scan_jpeg_entropy(const JpegScanLayout& layout, const unsigned c
   constexpr auto unsure = JpegScanVerdict::unsure;
   const int blocks = layout.blocks_in_mcu;
   if (blocks < 1 || blocks > JpegScanLayout::kMaxBlocks || !data || end < data) return unsure;
+  Decoder tables[8];
+  bool built[8] = {};
   const Decoder* dc[JpegScanLayout::kMaxBlocks];
   const Decoder* ac[JpegScanLayout::kMaxBlocks];
   for (int b = 0; b < blocks; ++b) {
     const int t[2] = {layout.dc_table[b], layout.ac_table[b]};
-    if (t[0] < 0 || t[0] > 3 || t[1] < 0 || t[1] > 3) return unsure;
-    if (!(dc[b] = decoder_for(layout.dc[t[0]], false))) return unsure;
-    if (!(ac[b] = decoder_for(layout.ac[t[1]], true))) return unsure;
+    for (int k = 0; k < 2; ++k) {
+      if (t[k] < 0 || t[k] > 3) return unsure;
+      const int i = k * 4 + t[k];
+      if (!built[i]) {
+        if (!build(k ? layout.ac[t[k]] : layout.dc[t[k]], k == 1, tables[i])) return unsure;
+        built[i] = true;
+      }
+    }
+    dc[b] = &tables[t[0]];
+    ac[b] = &tables[4 + t[1]];
   }
 
   Bits bits{data, end};

@@ -7,6 +7,7 @@
 #include "src/io/codec_jpeg_scan.hpp"
 
 #include <cstring>
+#include <memory>
 
 namespace texcv::io_detail {
 namespace {
@@ -212,6 +213,53 @@ struct Bits {
   }
 };
 
+// The decoders a thread built last. The files of a batch nearly always carry the same DHT
+// segments (libjpeg-turbo's standard tables, or one encoder's), and building an AC table's runs
+// (4,096 windows) costs about as much as walking a small file (0.1 ms). Allocated on a thread's
+// first walk (not static TLS, which every thread of the process would carry). One file uses at
+// most 8 tables (4 DC, 4 AC), as many as there are slots; a slot the current file already took
+// is pinned for the rest of its look-ups and never replaced (replacing one would leave an
+// earlier block pointing at another table's decoder).
+class DecoderCache {
+ public:
+  static constexpr int kSlots = 8;
+
+  // The decoder for spec, found by content or built into an unpinned slot; nullptr where the
+  // table is invalid. Pins the slot until unpin_all.
+  const Decoder* get(const JpegHuffSpec& spec, bool ac) {
+    for (Slot& s : slots_)
+      if (s.used && s.ac == ac && std::memcmp(&s.spec, &spec, sizeof spec) == 0) {
+        s.pinned = true;
+        return &s.d;
+      }
+    for (int tries = 0; tries < kSlots; ++tries) {
+      Slot& s = slots_[next_];
+      next_ = (next_ + 1) % kSlots;
+      if (s.pinned) continue;
+      s.spec = spec;  // the decoder points into this copy
+      s.ac = ac;
+      s.used = build(s.spec, ac, s.d);
+      s.pinned = s.used;
+      return s.used ? &s.d : nullptr;
+    }
+    return nullptr;  // unreachable: a file pins at most 8 slots, and only distinct tables
+  }
+  void unpin_all() {
+    for (Slot& s : slots_) s.pinned = false;
+  }
+
+ private:
+  struct Slot {
+    bool used = false;
+    bool pinned = false;
+    bool ac = false;
+    JpegHuffSpec spec;
+    Decoder d;
+  };
+  Slot slots_[kSlots];
+  int next_ = 0;
+};
+
 }  // namespace
 
 JpegScanVerdict scan_jpeg_entropy(const JpegScanLayout& layout, const unsigned char* data,
@@ -219,22 +267,16 @@ JpegScanVerdict scan_jpeg_entropy(const JpegScanLayout& layout, const unsigned c
   constexpr auto unsure = JpegScanVerdict::unsure;
   const int blocks = layout.blocks_in_mcu;
   if (blocks < 1 || blocks > JpegScanLayout::kMaxBlocks || !data || end < data) return unsure;
-  Decoder tables[8];
-  bool built[8] = {};
+  thread_local std::unique_ptr<DecoderCache> cache;
+  if (!cache) cache = std::make_unique<DecoderCache>();
+  cache->unpin_all();
   const Decoder* dc[JpegScanLayout::kMaxBlocks];
   const Decoder* ac[JpegScanLayout::kMaxBlocks];
   for (int b = 0; b < blocks; ++b) {
     const int t[2] = {layout.dc_table[b], layout.ac_table[b]};
-    for (int k = 0; k < 2; ++k) {
-      if (t[k] < 0 || t[k] > 3) return unsure;
-      const int i = k * 4 + t[k];
-      if (!built[i]) {
-        if (!build(k ? layout.ac[t[k]] : layout.dc[t[k]], k == 1, tables[i])) return unsure;
-        built[i] = true;
-      }
-    }
-    dc[b] = &tables[t[0]];
-    ac[b] = &tables[4 + t[1]];
+    if (t[0] < 0 || t[0] > 3 || t[1] < 0 || t[1] > 3) return unsure;
+    if (!(dc[b] = cache->get(layout.dc[t[0]], false))) return unsure;
+    if (!(ac[b] = cache->get(layout.ac[t[1]], true))) return unsure;
   }
 
   Bits bits{data, end};

@@ -6,8 +6,10 @@
 // FF, markers inserted or renumbered, data cut), none that imdecode refuses is called sound by the
 // scan, while check_jpeg keeps giving imdecode's verdict and message on every one.
 #include <cstdio>
+#include <iterator>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <jpeglib.h>
@@ -162,6 +164,49 @@ TEST(IoJpegScan, ProgressiveAndArithmeticFilesGoToLibjpeg) {
     EXPECT_EQ(decode_verdict(b), "");
     EXPECT_EQ(check_verdict(b), "");
   }
+}
+
+// A thread keeps the decoders of the tables it built last (8 slots, as many tables as one file
+// can use). A file that finds some of its tables there and builds others must not have its
+// found ones replaced by the ones it builds. Here: the standard luma tables (a gray file), three
+// gray files with tables of their own (optimized), so that the standard ones are the oldest;
+// then a colour file with the standard tables: found luma, built chroma.
+TEST(IoJpegScan, TablesFoundAndTablesBuiltForOneFileAllStay) {
+  // On a thread of its own: its cache starts empty.
+  std::thread([] {
+    const Layout gray{"gray", 1, 1, 1};
+    const Layout color{"420", 3, 2, 2};
+    ASSERT_TRUE(scan_sound(encode(picture(40, 24, 1), gray)));
+    for (const int q : {25, 60, 97}) {  // other qualities: other DC and AC tables
+      const Layout gray_opt{"gray_opt", 1, 1, 1, 0, 0, true, false, false, q};
+      ASSERT_TRUE(scan_sound(encode(picture(64, 64, 1), gray_opt))) << q;
+    }
+    const std::string b = encode(picture(96, 64, 3), color);
+    EXPECT_TRUE(scan_sound(b));
+    EXPECT_EQ(check_verdict(b), "");
+  }).join();
+}
+
+// Many files in turn on one thread, each with other tables or the same ones again (optimized
+// tables are the picture's own): every one is settled as sound, as it is on a fresh thread.
+TEST(IoJpegScan, ManyFilesWithDifferentTablesInTurnAreAllSound) {
+  const Layout layouts[] = {{"gray", 1, 1, 1},
+                            {"gray_opt", 1, 1, 1, 0, 0, true},
+                            {"420", 3, 2, 2},
+                            {"420_opt", 3, 2, 2, 0, 0, true},
+                            {"444_opt_rst2", 3, 1, 1, 2, 0, true},
+                            {"422_opt_q40", 3, 2, 1, 0, 0, true, false, false, 40}};
+  std::mt19937 rng(6122026);
+  int sound = 0;
+  for (int i = 0; i < 240; ++i) {
+    const Layout& l = layouts[rng() % std::size(layouts)];
+    const int w = 8 + static_cast<int>(rng() % 90), h = 8 + static_cast<int>(rng() % 60);
+    const std::string b = encode(picture(w, h, l.channels), l);
+    const bool s = scan_sound(b);
+    EXPECT_TRUE(s) << "file " << i << ": " << l.name << " " << w << "x" << h;
+    sound += s;
+  }
+  EXPECT_EQ(sound, 240);
 }
 
 TEST(IoJpegScan, FillBytesBeforeMarkersAreSoundAndDataBeforeEoiIsLeftToLibjpeg) {

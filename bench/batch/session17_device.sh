@@ -30,7 +30,9 @@
 #     3. test_io's JPEG verdict tests, test_batch, test_cli's Batch* tests on the GPU (the
 #        cross-device verdict test and nvJPEG against libjpeg-turbo among them);
 #     4. test_cuda in the time left (the sixteenth session's last kernels, 5f6c52e, never ran).
-# Logs go to /tmp/s17 and $OUT/s17_a.tgz.
+# Stage c (eighteenth session) is the benchmark of record instead: bench/batch/run.sh on all
+# three sets with every tool (carry bench/batch/wheels too, for pyvips).
+# Logs go to /tmp/s17 and $OUT/s17_<stage>.tgz.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 ROOT=$PWD
@@ -165,7 +167,39 @@ case "${1:-}" in
       grep -cE "^\[       OK" $G/test_cli_batch.log
     fi
     ;;
-  *) echo "session17_device.sh: pack (here), a or b (on the device)" ;;
+  c)
+    # The benchmark of record (issue 15, item 7): bench/batch/run.sh on the 1,000 JPEGs, the
+    # 8,000 and the 32 TIFFs, every tool, median of 3, in one run (carry bench/batch/wheels too,
+    # for pyvips: bash bench/batch/fetch_wheels.sh here). Then the 16-thread check, a timed cuda
+    # run, the JPEG verdict tests and test_batch in the time left.
+    echo "== run.sh of record $(at)"
+    TEXCV=$ROOT/build/bin/texcv OUT=$G/rec timeout 420 bash bench/batch/run.sh \
+      --sets "jpeg jpegx tiff" --jpeg 1000 --jpegx 8 --tiff 32 --repeat 3 \
+      --tools "texcv-auto texcv-cuda texcv-cpu opencv vips" --jpegx-tools "texcv-auto texcv-cuda" \
+      --data /tmp/texcv-batch-data --work /tmp/texcv-batch-work >$G/rec.log 2>&1
+    echo "run.sh rc $?"
+    tail -40 $G/rec.log
+    echo "== io_jpeg_check $(at)"
+    build/bin/io_jpeg_check /tmp/texcv-batch-data/jpeg 16 3 scan,check 2>&1 | tee $G/io_jpeg_check.txt
+    echo "== timed cuda run $(at)"
+    rm -rf /tmp/s17_timed
+    TEXCV_BATCH_TIMING=1 /usr/bin/time -v build/bin/texcv batch -i /tmp/texcv-batch-data/jpeg \
+      -o /tmp/s17_timed -p "resize:scale=0.5;convolve:kernel=-1|-1|-1|-1|16|-1|-1|-1|-1,scale=0.125" \
+      -d cuda -f jpeg -q 90 >$G/timed.txt 2>&1
+    grep -E "texcv batch:|Maximum resident|Elapsed" $G/timed.txt | head -24
+    echo "== test_io JPEG verdicts $(at)"
+    timeout 60 build/tests/test_io --gtest_filter='IoJpegScan.*:IoCorruptJpeg.*' >$G/test_io.log 2>&1
+    echo "test_io rc $?"
+    grep -E "^\[  (PASSED|FAILED) |^\[  FAILED  \]|damaged copies" $G/test_io.log | head
+    left=$((${S17_LIMIT:-570} - ($(date +%s) - T0)))
+    echo "== test_batch $(at), $left s left"
+    if [ "$left" -gt 20 ]; then
+      timeout "$left" build/tests/test_batch >$G/test_batch.log 2>&1
+      echo "test_batch rc $?"
+      grep -E "^\[  (PASSED|FAILED) |^\[  FAILED  \]" $G/test_batch.log | head
+    fi
+    ;;
+  *) echo "session17_device.sh: pack (here), a, b or c (on the device)" ;;
 esac
 tar czf /tmp/s17.tgz -C $G --exclude='*.jpg' . 2>/dev/null
 cp /tmp/s17.tgz "$OUT/s17_${1:-x}.tgz"

@@ -279,7 +279,10 @@ void run_checked(const std::vector<Job>& jobs, const Options& opt, std::stop_tok
     // Set up in the background (below) while the decode threads read and check the first files.
   } else {
     // Below the GPU's set-up and feeding when a GPU may join (make_cpu_worker).
-    const int nice = opt.device == Device::automatic && want_gpu ? kCpuWorkerNice : 0;
+    int nice = opt.device == Device::automatic && want_gpu ? kCpuWorkerNice : 0;
+    // TEXCV_BATCH_CPU_NICE=n: another nice value for them, for A/B runs (docs/batch.md).
+    if (const char* v = std::getenv("TEXCV_BATCH_CPU_NICE"); v && nice > 0)
+      nice = std::clamp(std::atoi(v), 0, 19);
     for (int i = 0; i < cpu_workers; ++i)
       workers.push_back(make_cpu_worker(cfg.steps, i, cpu_threads_each, nice));
   }

@@ -219,6 +219,15 @@ case "${1:-}" in
       -p "resize:scale=0.5;convolve:kernel=-1|-1|-1|-1|16|-1|-1|-1|-1,scale=0.125" \
       -d auto -f jpeg -q 90 >$G/timed.txt 2>&1
     grep -E "texcv batch:" $G/timed.txt | head -30
+    for dev in cuda auto; do
+      echo "== timed $dev run on the 8,000 $(at)"
+      rm -rf /tmp/s17_timedx
+      TEXCV_BATCH_TIMING=1 build/bin/texcv batch -i /tmp/texcv-batch-work/inputs-jpegx \
+        -o /tmp/s17_timedx -p "resize:scale=0.5;convolve:kernel=-1|-1|-1|-1|16|-1|-1|-1|-1,scale=0.125" \
+        -d $dev -f jpeg -q 90 >$G/timedx_$dev.txt 2>&1
+      grep -E "texcv batch:" $G/timedx_$dev.txt | grep -v "^texcv batch: [0-9]* file" | head -30
+    done
+    rm -rf /tmp/s17_timedx
     echo "== test_io JPEG verdicts $(at)"
     timeout 60 build/tests/test_io --gtest_filter='IoJpegScan.*:IoCorruptJpeg.*' >$G/test_io.log 2>&1
     echo "test_io rc $?"

@@ -203,9 +203,29 @@ case "${1:-}" in
     # Why --device auto was slower than cpu on the 1,000 JPEGs (c: 1.03 s against 0.87): the CPU
     # workers' nice value and the set-up's priority, medians of 3 on both JPEG sets, then the
     # verdict tests (the decoding-table cache) and test_batch.
-    TEXCV=$ROOT/build/bin/texcv OUT=$G/warm timeout 120 bash bench/batch/run.sh --sets jpeg \
-      --jpeg 1000 --tools texcv-cpu --repeat 1 --data /tmp/texcv-batch-data \
+    TEXCV=$ROOT/build/bin/texcv OUT=$G/warm timeout 150 bash bench/batch/run.sh --sets "jpeg tiff" \
+      --jpeg 1000 --tiff 32 --tools texcv-cpu --repeat 1 --data /tmp/texcv-batch-data \
       --work /tmp/texcv-batch-work >$G/data.log 2>&1
+    # The TIFF task's I/O floor: each input copied to a file (cat, 16 at a time), no decode.
+    echo "== TIFF I/O floor $(at)"
+    rm -rf /tmp/s17_floor && mkdir -p /tmp/s17_floor && sync
+    for r in 1 2 3; do
+      t0=$EPOCHREALTIME
+      ls /tmp/texcv-batch-data/tiff/*.tif | xargs -P 16 -I{} sh -c 'cat "$1" > /tmp/s17_floor/$(basename "$1")' _ {}
+      t1=$EPOCHREALTIME
+      echo "cat 32 TIFFs, 16 at a time: $(awk -v a=$t0 -v b=$t1 'BEGIN{printf "%.3f", b - a}') s"
+      rm -f /tmp/s17_floor/*
+    done
+    echo "== timed cuda and cpu TIFF runs $(at)"
+    for dev in cuda cpu; do
+      rm -rf /tmp/s17_tiff
+      TEXCV_BATCH_TIMING=1 build/bin/texcv batch -i /tmp/texcv-batch-data/tiff -o /tmp/s17_tiff \
+        -p "crop:x=100,y=100,width=4800,height=4800;resize:scale=0.9;convolve:kernel=-1|-1|-1|-1|16|-1|-1|-1|-1,scale=0.125" \
+        -d $dev -f tiff --tiff-compression none >$G/timed_tiff_$dev.txt 2>&1
+      grep -E "texcv batch:" $G/timed_tiff_$dev.txt | grep -v "^texcv batch: [0-9]* file" | head -12
+    done
+    rm -rf /tmp/s17_tiff
+    
     echo "== A/B $(at)"
     TEXCV_AB_SETS="jpeg jpegx" TEXCV_AB_REPEAT=3 TEXCV=$ROOT/build/bin/texcv OUT=$G \
       bash bench/batch/ab_variants.sh "auto|texcv-auto|" "cpu|texcv-cpu|" \

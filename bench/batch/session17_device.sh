@@ -230,9 +230,7 @@ case "${1:-}" in
     TEXCV_AB_SETS="jpeg jpegx" TEXCV_AB_REPEAT=3 TEXCV=$ROOT/build/bin/texcv OUT=$G \
       bash bench/batch/ab_variants.sh "auto|texcv-auto|" "cpu|texcv-cpu|" \
       "auto_nice0|texcv-auto|TEXCV_BATCH_CPU_NICE=0" \
-      "auto_setup19|texcv-auto|TEXCV_BATCH_SETUP_NICE=19" \
-      "auto_nice0_setup19|texcv-auto|TEXCV_BATCH_CPU_NICE=0 TEXCV_BATCH_SETUP_NICE=19" \
-      "cuda|texcv-cuda|" 2>&1 | tee $G/ab.txt
+      "auto_setup19|texcv-auto|TEXCV_BATCH_SETUP_NICE=19" 2>&1 | tee $G/ab.txt
     echo "== timed auto run $(at)"
     rm -rf /tmp/s17_timed
     TEXCV_BATCH_TIMING=1 build/bin/texcv batch -i /tmp/texcv-batch-data/jpeg -o /tmp/s17_timed \

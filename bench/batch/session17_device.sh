@@ -228,7 +228,7 @@ case "${1:-}" in
     
     echo "== A/B $(at)"
     TEXCV_AB_SETS="jpeg jpegx" TEXCV_AB_REPEAT=3 TEXCV=$ROOT/build/bin/texcv OUT=$G \
-      bash bench/batch/ab_variants.sh "auto|texcv-auto|" "cpu|texcv-cpu|" \
+      bash bench/batch/ab_variants.sh "auto|texcv-auto|" \
       "auto_nice0|texcv-auto|TEXCV_BATCH_CPU_NICE=0" \
       "auto_setup19|texcv-auto|TEXCV_BATCH_SETUP_NICE=19" 2>&1 | tee $G/ab.txt
     echo "== timed auto run $(at)"

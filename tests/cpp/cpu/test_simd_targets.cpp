@@ -1195,6 +1195,14 @@ TEST(SimdTargets, GammaF32RowsArePowRoundedOnEveryTarget) {
   for (float e : {0.0f, -0.0f, 1.0f, -1.0f, inf, -inf, qnan, -qnan, 1e-40f, -3e-45f, 1e-30f, 3e38f,
                   -3e38f, 0x1p60f, 0x1p-60f, 0.5f, 2.0f, 1.0f + 0x1p-12f})
     src.push_back(e);
+  // Magnitudes over the whole float range (2^-149 to 2^127), for the table-driven log2's
+  // exponent and every table entry.
+  for (int i = 0; i < 8000; ++i) {
+    const std::uint32_t b = 0x00000001u + next() % 0x7F000000u;
+    float f;
+    std::memcpy(&f, &b, 4);
+    src.push_back(i & 1 ? -f : f);
+  }
   for (int i = 0; i < 37; ++i) src.push_back(static_cast<float>(i) * 0.25f);  // a ragged tail
   const int n = static_cast<int>(src.size());
   auto bits = [](float f) {
@@ -1202,7 +1210,9 @@ TEST(SimdTargets, GammaF32RowsArePowRoundedOnEveryTarget) {
     std::memcpy(&b, &f, 4);
     return b;
   };
-  for (float g : {0.45f, 1.0f, 2.2f, 2.0f, 7.3f}) {
+  // 0.1 to 64: the vectors' table-driven log2 and exp2 (64 its limit); 100: Highway's Log and
+  // Exp.
+  for (float g : {0.45f, 1.0f, 2.2f, 2.0f, 7.3f, 0.1f, 64.0f, 100.0f}) {
     SCOPED_TRACE("gamma " + std::to_string(g));
     std::vector<float> plain(n);
     int near_midpoint = 0;

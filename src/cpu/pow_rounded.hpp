@@ -2,8 +2,9 @@
 // from every SIMD target (simd_gamma.cpp's gamma_row).
 //
 // Each path first computes r = exp(g log |x|) in double (the plain loop with glibc's log and
-// exp, the vectors with Highway's: each within 4 ulp of double, so r is within about 2^-42 of
-// the exact value, relative, for |g log |x|| <= 200), then makes src/core/pow_accept.hpp's test;
+// exp, within 4 ulp of double, so r is within about 2^-42 of the exact value, relative, for
+// |g log |x|| <= 200; the vectors with their own table-driven log2 and exp2, within about 2^-44
+// for g <= 64, or Highway's Log and Exp above), then makes src/core/pow_accept.hpp's test;
 // where it cannot decide, both paths take powl's value, rounded to float. So the result does not
 // depend on which functions computed r, and every path gives the same bits.
 #pragma once

@@ -45,8 +45,9 @@ HWY_BEFORE_NAMESPACE();
 namespace texcv::cpu::simd::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-// gamma on f32 (pow_rounded.hpp): per vector of double lanes, r = exp(g log |x|) with
-// Highway's Log and Exp, accepted where r (1 -+ kPowMargin) round to the same normal float (or
+// gamma on f32 (pow_rounded.hpp): per vector of double lanes, r = 2^(g log2 |x|) from the
+// table-driven log2 and exp2 below (g > 64: exp(g log |x|) with Highway's Log and Exp), accepted
+// where r (1 -+ kPowMargin) round to the same normal float (or
 // certainly to inf or 0), as the plain loop does; a vector with any other lane goes through
 // pow_rounded element by element, and so does the row's tail. 0, inf and NaN are their own
 // power. Same bits as the plain loop on every target.

@@ -206,46 +206,49 @@ case "${1:-}" in
     TEXCV=$ROOT/build/bin/texcv OUT=$G/warm timeout 150 bash bench/batch/run.sh --sets "jpeg tiff" \
       --jpeg 1000 --tiff 32 --tools texcv-cpu --repeat 1 --data /tmp/texcv-batch-data \
       --work /tmp/texcv-batch-work >$G/data.log 2>&1
-    # The TIFF task's I/O floor: each input copied to a file (cat, 16 at a time), no decode.
-    echo "== TIFF I/O floor $(at)"
-    rm -rf /tmp/s17_floor && mkdir -p /tmp/s17_floor && sync
-    for r in 1 2 3; do
-      t0=$EPOCHREALTIME
-      ls /tmp/texcv-batch-data/tiff/*.tif | xargs -P 16 -I{} sh -c 'cat "$1" > /tmp/s17_floor/$(basename "$1")' _ {}
-      t1=$EPOCHREALTIME
-      echo "cat 32 TIFFs, 16 at a time: $(awk -v a=$t0 -v b=$t1 'BEGIN{printf "%.3f", b - a}') s"
-      rm -f /tmp/s17_floor/*
-    done
-    echo "== timed cuda and cpu TIFF runs $(at)"
-    for dev in cuda cpu; do
-      rm -rf /tmp/s17_tiff
-      TEXCV_BATCH_TIMING=1 build/bin/texcv batch -i /tmp/texcv-batch-data/tiff -o /tmp/s17_tiff \
-        -p "crop:x=100,y=100,width=4800,height=4800;resize:scale=0.9;convolve:kernel=-1|-1|-1|-1|16|-1|-1|-1|-1,scale=0.125" \
-        -d $dev -f tiff --tiff-compression none >$G/timed_tiff_$dev.txt 2>&1
-      grep -E "texcv batch:" $G/timed_tiff_$dev.txt | grep -v "^texcv batch: [0-9]* file" | head -12
-    done
-    rm -rf /tmp/s17_tiff
-    
     echo "== A/B $(at)"
     TEXCV_AB_SETS="jpeg jpegx" TEXCV_AB_REPEAT=3 TEXCV=$ROOT/build/bin/texcv OUT=$G \
       bash bench/batch/ab_variants.sh "auto|texcv-auto|" \
       "auto_nice0|texcv-auto|TEXCV_BATCH_CPU_NICE=0" \
       "auto_setup19|texcv-auto|TEXCV_BATCH_SETUP_NICE=19" 2>&1 | tee $G/ab.txt
-    echo "== timed auto run $(at)"
-    rm -rf /tmp/s17_timed
-    TEXCV_BATCH_TIMING=1 build/bin/texcv batch -i /tmp/texcv-batch-data/jpeg -o /tmp/s17_timed \
-      -p "resize:scale=0.5;convolve:kernel=-1|-1|-1|-1|16|-1|-1|-1|-1,scale=0.125" \
-      -d auto -f jpeg -q 90 >$G/timed.txt 2>&1
-    grep -E "texcv batch:" $G/timed.txt | head -30
-    for dev in cuda auto; do
-      echo "== timed $dev run on the 8,000 $(at)"
+    if [ $(($(date +%s) - T0)) -lt $((${S17_LIMIT:-500} - 120)) ]; then
+      # The TIFF task's I/O floor: each input copied to a file (cat, 16 at a time), no decode.
+      echo "== TIFF I/O floor $(at)"
+      rm -rf /tmp/s17_floor && mkdir -p /tmp/s17_floor && sync
+      for r in 1 2 3; do
+        t0=$EPOCHREALTIME
+        ls /tmp/texcv-batch-data/tiff/*.tif | xargs -P 16 -I{} sh -c 'cat "$1" > /tmp/s17_floor/$(basename "$1")' _ {}
+        t1=$EPOCHREALTIME
+        echo "cat 32 TIFFs, 16 at a time: $(awk -v a=$t0 -v b=$t1 'BEGIN{printf "%.3f", b - a}') s"
+        rm -f /tmp/s17_floor/*
+      done
+      echo "== timed cuda and cpu TIFF runs $(at)"
+      for dev in cuda cpu; do
+        rm -rf /tmp/s17_tiff
+        TEXCV_BATCH_TIMING=1 build/bin/texcv batch -i /tmp/texcv-batch-data/tiff -o /tmp/s17_tiff \
+          -p "crop:x=100,y=100,width=4800,height=4800;resize:scale=0.9;convolve:kernel=-1|-1|-1|-1|16|-1|-1|-1|-1,scale=0.125" \
+          -d $dev -f tiff --tiff-compression none >$G/timed_tiff_$dev.txt 2>&1
+        grep -E "texcv batch:" $G/timed_tiff_$dev.txt | grep -v "^texcv batch: [0-9]* file" | head -12
+      done
+      rm -rf /tmp/s17_tiff
+    fi
+    if [ $(($(date +%s) - T0)) -lt $((${S17_LIMIT:-500} - 60)) ]; then
+      echo "== timed auto run $(at)"
+      rm -rf /tmp/s17_timed
+      TEXCV_BATCH_TIMING=1 build/bin/texcv batch -i /tmp/texcv-batch-data/jpeg -o /tmp/s17_timed \
+        -p "resize:scale=0.5;convolve:kernel=-1|-1|-1|-1|16|-1|-1|-1|-1,scale=0.125" \
+        -d auto -f jpeg -q 90 >$G/timed.txt 2>&1
+      grep -E "texcv batch:" $G/timed.txt | head -30
+      for dev in cuda auto; do
+        echo "== timed $dev run on the 8,000 $(at)"
+        rm -rf /tmp/s17_timedx
+        TEXCV_BATCH_TIMING=1 build/bin/texcv batch -i /tmp/texcv-batch-work/inputs-jpegx \
+          -o /tmp/s17_timedx -p "resize:scale=0.5;convolve:kernel=-1|-1|-1|-1|16|-1|-1|-1|-1,scale=0.125" \
+          -d $dev -f jpeg -q 90 >$G/timedx_$dev.txt 2>&1
+        grep -E "texcv batch:" $G/timedx_$dev.txt | grep -v "^texcv batch: [0-9]* file" | head -30
+      done
       rm -rf /tmp/s17_timedx
-      TEXCV_BATCH_TIMING=1 build/bin/texcv batch -i /tmp/texcv-batch-work/inputs-jpegx \
-        -o /tmp/s17_timedx -p "resize:scale=0.5;convolve:kernel=-1|-1|-1|-1|16|-1|-1|-1|-1,scale=0.125" \
-        -d $dev -f jpeg -q 90 >$G/timedx_$dev.txt 2>&1
-      grep -E "texcv batch:" $G/timedx_$dev.txt | grep -v "^texcv batch: [0-9]* file" | head -30
-    done
-    rm -rf /tmp/s17_timedx
+    fi
     echo "== test_io JPEG verdicts $(at)"
     timeout 60 build/tests/test_io --gtest_filter='IoJpegScan.*:IoCorruptJpeg.*' >$G/test_io.log 2>&1
     echo "test_io rc $?"

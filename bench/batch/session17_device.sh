@@ -203,7 +203,7 @@ case "${1:-}" in
     # Why --device auto was slower than cpu on the 1,000 JPEGs (c: 1.03 s against 0.87): the CPU
     # workers' nice value and the set-up's priority, medians of 3 on both JPEG sets, then the
     # verdict tests (the decoding-table cache) and test_batch.
-    TEXCV=$ROOT/build/bin/texcv OUT=$G/warm timeout 150 bash bench/batch/run.sh --sets "jpeg tiff" \
+    TEXCV=$ROOT/build/bin/texcv OUT=$G/warm timeout 150 bash bench/batch/run.sh --sets "${S17_DATA_SETS:-jpeg tiff}" \
       --jpeg 1000 --tiff 32 --tools texcv-cpu --repeat 1 --data /tmp/texcv-batch-data \
       --work /tmp/texcv-batch-work >$G/data.log 2>&1
     echo "== A/B $(at)"

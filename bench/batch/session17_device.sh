@@ -31,7 +31,13 @@
 #        cross-device verdict test and nvJPEG against libjpeg-turbo among them);
 #     4. test_cuda in the time left (the sixteenth session's last kernels, 5f6c52e, never ran).
 # Stage c (eighteenth session) is the benchmark of record instead: bench/batch/run.sh on all
-# three sets with every tool (carry bench/batch/wheels too, for pyvips).
+# three sets with every tool (carry bench/batch/wheels too, for pyvips). Stage d (not yet run:
+# the eighteenth session's device time ran out) is why --device auto was slower than cpu on the
+# 1,000 JPEGs: auto with its CPU workers at nice 0 (TEXCV_BATCH_CPU_NICE) and with its set-up at
+# nice 19 (TEXCV_BATCH_SETUP_NICE), on both JPEG sets; then the TIFF task's I/O floor (cat of
+# the 32 inputs, 16 at a time) and timed cuda and cpu TIFF runs, timed auto and cuda JPEG runs,
+# the verdict tests and test_batch, each in the time left (S17_LIMIT; S17_DATA_SETS=jpeg skips
+# making the TIFFs).
 # Logs go to /tmp/s17 and $OUT/s17_<stage>.tgz.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
@@ -81,6 +87,32 @@ fi
 export LD_LIBRARY_PATH=$P/lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
 ldd build/bin/texcv | grep "not found"
 nproc
+JPEG_STEPS="resize:scale=0.5;convolve:kernel=-1|-1|-1|-1|16|-1|-1|-1|-1,scale=0.125"
+# A TEXCV_BATCH_TIMING run of the JPEG task: timed_run DEVICE INPUTS LOG.
+timed_run() {
+  rm -rf /tmp/s17_timed
+  TEXCV_BATCH_TIMING=1 /usr/bin/time -v build/bin/texcv batch -i "$2" -o /tmp/s17_timed \
+    -p "$JPEG_STEPS" -d "$1" -f jpeg -q 90 >"$3" 2>&1
+  grep -E "texcv batch:|Maximum resident|Elapsed" "$3" | grep -v "^texcv batch: [0-9]* file" | head -24
+  rm -rf /tmp/s17_timed
+}
+# The JPEG verdict tests.
+verdict_tests() {
+  echo "== test_io JPEG verdicts $(at)"
+  timeout 60 build/tests/test_io --gtest_filter='IoJpegScan.*:IoCorruptJpeg.*' >$G/test_io.log 2>&1
+  echo "test_io rc $?"
+  grep -E "^\[  (PASSED|FAILED) |^\[  FAILED  \]|damaged copies" $G/test_io.log | head
+}
+# test_batch within LIMIT seconds of the start: batch_tests LIMIT.
+batch_tests() {
+  local left=$(($1 - ($(date +%s) - T0)))
+  echo "== test_batch $(at), $left s left"
+  if [ "$left" -gt 20 ]; then
+    timeout "$left" build/tests/test_batch >$G/test_batch.log 2>&1
+    echo "test_batch rc $?"
+    grep -E "^\[  (PASSED|FAILED) |^\[  FAILED  \]" $G/test_batch.log | head
+  fi
+}
 case "${1:-}" in
   a)
     echo "== data $(at)"
@@ -105,15 +137,8 @@ case "${1:-}" in
     TEXCV_AB_SETS=jpeg TEXCV=$ROOT/build/bin/texcv OUT=$G bash bench/batch/ab_variants.sh \
       "opencv|opencv|" "cpu|texcv-cpu|" 2>&1 | tee -a $G/ab.txt
     echo "== timed cuda run $(at)"
-    rm -rf /tmp/s17_timed
-    TEXCV_BATCH_TIMING=1 /usr/bin/time -v build/bin/texcv batch -i /tmp/texcv-batch-data/jpeg \
-      -o /tmp/s17_timed -p "resize:scale=0.5;convolve:kernel=-1|-1|-1|-1|16|-1|-1|-1|-1,scale=0.125" \
-      -d cuda -f jpeg -q 90 >$G/timed.txt 2>&1
-    grep -E "texcv batch:|Maximum resident|Elapsed" $G/timed.txt | head -24
-    echo "== test_io JPEG verdicts $(at)"
-    timeout 60 build/tests/test_io --gtest_filter='IoJpegScan.*:IoCorruptJpeg.*' >$G/test_io.log 2>&1
-    echo "test_io rc $?"
-    grep -E "^\[  (PASSED|FAILED) |^\[  FAILED  \]|damaged copies" $G/test_io.log | head
+    timed_run cuda /tmp/texcv-batch-data/jpeg $G/timed.txt
+    verdict_tests
     echo "== test_batch $(at)"
     timeout 60 build/tests/test_batch >$G/test_batch.log 2>&1
     echo "test_batch rc $?"
@@ -154,10 +179,7 @@ case "${1:-}" in
       TEXCV_AB_SETS="jpeg jpegx" TEXCV_AB_REPEAT=3 TEXCV=$ROOT/build/bin/texcv OUT=$G \
         bash bench/batch/ab_variants.sh "auto|texcv-auto|" 2>&1 | tee -a $G/ab.txt
     fi
-    echo "== test_io JPEG verdicts $(at)"
-    timeout 60 build/tests/test_io --gtest_filter='IoJpegScan.*:IoCorruptJpeg.*' >$G/test_io.log 2>&1
-    echo "test_io rc $?"
-    grep -E "^\[  (PASSED|FAILED) |^\[  FAILED  \]|damaged copies" $G/test_io.log | head
+    verdict_tests
     left=$((${S17_LIMIT:-400} - ($(date +%s) - T0)))
     echo "== test_cli Batch* $(at), $left s left"
     if [ "$left" -gt 20 ]; then
@@ -182,22 +204,9 @@ case "${1:-}" in
     echo "== io_jpeg_check $(at)"
     build/bin/io_jpeg_check /tmp/texcv-batch-data/jpeg 16 3 scan,check 2>&1 | tee $G/io_jpeg_check.txt
     echo "== timed cuda run $(at)"
-    rm -rf /tmp/s17_timed
-    TEXCV_BATCH_TIMING=1 /usr/bin/time -v build/bin/texcv batch -i /tmp/texcv-batch-data/jpeg \
-      -o /tmp/s17_timed -p "resize:scale=0.5;convolve:kernel=-1|-1|-1|-1|16|-1|-1|-1|-1,scale=0.125" \
-      -d cuda -f jpeg -q 90 >$G/timed.txt 2>&1
-    grep -E "texcv batch:|Maximum resident|Elapsed" $G/timed.txt | head -24
-    echo "== test_io JPEG verdicts $(at)"
-    timeout 60 build/tests/test_io --gtest_filter='IoJpegScan.*:IoCorruptJpeg.*' >$G/test_io.log 2>&1
-    echo "test_io rc $?"
-    grep -E "^\[  (PASSED|FAILED) |^\[  FAILED  \]|damaged copies" $G/test_io.log | head
-    left=$((${S17_LIMIT:-570} - ($(date +%s) - T0)))
-    echo "== test_batch $(at), $left s left"
-    if [ "$left" -gt 20 ]; then
-      timeout "$left" build/tests/test_batch >$G/test_batch.log 2>&1
-      echo "test_batch rc $?"
-      grep -E "^\[  (PASSED|FAILED) |^\[  FAILED  \]" $G/test_batch.log | head
-    fi
+    timed_run cuda /tmp/texcv-batch-data/jpeg $G/timed.txt
+    verdict_tests
+    batch_tests ${S17_LIMIT:-570}
     ;;
   d)
     # Why --device auto was slower than cpu on the 1,000 JPEGs (c: 1.03 s against 0.87): the CPU
@@ -234,32 +243,14 @@ case "${1:-}" in
     fi
     if [ $(($(date +%s) - T0)) -lt $((${S17_LIMIT:-500} - 60)) ]; then
       echo "== timed auto run $(at)"
-      rm -rf /tmp/s17_timed
-      TEXCV_BATCH_TIMING=1 build/bin/texcv batch -i /tmp/texcv-batch-data/jpeg -o /tmp/s17_timed \
-        -p "resize:scale=0.5;convolve:kernel=-1|-1|-1|-1|16|-1|-1|-1|-1,scale=0.125" \
-        -d auto -f jpeg -q 90 >$G/timed.txt 2>&1
-      grep -E "texcv batch:" $G/timed.txt | head -30
+      timed_run auto /tmp/texcv-batch-data/jpeg $G/timed.txt
       for dev in cuda auto; do
         echo "== timed $dev run on the 8,000 $(at)"
-        rm -rf /tmp/s17_timedx
-        TEXCV_BATCH_TIMING=1 build/bin/texcv batch -i /tmp/texcv-batch-work/inputs-jpegx \
-          -o /tmp/s17_timedx -p "resize:scale=0.5;convolve:kernel=-1|-1|-1|-1|16|-1|-1|-1|-1,scale=0.125" \
-          -d $dev -f jpeg -q 90 >$G/timedx_$dev.txt 2>&1
-        grep -E "texcv batch:" $G/timedx_$dev.txt | grep -v "^texcv batch: [0-9]* file" | head -30
+        timed_run $dev /tmp/texcv-batch-work/inputs-jpegx $G/timedx_$dev.txt
       done
-      rm -rf /tmp/s17_timedx
     fi
-    echo "== test_io JPEG verdicts $(at)"
-    timeout 60 build/tests/test_io --gtest_filter='IoJpegScan.*:IoCorruptJpeg.*' >$G/test_io.log 2>&1
-    echo "test_io rc $?"
-    grep -E "^\[  (PASSED|FAILED) |^\[  FAILED  \]|damaged copies" $G/test_io.log | head
-    left=$((${S17_LIMIT:-500} - ($(date +%s) - T0)))
-    echo "== test_batch $(at), $left s left"
-    if [ "$left" -gt 20 ]; then
-      timeout "$left" build/tests/test_batch >$G/test_batch.log 2>&1
-      echo "test_batch rc $?"
-      grep -E "^\[  (PASSED|FAILED) |^\[  FAILED  \]" $G/test_batch.log | head
-    fi
+    verdict_tests
+    batch_tests ${S17_LIMIT:-500}
     ;;
   *) echo "session17_device.sh: pack (here), a, b, c or d (on the device)" ;;
 esac

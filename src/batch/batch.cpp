@@ -304,6 +304,12 @@ void run_checked(const std::vector<Job>& jobs, const Options& opt, std::stop_tok
       }
       return cuda_workers(steps, resolve_gpus(wanted), streams, nvjpeg, batch);
     };
+    // automatic: a GPU that could only join at the run's end does not (EngineConfig::
+    // late_setup_guess_s; the set-up measured on the H100 machine: the CUDA runtime 0.09-0.18 s,
+    // nvJPEG's hardware handle 0.61-0.62 s). TEXCV_BATCH_AUTO_ALWAYS_JOIN=1 (an A/B aid): it
+    // always joins, as before 2026-12-07.
+    if (opt.device == Device::automatic && !env_is_one("TEXCV_BATCH_AUTO_ALWAYS_JOIN"))
+      cfg.late_setup_guess_s = nvjpeg_workers && any_jpeg_in ? 0.8 : 0.3;
     // The decode threads check JPEG files for the GPU while it is set up (EngineConfig::
     // gpu_jpeg_coming) on cuda; on automatic with TEXCV_BATCH_AUTO_PRECHECK=1 (an A/B aid).
     cfg.gpu_jpeg_coming =

@@ -49,6 +49,10 @@ constexpr double kGpuSetUpGuessS = 0.3;
 // encoded), and on the H200 at 5e443d6 CPU workers that took cores whenever the queue was full
 // made 8,000 JPEGs take 7.9 s on --device auto against 4.9 s on cuda.
 constexpr double kSpareCoreMargin = 1.0;
+// EngineConfig::late_setup_guess_s: when the decision is made, and how long after its set-up a
+// GPU needs before it helps (its workers' own set-up and first batches: 0.2-0.3 s on the H100).
+constexpr double kLateDecideS = 0.15;
+constexpr double kLateUsefulS = 0.3;
 
 double ms_since(Clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
@@ -646,14 +650,33 @@ EngineReport run_engine(const std::vector<Job>& jobs, const std::vector<std::siz
   std::atomic<std::size_t> cpu_done{0};             // files the CPU workers finished
   std::atomic<std::int64_t> cpu_busy_us{0};         // their process time, summed
   std::atomic<int> late_pending{cfg.late ? 1 : 0};  // the factory, then each late worker's set-up
-  std::atomic<int> cpu_active{0};                   // CPU workers processing a file now
+  // ---- Workers that join late (EngineConfig::late), made on a background thread ----
+  // The shared part outlives this call when the run ends first (the thread may be detached):
+  // once `closing` is set the thread touches nothing of this call and destroys its workers.
+  // decision (EngineConfig::late_setup_guess_s): 0 not yet, 1 they join, 2 they never join
+  // (skip_note says why; written before 2 is set, read only after).
+  struct LateShared {
+    std::mutex m;
+    bool closing = false;
+    std::atomic<int> decision{0};
+    std::string skip_note;
+    Clock::time_point run_start;
+    // Set (under m, with cv notified) once the factory's workers are registered or none will
+    // be: a run with no other worker waits for it before it closes.
+    bool factory_done = false;
+    std::condition_variable cv;
+  };
+  auto late_shared = std::make_shared<LateShared>();
+  late_shared->run_start = t_run;
+  if (!(cfg.late && cfg.late_setup_guess_s > 0)) late_shared->decision = 1;
+  std::atomic<int> cpu_active{0};  // CPU workers processing a file now
   // The cores left over by work at normal priority (EngineConfig::spare_cores).
   std::function<double()> spare_cores = cfg.spare_cores;
   if (!spare_cores) spare_cores = [meter = std::make_shared<SpareCores>()] { return (*meter)(); };
   // What a CPU worker may take (WorkQueue::take_gated; engine.hpp's "Scheduling").
   auto cpu_gate = [&](std::size_t waiting, bool full, double idle_decoders) -> int {
     const int ng = gpu_workers.load();
-    const bool pending = late_pending.load() > 0;
+    const bool pending = late_pending.load() > 0 && late_shared->decision.load() != 2;
     if (ng == 0 && !pending) return 0;  // the CPU alone
     const std::size_t cn = cpu_done.load();
     // Until a CPU file has been timed, two CPU workers at a time (a GPU may be about to take
@@ -708,12 +731,47 @@ EngineReport run_engine(const std::vector<Job>& jobs, const std::vector<std::siz
   // take would allocate between files, where a failure would belong to no file).
   const std::function<int(std::size_t, bool, double)> cpu_gate_fn = cpu_gate;
 
+  // EngineConfig::late_setup_guess_s's decision, under done_mutex (from finish): once, at
+  // kLateDecideS or later while no late worker runs yet.
+  auto decide_late = [&] {
+    if (late_shared->decision.load() != 0) return;
+    const double now = static_cast<double>(us_since_run()) / 1e6;
+    int verdict = 0;
+    const std::size_t cn = cpu_done.load();
+    const double span = report.first_done_s < 0 ? 0 : now - report.first_done_s;
+    if (gpu_workers.load() > 0 || late_pending.load() == 0) {
+      verdict = 1;  // nothing to decide
+    } else if (cn >= 8 && span > 0.01) {
+      // The CPU workers' rate so far: when it would still be busy by the time the late workers
+      // can help, they join at once; else, from kLateDecideS (a steadier rate), they do not.
+      const double rate = static_cast<double>(cn) / span;
+      const double left = static_cast<double>(todo.size() > cn ? todo.size() - cn : 0);
+      const double end = now + left / rate;
+      if (end >= cfg.late_setup_guess_s + kLateUsefulS) {
+        verdict = 1;
+      } else if (now >= kLateDecideS) {
+        char buf[240];
+        std::snprintf(buf, sizeof buf,
+                      "not joined: the CPU workers were to finish every file %.2f s into the run "
+                      "(%.0f files/s), before the set-up (about %.1f s) and %.1f s more",
+                      end, rate, cfg.late_setup_guess_s, kLateUsefulS);
+        late_shared->skip_note = buf;
+        verdict = 2;
+      }
+    } else if (now >= kLateDecideS) {
+      verdict = 1;  // no rate yet: files that take long
+    }
+    if (verdict == 0) return;
+    int undecided = 0;
+    late_shared->decision.compare_exchange_strong(undecided, verdict);
+  };
   auto finish = [&](Result& r, Clock::time_point start) {
     r.total_ms = ms_since(start);
     if (r.status == Status::failed && cfg.fail_fast) stop.store(true);
     std::lock_guard<std::mutex> lock(done_mutex);
     if (report.first_done_s < 0 && r.status != Status::cancelled)
       report.first_done_s = static_cast<double>(us_since_run()) / 1e6;
+    decide_late();
     if (r.index < reported.size()) {
       if (reported[r.index]) return;
       reported[r.index] = 1;
@@ -1253,14 +1311,6 @@ EngineReport run_engine(const std::vector<Job>& jobs, const std::vector<std::siz
     }
   };
 
-  // ---- Workers that join late (EngineConfig::late), made on a background thread ----
-  // The shared part outlives this call when the run ends first (the thread may be detached):
-  // once `closing` is set the thread touches nothing of this call and destroys its workers.
-  struct LateShared {
-    std::mutex m;
-    bool closing = false;
-  };
-  auto late_shared = std::make_shared<LateShared>();
   std::thread late_maker;
   if (cfg.late) {
     // Registers the workers the factory made (under late_shared->m, before `closing`).
@@ -1300,9 +1350,21 @@ EngineReport run_engine(const std::vector<Job>& jobs, const std::vector<std::siz
       } catch (const std::exception& e) {
         why = e.what();
       }
+      // EngineConfig::late_setup_guess_s: the workers made before the decision wait for it (each
+      // file that finishes may make it), at most 0.1 s past kLateDecideS; none made by then:
+      // they join.
+      while (shared->decision.load() == 0 &&
+             Clock::now() - shared->run_start < std::chrono::duration<double>(kLateDecideS + 0.1))
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+      int undecided = 0;
+      shared->decision.compare_exchange_strong(undecided, 1);
       {
         std::lock_guard<std::mutex> lock(shared->m);
         if (!shared->closing) {
+          if (shared->decision.load() == 2) {
+            why = shared->skip_note;
+            made.clear();
+          }
           if (!why.empty()) {
             report.late_note = why;
             event("no " + what + " joined: " + why);
@@ -1313,7 +1375,9 @@ EngineReport run_engine(const std::vector<Job>& jobs, const std::vector<std::siz
             join_late(made);
           --late_pending;  // the factory's own count
         }
+        shared->factory_done = true;
       }
+      shared->cv.notify_all();
       made.clear();  // those not registered (the run had ended)
     });
   }
@@ -1363,7 +1427,14 @@ EngineReport run_engine(const std::vector<Job>& jobs, const std::vector<std::siz
   decoded.close();
   for (auto& t : worker_threads) t.join();
   {
-    std::lock_guard<std::mutex> lock(late_shared->m);
+    std::unique_lock<std::mutex> lock(late_shared->m);
+    // Only late workers: the files wait for them, so the run waits until the factory has
+    // registered them (or found none: the fallback then took the files). Before, a run whose
+    // decoders finished before the factory returned ended with every file unreported ("the
+    // engine failed"; BatchSchedule.GpuSetUpInTheBackgroundFindsEveryJpegCheckedAndEncoded
+    // failed 2 times in 60 on a loaded 2-core machine).
+    if (worker_threads.empty() && cfg.late && !start_failed.load())
+      late_shared->cv.wait(lock, [&] { return late_shared->factory_done; });
     late_shared->closing = true;  // from here the maker registers nothing
   }
   // Workers started late or by a retiring worker (which may in turn start others): join until

@@ -129,6 +129,7 @@ struct Speeds {
   bool timing = false;              // EngineConfig::timing
   bool precheck = false;            // EngineConfig::gpu_jpeg_coming
   std::size_t encoded_bytes = 0;    // EngineConfig::encoded_queue_bytes
+  double late_setup_guess_s = 0;    // EngineConfig::late_setup_guess_s
 };
 
 // hybrid: the GPU workers join late (EngineConfig::late); both: CPU and GPU workers from the
@@ -171,6 +172,7 @@ class BatchSchedule : public ::testing::Test {
     cfg.timing = sp.timing;
     cfg.gpu_jpeg_coming = sp.precheck;
     cfg.encoded_queue_bytes = sp.encoded_bytes;
+    cfg.late_setup_guess_s = sp.late_setup_guess_s;
     std::vector<std::unique_ptr<Worker>> workers;
     if (mode != Mode::gpu_only && mode != Mode::gpu_late)
       for (int i = 0; i < sp.cpu_workers; ++i)
@@ -248,6 +250,51 @@ TEST_F(BatchSchedule, FastGpuJoiningLateIsNeverSlowerThanEitherAlone) {
     EXPECT_EQ(r.write_device, "cpu");
     EXPECT_TRUE(r.device == "cpu" || r.device == "cuda:0") << r.device;
   }
+}
+
+// EngineConfig::late_setup_guess_s: fast CPU workers that finish every file 0.25 s into the run,
+// a GPU assumed to need 0.3 s to set up. At 0.15 s the engine finds the CPU would be done before
+// the GPU could help: the GPU never joins (none of its workers is set up, none takes a file), the
+// report says why, and the run takes the CPU's time.
+TEST_F(BatchSchedule, GpuThatCouldOnlyJoinAtTheEndDoesNotJoin) {
+  make_files(240);
+  Speeds sp;
+  sp.cpu_per_file = ms(4);
+  sp.gpu_setup = ms(300);
+  sp.gpu_per_file = ms(1);
+  sp.late_setup_guess_s = 0.3;
+  const double cpu = run(Mode::cpu_only, sp, 8);
+  const double both = run(Mode::hybrid, sp, 8);
+  std::cout << "[ info ] cpu alone " << cpu << " ms, auto " << both << " ms; " << report_.late_note
+            << "\n";
+  EXPECT_EQ(counts_->gpu, 0);
+  EXPECT_EQ(counts_->cpu, 240);
+  EXPECT_EQ(report_.late_note.rfind("not joined: the CPU workers were to finish every file ", 0),
+            0u)
+      << report_.late_note;
+  EXPECT_LT(report_.late_ready_s, 0) << "no GPU worker was set up";
+  EXPECT_LE(both, cpu + 60.0);
+  for (const Result& r : results_) EXPECT_EQ(r.device, "cpu");
+}
+
+// The same decision with slow CPU workers (1.2 s for every file alone): the GPU joins as soon
+// as the first 8 CPU files give a rate (at about 80 ms: 2 files a worker) and takes most files.
+// The run is never slower than either alone by more than that wait.
+TEST_F(BatchSchedule, GpuThatCanStillHelpJoinsOnceTheCpuRateIsKnown) {
+  make_files(120);
+  Speeds sp;
+  sp.gpu_setup = ms(100);
+  sp.late_setup_guess_s = 0.1;
+  const double cpu = run(Mode::cpu_only, sp, 8);
+  const double gpu = run(Mode::gpu_only, sp, 8);
+  const double both = run(Mode::hybrid, sp, 8);
+  std::cout << "[ info ] cpu alone " << cpu << " ms, gpu alone " << gpu << " ms, together " << both
+            << " ms (cpu " << counts_->cpu << " files, gpu " << counts_->gpu << ")\n";
+  EXPECT_TRUE(report_.late_note.empty()) << report_.late_note;
+  EXPECT_GT(counts_->gpu, counts_->cpu);
+  const double wait = 2.0 * static_cast<double>(sp.cpu_per_file.count());
+  EXPECT_LE(both, std::min(cpu, gpu) + static_cast<double>(sp.cpu_per_file.count()) + 60.0 + wait);
+  EXPECT_LT(report_.late_ready_s, 0.15 + 0.1) << "it joined before the latest decision";
 }
 
 // EngineConfig::timing adds the engine's lines (TEXCV_BATCH_TIMING): the decoders' waits and

@@ -742,12 +742,15 @@ EngineReport run_engine(const std::vector<Job>& jobs, const std::vector<std::siz
     if (gpu_workers.load() > 0 || late_pending.load() == 0) {
       verdict = 1;  // nothing to decide
     } else if (cn >= 8 && span > 0.01) {
-      // The CPU workers' rate so far: when it would still be busy by the time the late workers
-      // can help, they join at once; else, from kLateDecideS (a steadier rate), they do not.
+      // The CPU workers' rate so far: when it would keep them busy well past the time the late
+      // workers can help (twice as long: the first files' rate is rough), they join at once;
+      // from kLateDecideS (a steadier rate) they join when it would keep them busy past that
+      // time at all, else they do not.
       const double rate = static_cast<double>(cn) / span;
       const double left = static_cast<double>(todo.size() > cn ? todo.size() - cn : 0);
       const double end = now + left / rate;
-      if (end >= cfg.late_setup_guess_s + kLateUsefulS) {
+      const double helps = cfg.late_setup_guess_s + kLateUsefulS;
+      if (end >= 2 * helps || (now >= kLateDecideS && end >= helps)) {
         verdict = 1;
       } else if (now >= kLateDecideS) {
         char buf[240];

@@ -212,10 +212,11 @@ struct EngineConfig {
   // With `late` beside CPU workers: how long the late workers take to be set up, from the run's
   // start (s). When > 0, the workers the factory made wait before their own set-up until the
   // engine has decided whether they can still help, from the CPU workers' rate once 8 CPU files
-  // are done: they join at once when the CPU workers would still be busy that long and 0.3 s
-  // more (the GPU's first batches); when they would be done sooner, the workers are destroyed
-  // without being set up, 0.15 s into the run (a steadier rate), and EngineReport::late_note
-  // says why. Without a rate by then (files that take long) they join. A GPU that joins in a
+  // are done: they join at once when the CPU workers would still be busy twice as long as that
+  // set-up and 0.3 s more (the GPU's first batches); at 0.15 s into the run (a steadier rate)
+  // they join when the CPU would be busy longer than that set-up and 0.3 s, else they are
+  // destroyed without being set up and EngineReport::late_note says why. Without a CPU rate by
+  // then (files that take long) they join. A GPU that joins in a
   // run's last tenth of a second costs more than it gives (the H100 machine, 1,000 JPEGs:
   // --device auto 1.03 s against cpu's 0.87). 0: they always join, at once.
   double late_setup_guess_s = 0;

@@ -277,11 +277,11 @@ TEST_F(BatchSchedule, GpuThatCouldOnlyJoinAtTheEndDoesNotJoin) {
   for (const Result& r : results_) EXPECT_EQ(r.device, "cpu");
 }
 
-// The same decision with slow CPU workers (1.2 s for every file alone): the GPU joins as soon
+// The same decision with slow CPU workers (2.4 s for every file alone): the GPU joins as soon
 // as the first 8 CPU files give a rate (at about 80 ms: 2 files a worker) and takes most files.
 // The run is never slower than either alone by more than that wait.
 TEST_F(BatchSchedule, GpuThatCanStillHelpJoinsOnceTheCpuRateIsKnown) {
-  make_files(120);
+  make_files(240);
   Speeds sp;
   sp.gpu_setup = ms(100);
   sp.late_setup_guess_s = 0.1;

@@ -33,8 +33,10 @@
 # Stage c (eighteenth session) is the benchmark of record instead: bench/batch/run.sh on all
 # three sets with every tool (carry bench/batch/wheels too, for pyvips). Stage d (not yet run:
 # the eighteenth session's device time ran out) is why --device auto was slower than cpu on the
-# 1,000 JPEGs: auto with its CPU workers at nice 0 (TEXCV_BATCH_CPU_NICE) and with its set-up at
-# nice 19 (TEXCV_BATCH_SETUP_NICE), on both JPEG sets; then the TIFF task's I/O floor (cat of
+# 1,000 JPEGs, and whether b646a05's decision (a GPU that could only help at the end does not
+# join) mends it: auto, cpu, auto as before (TEXCV_BATCH_AUTO_ALWAYS_JOIN=1), auto with its CPU
+# workers at nice 0 (TEXCV_BATCH_CPU_NICE) and with its set-up at nice 19
+# (TEXCV_BATCH_SETUP_NICE), on both JPEG sets; then the TIFF task's I/O floor (cat of
 # the 32 inputs, 16 at a time), timed cuda and cpu TIFF runs and cuda with 4 workers and with
 # pinned input on them, timed auto and cuda JPEG runs,
 # the verdict tests and test_batch, each in the time left (S17_LIMIT; S17_DATA_SETS=jpeg skips
@@ -218,7 +220,8 @@ case "${1:-}" in
       --work /tmp/texcv-batch-work >$G/data.log 2>&1
     echo "== A/B $(at)"
     TEXCV_AB_SETS="jpeg jpegx" TEXCV_AB_REPEAT=3 TEXCV=$ROOT/build/bin/texcv OUT=$G \
-      bash bench/batch/ab_variants.sh "auto|texcv-auto|" \
+      bash bench/batch/ab_variants.sh "auto|texcv-auto|" "cpu|texcv-cpu|" \
+      "auto_alwaysjoin|texcv-auto|TEXCV_BATCH_AUTO_ALWAYS_JOIN=1" \
       "auto_nice0|texcv-auto|TEXCV_BATCH_CPU_NICE=0" \
       "auto_setup19|texcv-auto|TEXCV_BATCH_SETUP_NICE=19" 2>&1 | tee $G/ab.txt
     if [ $(($(date +%s) - T0)) -lt $((${S17_LIMIT:-500} - 180)) ]; then

@@ -661,6 +661,7 @@ EngineReport run_engine(const std::vector<Job>& jobs, const std::vector<std::siz
     std::atomic<int> decision{0};
     std::string skip_note;
     Clock::time_point run_start;
+    std::atomic<bool> cpu_rate{false};  // the decision has a CPU rate: it comes at kLateDecideS
     // Set (under m, with cv notified) once the factory's workers are registered or none will
     // be: a run with no other worker waits for it before it closes.
     bool factory_done = false;
@@ -742,6 +743,7 @@ EngineReport run_engine(const std::vector<Job>& jobs, const std::vector<std::siz
     if (gpu_workers.load() > 0 || late_pending.load() == 0) {
       verdict = 1;  // nothing to decide
     } else if (cn >= 8 && span > 0.01) {
+      late_shared->cpu_rate.store(true);
       // The CPU workers' rate so far: when it would keep them busy well past the time the late
       // workers can help (twice as long: the first files' rate is rough), they join at once;
       // from kLateDecideS (a steadier rate) they join when it would keep them busy past that
@@ -1353,12 +1355,18 @@ EngineReport run_engine(const std::vector<Job>& jobs, const std::vector<std::siz
       } catch (const std::exception& e) {
         why = e.what();
       }
-      // EngineConfig::late_setup_guess_s: the workers made before the decision wait for it (each
-      // file that finishes may make it), at most 0.1 s past kLateDecideS; none made by then:
-      // they join.
-      while (shared->decision.load() == 0 &&
-             Clock::now() - shared->run_start < std::chrono::duration<double>(kLateDecideS + 0.1))
-        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+      // EngineConfig::late_setup_guess_s: the workers made before the decision wait for it (the
+      // next file to finish from kLateDecideS on makes it once the CPU has a rate). Without a
+      // CPU rate 20 ms past kLateDecideS (files that take long) they join: their set-up then
+      // starts up to 0.17 s into the run instead of when the CUDA runtime is up (0.09-0.18 s).
+      // With one, at most 0.2 s past it (a file finishes every few ms; the bound is for a
+      // machine too loaded to run the workers).
+      for (;;) {
+        if (shared->decision.load() != 0) break;
+        const double t = std::chrono::duration<double>(Clock::now() - shared->run_start).count();
+        if (t >= kLateDecideS + (shared->cpu_rate.load() ? 0.2 : 0.02)) break;
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      }
       int undecided = 0;
       shared->decision.compare_exchange_strong(undecided, 1);
       {

@@ -1342,12 +1342,9 @@ EngineReport run_engine(const std::vector<Job>& jobs, const std::vector<std::siz
       if (none) retire();
     };
     late_maker = std::thread([shared = late_shared, make = cfg.late, join_late, none_joined,
-                              &report, &event, &late_pending, what = cfg.late_what] {
-      // TEXCV_BATCH_SETUP_NICE=n: the set-up (and the threads the driver starts from it) at
-      // that nice value, for A/B runs (docs/batch.md).
-      if (const char* v = std::getenv("TEXCV_BATCH_SETUP_NICE"); v && std::atoi(v) > 0)
-        (void)::setpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()),
-                            std::clamp(std::atoi(v), 1, 19));
+                              &report, &event, &late_pending, what = cfg.late_what,
+                              nice = cfg.late_nice] {
+      if (nice > 0) (void)::setpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()), nice);
       std::vector<std::unique_ptr<Worker>> made;
       std::string why;
       try {

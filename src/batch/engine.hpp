@@ -220,6 +220,9 @@ struct EngineConfig {
   // run's last tenth of a second costs more than it gives (the H100 machine, 1,000 JPEGs:
   // --device auto 1.03 s against cpu's 0.87). 0: they always join, at once.
   double late_setup_guess_s = 0;
+  // > 0: the factory's thread (and the threads the driver starts from it) runs at this nice
+  // value (TEXCV_BATCH_SETUP_NICE, an A/B aid). 0: the process's own.
+  int late_nice = 0;
   // true: a late-worker factory still running when the run ends is left to finish on its own
   // (the caller ends the process soon: texcv batch); false: the run waits for it at the end.
   bool detach_late = false;

@@ -270,13 +270,19 @@ JpegScanVerdict scan_jpeg_entropy(const JpegScanLayout& layout, const unsigned c
   thread_local std::unique_ptr<DecoderCache> cache;
   if (!cache) cache = std::make_unique<DecoderCache>();
   cache->unpin_all();
+  // Each of the file's tables looked up once (the blocks of one component share theirs).
+  const Decoder* found[8] = {};
   const Decoder* dc[JpegScanLayout::kMaxBlocks];
   const Decoder* ac[JpegScanLayout::kMaxBlocks];
   for (int b = 0; b < blocks; ++b) {
     const int t[2] = {layout.dc_table[b], layout.ac_table[b]};
-    if (t[0] < 0 || t[0] > 3 || t[1] < 0 || t[1] > 3) return unsure;
-    if (!(dc[b] = cache->get(layout.dc[t[0]], false))) return unsure;
-    if (!(ac[b] = cache->get(layout.ac[t[1]], true))) return unsure;
+    for (int k = 0; k < 2; ++k) {
+      if (t[k] < 0 || t[k] > 3) return unsure;
+      const Decoder*& d = found[k * 4 + t[k]];
+      if (!d && !(d = cache->get(k ? layout.ac[t[k]] : layout.dc[t[k]], k == 1))) return unsure;
+    }
+    dc[b] = found[t[0]];
+    ac[b] = found[4 + t[1]];
   }
 
   Bits bits{data, end};

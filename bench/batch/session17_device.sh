@@ -90,13 +90,14 @@ fi
 export LD_LIBRARY_PATH=$P/lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
 ldd build/bin/texcv | grep "not found"
 nproc
+KEEPMEM=GLIBC_TUNABLES=glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=4294967296
 JPEG_STEPS="resize:scale=0.5;convolve:kernel=-1|-1|-1|-1|16|-1|-1|-1|-1,scale=0.125"
 # A TEXCV_BATCH_TIMING run of the JPEG task: timed_run DEVICE INPUTS LOG.
 timed_run() {
   rm -rf /tmp/s17_timed
   TEXCV_BATCH_TIMING=1 /usr/bin/time -v build/bin/texcv batch -i "$2" -o /tmp/s17_timed \
     -p "$JPEG_STEPS" -d "$1" -f jpeg -q 90 >"$3" 2>&1
-  grep -E "texcv batch:|Maximum resident|Elapsed" "$3" | grep -v "^texcv batch: [0-9]* file" | head -24
+  grep -E "texcv batch:|Maximum resident|Elapsed|Minor|System time|User time" "$3" | grep -v "^texcv batch: [0-9]* file" | head -24
   rm -rf /tmp/s17_timed
 }
 # The JPEG verdict tests.
@@ -224,6 +225,12 @@ case "${1:-}" in
       "auto_alwaysjoin|texcv-auto|TEXCV_BATCH_AUTO_ALWAYS_JOIN=1" \
       "auto_nice0|texcv-auto|TEXCV_BATCH_CPU_NICE=0" \
       "auto_setup19|texcv-auto|TEXCV_BATCH_SETUP_NICE=19" 2>&1 | tee $G/ab.txt
+    # Nineteenth session: a fifth of the CPU path's time on the 2-core machine was the kernel
+    # clearing fresh pages for each decoded image (perf: clear_page_erms 11 %, faults 5 %);
+    # glibc told to keep freed memory (no mmap per image, no trim) reuses them.
+    TEXCV_AB_SETS=jpeg TEXCV_AB_REPEAT=3 TEXCV=$ROOT/build/bin/texcv OUT=$G \
+      bash bench/batch/ab_variants.sh "cpu_keepmem|texcv-cpu|$KEEPMEM" \
+      "auto_keepmem|texcv-auto|$KEEPMEM" "cpu_again|texcv-cpu|" 2>&1 | tee -a $G/ab.txt
     if [ $(($(date +%s) - T0)) -lt $((${S17_LIMIT:-500} - 180)) ]; then
       # The TIFF task's I/O floor: each input copied to a file (cat, 16 at a time), no decode.
       echo "== TIFF I/O floor $(at)"
@@ -254,6 +261,9 @@ case "${1:-}" in
     if [ $(($(date +%s) - T0)) -lt $((${S17_LIMIT:-500} - 60)) ]; then
       echo "== timed auto run $(at)"
       timed_run auto /tmp/texcv-batch-data/jpeg $G/timed.txt
+      echo "== timed cpu runs, as is and keeping freed memory $(at)"
+      timed_run cpu /tmp/texcv-batch-data/jpeg $G/timed_cpu.txt
+      env $KEEPMEM bash -c "$(declare -f timed_run); JPEG_STEPS='$JPEG_STEPS'; timed_run cpu /tmp/texcv-batch-data/jpeg $G/timed_cpu_keepmem.txt"
       for dev in cuda auto; do
         echo "== timed $dev run on the 8,000 $(at)"
         timed_run $dev /tmp/texcv-batch-work/inputs-jpegx $G/timedx_$dev.txt

@@ -213,6 +213,16 @@ case "${1:-}" in
     batch_tests ${S17_LIMIT:-570}
     ;;
   d)
+    # Nineteenth session: where nvJPEG's set-up goes, each backend in a cold process
+    # (bench/batch/nvjpeg_setup.cpp), lazy and eager module loading.
+    echo "== nvjpeg_setup $(at)"
+    if nvcc -O2 -std=c++20 -o $G/nvjpeg_setup bench/batch/nvjpeg_setup.cpp -lnvjpeg >$G/nvjpeg_setup_build.log 2>&1; then
+      for b in hardware hardware default gpu_hybrid hybrid; do $G/nvjpeg_setup $b; done
+      CUDA_MODULE_LOADING=EAGER $G/nvjpeg_setup hardware
+      $G/nvjpeg_setup hardware log | tail -12
+    else
+      tail -5 $G/nvjpeg_setup_build.log
+    fi 2>&1 | tee $G/nvjpeg_setup.txt
     # Why --device auto was slower than cpu on the 1,000 JPEGs (c: 1.03 s against 0.87): the CPU
     # workers' nice value and the set-up's priority, medians of 3 on both JPEG sets, then the
     # verdict tests (the decoding-table cache) and test_batch.

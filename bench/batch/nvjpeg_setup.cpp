@@ -35,10 +35,13 @@ int dev_malloc(void** p, std::size_t n) {
   ++g_dev_allocs;
   g_dev_ms += ms;
   g_dev_bytes += n;
-  if (g_log) std::printf("  device alloc %zu bytes: %.3f ms (at %.1f ms)\n", n, ms, ms_since(t_start));
+  if (g_log)
+    std::printf("  device alloc %zu bytes: %.3f ms (at %.1f ms)\n", n, ms, ms_since(t_start));
   return r;
 }
-int dev_free(void* p) { return static_cast<int>(cudaFree(p)); }
+int dev_free(void* p) {
+  return static_cast<int>(cudaFree(p));
+}
 int pinned_malloc(void** p, std::size_t n, unsigned int flags) {
   const auto t = Clock::now();
   const int r = static_cast<int>(cudaHostAlloc(p, n, flags));
@@ -46,17 +49,20 @@ int pinned_malloc(void** p, std::size_t n, unsigned int flags) {
   ++g_pinned_allocs;
   g_pinned_ms += ms;
   g_pinned_bytes += n;
-  if (g_log) std::printf("  pinned alloc %zu bytes: %.3f ms (at %.1f ms)\n", n, ms, ms_since(t_start));
+  if (g_log)
+    std::printf("  pinned alloc %zu bytes: %.3f ms (at %.1f ms)\n", n, ms, ms_since(t_start));
   return r;
 }
-int pinned_free(void* p) { return static_cast<int>(cudaFreeHost(p)); }
+int pinned_free(void* p) {
+  return static_cast<int>(cudaFreeHost(p));
+}
 
-#define CK(x)                                                                                \
-  do {                                                                                       \
-    if (auto s_ = (x); static_cast<int>(s_) != 0) {                                          \
-      std::printf("%s failed: %d (line %d)\n", #x, static_cast<int>(s_), __LINE__);          \
-      return 1;                                                                              \
-    }                                                                                        \
+#define CK(x)                                                                       \
+  do {                                                                              \
+    if (auto s_ = (x); static_cast<int>(s_) != 0) {                                 \
+      std::printf("%s failed: %d (line %d)\n", #x, static_cast<int>(s_), __LINE__); \
+      return 1;                                                                     \
+    }                                                                               \
   } while (0)
 
 }  // namespace

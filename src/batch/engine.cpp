@@ -26,6 +26,7 @@
 
 #include "src/batch/cores.hpp"
 #include "src/batch/queue.hpp"
+#include "src/core/host_cache.hpp"
 #include "texcv/error.hpp"
 #include "texcv/runtime.hpp"
 
@@ -630,6 +631,8 @@ EngineReport run_engine(const std::vector<Job>& jobs, const std::vector<std::siz
                         const std::function<void(const Result&)>& on_done,
                         std::atomic<bool>& stop) {
   const auto t_run = Clock::now();
+  std::optional<detail::HostCacheScope> host_cache;
+  if (cfg.host_cache) host_cache.emplace();
   const int nd = cfg.decode_threads > 0 ? cfg.decode_threads : 1;
   const int ne = cfg.encode_threads > 0 ? cfg.encode_threads : 1;
   WorkQueue decoded(cfg.queue_capacity, cfg.host_queue_capacity, cfg.encoded_queue_bytes);
@@ -1493,6 +1496,16 @@ EngineReport run_engine(const std::vector<Job>& jobs, const std::vector<std::siz
   report.peak_encoded_queued_bytes = decoded.peak_encoded_bytes();
   if (cfg.timing) {
     report.timing.push_back("engine: " + decoded.timing());
+    if (host_cache) {
+      const detail::HostCacheStats hs = detail::host_cache_stats();
+      char buf[200];
+      std::snprintf(buf, sizeof buf,
+                    "engine: host image buffers: %zu reused, %zu allocated, %zu dropped; "
+                    "%.0f MB kept, %.0f MB alive at most",
+                    hs.hits, hs.misses, hs.dropped, hs.cached_bytes / 1048576.0,
+                    hs.peak_live_bytes / 1048576.0);
+      report.timing.push_back(buf);
+    }
     for (auto& l : engine_timing) report.timing.push_back("engine: " + l);
   }
   if (late_maker.joinable()) {

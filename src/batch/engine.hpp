@@ -226,6 +226,10 @@ struct EngineConfig {
   // true: a late-worker factory still running when the run ends is left to finish on its own
   // (the caller ends the process soon: texcv batch); false: the run waits for it at the end.
   bool detach_late = false;
+  // Keep the large host image buffers that are released during the run and give them to the next
+  // images of the same size (src/core/host_cache.hpp): no fresh pages for each file's decoded
+  // image and step results. The memory kept never takes the run past the most it had alive.
+  bool host_cache = true;
   // Adds the engine's own line to EngineReport::timing: the decoders' waits for room, the waits
   // for the queue's lock, and each worker's waits for files and the sizes of its batches.
   bool timing = false;

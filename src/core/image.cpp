@@ -9,6 +9,7 @@
 
 #include "src/core/backends.hpp"
 #include "src/core/cuda_call.hpp"
+#include "src/core/host_cache.hpp"
 #include "texcv/error.hpp"
 
 namespace texcv {
@@ -155,14 +156,15 @@ Image::Image(int width, int height, int channels, ElemType type, Location locati
     const std::size_t pitch = (v.row_bytes() + kAlign - 1) / kAlign * kAlign;
     const std::size_t bytes = pitch * static_cast<std::size_t>(height);
     // Through operator new (aligned, nothrow), so that a program that replaces it (the tests'
-    // failing-allocation injector) sees image buffers too.
-    void* p = ::operator new (bytes, std::align_val_t{kAlign}, std::nothrow);
+    // failing-allocation injector) sees image buffers too; large buffers through the batch
+    // engine's cache of them while it runs (src/core/host_cache.hpp).
+    void* p = detail::host_allocate(bytes, kAlign);
     if (p == nullptr)
       fail(ErrorCode::OutOfMemory, "Image", "host allocation failed",
            std::to_string(bytes) + " bytes", "available memory");
     // (When the control block cannot be allocated, shared_ptr calls the deleter and throws.)
-    storage_ = std::shared_ptr<void>(
-        p, [](void* q) { ::operator delete (q, std::align_val_t{kAlign}, std::nothrow); });
+    storage_ =
+        std::shared_ptr<void>(p, [bytes](void* q) { detail::host_release(q, bytes, kAlign); });
     v.pitch = pitch;
   } else {
     if (v.row_bytes() > static_cast<std::size_t>(std::numeric_limits<int>::max()))

@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "common/test_support.hpp"
+#include "src/core/host_cache.hpp"
 #include "texcv/batch.hpp"
 #include "texcv/texcv.hpp"
 
@@ -297,6 +298,40 @@ TEST_F(BatchAllocFailure, EveryAllocationFailingInTurnLeavesOneResultPerFileAndN
       "runs refused before any file\n",
       clean.allocations, runs_with_failure, failed_files, threw);
   EXPECT_GE(runs_with_failure, clean.allocations / 2);
+}
+
+// The batch engine's cache of host image buffers (src/core/host_cache.hpp): an image allocation
+// that fails while buffers of other sizes are kept drops them all and is tried again, so what the
+// cache keeps never makes a file fail for lack of memory.
+TEST(HostCacheAllocFailure, AFailedAllocationDropsTheKeptBuffersAndIsTriedAgain) {
+  namespace detail = texcv::detail;
+  using texcv::ElemType;
+  detail::HostCacheScope scope;
+  {
+    texcv::Image a(1024, 1024, 1, ElemType::u8), b(1024, 1024, 1, ElemType::u8),
+        c(1024, 1024, 1, ElemType::u8), d(1024, 1024, 1, ElemType::u8);
+  }
+  ASSERT_EQ(detail::host_cache_stats().cached_bytes, std::size_t{4} << 20);
+  g_count = 0;
+  g_failed = 0;
+  g_countdown = 1;  // the next allocation fails
+  g_counting = true;
+  std::string threw;
+  texcv::Image big;
+  try {
+    big = texcv::Image(1024, 2048, 1, ElemType::u8);  // 2 MiB: two kept buffers are dropped first
+  } catch (const std::exception& e) {
+    threw = e.what();
+  }
+  g_counting = false;
+  g_countdown = 0;
+  EXPECT_EQ(g_failed.load(), 1);
+  EXPECT_TRUE(threw.empty()) << threw;
+  EXPECT_FALSE(big.empty());
+  const detail::HostCacheStats s = detail::host_cache_stats();
+  EXPECT_EQ(s.dropped, 4u);
+  EXPECT_EQ(s.cached_bytes, 0u);
+  EXPECT_EQ(s.misses, 5u);
 }
 
 // The CPU operations whose threads allocate scratch memory inside an OpenMP region (the filters'

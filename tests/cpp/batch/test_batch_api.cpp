@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "common/test_support.hpp"
+#include "src/core/host_cache.hpp"
 #include "texcv/batch.hpp"
 #include "texcv/texcv.hpp"
 
@@ -103,6 +104,33 @@ TEST_F(BatchApi, FilesAndInMemoryInputsToFilesWithOneResultEach) {
   EXPECT_NE(got[3].error.find("missing.png: cannot stat"), std::string::npos) << got[3].error;
   EXPECT_FALSE(fs::exists(jobs[2].output));
   EXPECT_FALSE(fs::exists(jobs[3].output));
+}
+
+// The engine reuses the host buffers of released images for the next ones of the same size
+// (src/core/host_cache.hpp): two different pictures of one size in turn, each output equal to
+// its own reference (a reused buffer holds the other picture's pixels until the decoder
+// overwrites them), and the kept buffers freed when the run ends.
+TEST_F(BatchApi, ReusedImageBuffersGiveEachFileItsOwnResult) {
+  const texcv::Image a = texcv::imread(png_);
+  const texcv::Image b = texcv::apply("flip", a.view(), {{"code", "vertical"}});
+  ASSERT_GE(a.pitch() * static_cast<std::size_t>(a.height()), texcv::detail::kHostCacheMinBytes);
+  const std::vector<unsigned char> pa = texcv::imencode(a.view(), texcv::ImageFormat::png);
+  const std::vector<unsigned char> pb = texcv::imencode(b.view(), texcv::ImageFormat::png);
+  const std::string ref_b = tmp_.file("b_in.png");
+  texcv::imwrite(ref_b, b.view());
+  std::vector<batch::Job> jobs;
+  for (int i = 0; i < 24; ++i)
+    jobs.push_back({numbered("in", i), i % 2 ? pb : pa, tmp_.file(numbered("out", i))});
+  const batch::Summary s = batch::run(jobs, opt_);
+  ASSERT_EQ(s.ok, jobs.size());
+  const texcv::Image want_a = expected(png_), want_b = expected(ref_b);
+  for (std::size_t i = 0; i < jobs.size(); ++i)
+    expect_same(texcv::imread(jobs[i].output).view(), (i % 2 ? want_b : want_a).view(),
+                jobs[i].output);
+  const texcv::detail::HostCacheStats hs = texcv::detail::host_cache_stats();
+  EXPECT_GE(hs.hits + hs.misses, jobs.size()) << "one decoded image a file at least";
+  EXPECT_GT(hs.hits, 0u) << "no buffer was reused";
+  EXPECT_EQ(hs.cached_bytes, 0u) << "buffers kept after the run";
 }
 
 TEST_F(BatchApi, EncodedAndImageOutputsGoToTheCallbackAndNothingIsWritten) {

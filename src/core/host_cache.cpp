@@ -1,0 +1,139 @@
+// The host image buffer cache (src/core/host_cache.hpp).
+#include "src/core/host_cache.hpp"
+
+#include <algorithm>
+#include <map>
+#include <mutex>
+#include <new>
+#include <vector>
+
+namespace texcv::detail {
+
+namespace {
+
+// Buffers come from the aligned nothrow operator new, so that a program that replaces it (the
+// tests' failing-allocation injector) sees image buffers too.
+void* raw_new(std::size_t bytes, std::size_t align) noexcept {
+  return ::operator new (bytes, std::align_val_t{align}, std::nothrow);
+}
+void raw_delete(void* p, std::size_t align) noexcept {
+  ::operator delete (p, std::align_val_t{align}, std::nothrow);
+}
+
+struct Kept {
+  void* p;
+  std::size_t align;
+};
+
+struct Cache {
+  std::mutex m;
+  int scopes = 0;
+  std::map<std::size_t, std::vector<Kept>> kept;  // by bytes
+  HostCacheStats stats;
+
+  // Frees kept buffers until cached + live <= limit (the largest sizes first). Under the lock,
+  // so that nothing here allocates (host_allocate must not throw); a free is rare and short.
+  void shrink_locked(std::size_t limit) noexcept {
+    while (stats.cached_bytes > 0 && stats.cached_bytes + stats.live_bytes > limit) {
+      auto it = std::prev(kept.end());
+      const Kept k = it->second.back();
+      it->second.pop_back();
+      stats.cached_bytes -= it->first;
+      ++stats.dropped;
+      if (it->second.empty()) kept.erase(it);
+      raw_delete(k.p, k.align);
+    }
+  }
+  void drop_all_locked() noexcept { shrink_locked(0); }
+};
+
+Cache& cache() {
+  static Cache* c = new Cache;  // never destroyed: images may be released during static teardown
+  return *c;
+}
+
+}  // namespace
+
+HostCacheScope::HostCacheScope() {
+  Cache& c = cache();
+  std::lock_guard<std::mutex> lock(c.m);
+  if (c.scopes++ == 0) {
+    const std::size_t live = c.stats.live_bytes;
+    c.stats = HostCacheStats{};
+    c.stats.live_bytes = live;
+    c.stats.peak_live_bytes = live;
+  }
+}
+
+HostCacheScope::~HostCacheScope() {
+  Cache& c = cache();
+  std::lock_guard<std::mutex> lock(c.m);
+  if (--c.scopes == 0) c.drop_all_locked();
+}
+
+HostCacheStats host_cache_stats() {
+  Cache& c = cache();
+  std::lock_guard<std::mutex> lock(c.m);
+  return c.stats;
+}
+
+void* host_allocate(std::size_t bytes, std::size_t align) noexcept {
+  if (bytes < kHostCacheMinBytes) return raw_new(bytes, align);
+  Cache& c = cache();
+  std::lock_guard<std::mutex> lock(c.m);
+  if (c.scopes > 0) {
+    auto it = c.kept.find(bytes);
+    if (it != c.kept.end()) {
+      for (auto k = it->second.rbegin(); k != it->second.rend(); ++k) {
+        if (k->align != align) continue;
+        void* p = k->p;
+        it->second.erase(std::next(k).base());
+        if (it->second.empty()) c.kept.erase(it);
+        c.stats.cached_bytes -= bytes;
+        c.stats.live_bytes += bytes;
+        c.stats.peak_live_bytes = std::max(c.stats.peak_live_bytes, c.stats.live_bytes);
+        ++c.stats.hits;
+        return p;
+      }
+    }
+    // A new buffer: kept ones go first where alive + kept would pass the peak (the new peak
+    // when this buffer raises it).
+    const std::size_t peak = std::max(c.stats.peak_live_bytes, c.stats.live_bytes + bytes);
+    c.shrink_locked(peak - bytes);
+  }
+  // (Under the lock: another thread's release cannot slip a kept buffer in between.)
+  void* p = raw_new(bytes, align);
+  if (p == nullptr && c.stats.cached_bytes > 0) {
+    // Out of memory with buffers kept: drop them all and try once more.
+    c.drop_all_locked();
+    p = raw_new(bytes, align);
+  }
+  if (p == nullptr) return nullptr;
+  c.stats.live_bytes += bytes;
+  c.stats.peak_live_bytes = std::max(c.stats.peak_live_bytes, c.stats.live_bytes);
+  if (c.scopes > 0) ++c.stats.misses;
+  return p;
+}
+
+void host_release(void* p, std::size_t bytes, std::size_t align) noexcept {
+  if (p == nullptr) return;
+  if (bytes < kHostCacheMinBytes) return raw_delete(p, align);
+  Cache& c = cache();
+  {
+    std::lock_guard<std::mutex> lock(c.m);
+    c.stats.live_bytes -= std::min(c.stats.live_bytes, bytes);
+    if (c.scopes > 0) {
+      try {
+        c.kept[bytes].push_back(Kept{p, align});
+        c.stats.cached_bytes += bytes;
+        return;
+      } catch (...) {  // the map's own allocation failed: free the buffer instead
+        if (auto it = c.kept.find(bytes); it != c.kept.end() && it->second.empty())
+          c.kept.erase(it);
+      }
+    }
+  }
+  raw_delete(p, align);
+}
+
+}  // namespace texcv::detail

@@ -1,0 +1,47 @@
+// A cache of large host image buffers for runs that make and drop many images of the same sizes
+// (the batch engine: each file's decoded image, each step's result). Without it each buffer is
+// fresh memory from the system: glibc serves blocks of this size with mmap, or gives freed heap
+// memory back, and the kernel then zeroes every page on first touch. On the 2-core development
+// machine that was a fifth of `texcv batch --device cpu`'s time on 1080p JPEGs (perf:
+// clear_page_erms 11 %, page-fault handling 5 %; docs/performance.md, nineteenth session).
+//
+// While at least one HostCacheScope is alive, a host Image buffer of kHostCacheMinBytes or more
+// that is released is kept, and the next host Image of exactly that many bytes (pitch x height)
+// takes it instead of new memory. The buffers kept never make the buffers alive plus kept exceed
+// the most that were alive at once since the first scope began: a new buffer of another size
+// drops kept ones first (so a run's memory stays what its queues bound). When an allocation fails,
+// every kept buffer is dropped and the allocation tried again. When the last scope ends, the kept
+// buffers are freed. Thread-safe; process-wide.
+#pragma once
+
+#include <cstddef>
+
+namespace texcv::detail {
+
+inline constexpr std::size_t kHostCacheMinBytes = std::size_t{256} << 10;
+
+struct HostCacheStats {
+  std::size_t hits = 0;          // buffers reused, since the first scope began
+  std::size_t misses = 0;        // buffers of kHostCacheMinBytes or more allocated, idem
+  std::size_t dropped = 0;       // kept buffers freed to stay within the bound, idem
+  std::size_t cached_bytes = 0;  // kept now
+  std::size_t live_bytes = 0;    // alive now (buffers of kHostCacheMinBytes or more)
+  std::size_t peak_live_bytes = 0;
+};
+
+class HostCacheScope {
+ public:
+  HostCacheScope();
+  ~HostCacheScope();
+  HostCacheScope(const HostCacheScope&) = delete;
+  HostCacheScope& operator=(const HostCacheScope&) = delete;
+};
+
+HostCacheStats host_cache_stats();
+
+// Image's host allocation and release (src/core/image.cpp): `bytes` as allocated, aligned to
+// `align`. host_allocate returns nullptr when the memory cannot be had.
+void* host_allocate(std::size_t bytes, std::size_t align) noexcept;
+void host_release(void* p, std::size_t bytes, std::size_t align) noexcept;
+
+}  // namespace texcv::detail

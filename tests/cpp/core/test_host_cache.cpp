@@ -1,0 +1,121 @@
+// The cache of large host image buffers (src/core/host_cache.hpp) that the batch engine turns on
+// for a run: what it reuses, what it keeps, and that it never keeps more than the most that was
+// alive at once.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <optional>
+
+#include "src/core/host_cache.hpp"
+#include "texcv/image.hpp"
+
+namespace {
+
+using texcv::ElemType;
+using texcv::Image;
+namespace detail = texcv::detail;
+
+constexpr std::size_t kMiB = std::size_t{1} << 20;
+
+// A 1-channel u8 image of `mib` MiB exactly (1024-byte rows, already 64-byte aligned).
+Image mib_image(int mib) {
+  return Image(1024, 1024 * mib, 1, ElemType::u8);
+}
+
+TEST(HostCache, OutsideAScopeNothingIsKept) {
+  {
+    Image a = mib_image(1);
+    std::memset(a.data(), 7, kMiB);
+  }
+  const detail::HostCacheStats s = detail::host_cache_stats();
+  EXPECT_EQ(s.cached_bytes, 0u);
+  EXPECT_EQ(s.live_bytes, 0u);
+}
+
+TEST(HostCache, AReleasedBufferGoesToTheNextImageOfTheSameSize) {
+  detail::HostCacheScope scope;
+  Image a = mib_image(1);
+  void* const first = a.data();
+  std::memset(first, 7, kMiB);
+  a = Image();
+  EXPECT_EQ(detail::host_cache_stats().cached_bytes, kMiB);
+  Image b = mib_image(1);
+  EXPECT_EQ(b.data(), first);
+  // Any shape with the same bytes (pitch x height) takes it: 512 RGB pixels (1536 bytes, pitch
+  // 1536) x 682 rows is not 1 MiB, 256 x 1024 RGBA u8 is.
+  b = Image();
+  Image c(256, 1024, 4, ElemType::u8);
+  EXPECT_EQ(c.data(), first);
+  const detail::HostCacheStats s = detail::host_cache_stats();
+  EXPECT_EQ(s.hits, 2u);
+  EXPECT_EQ(s.misses, 1u);
+  EXPECT_EQ(s.cached_bytes, 0u);
+  EXPECT_EQ(s.live_bytes, kMiB);
+}
+
+TEST(HostCache, SmallImagesAreNeverKept) {
+  detail::HostCacheScope scope;
+  {
+    Image small(256, 255, 4, ElemType::u8);  // 255 KiB: under kHostCacheMinBytes
+    ASSERT_LT(small.pitch() * 255, detail::kHostCacheMinBytes);
+  }
+  const detail::HostCacheStats s = detail::host_cache_stats();
+  EXPECT_EQ(s.cached_bytes, 0u);
+  EXPECT_EQ(s.misses, 0u);
+}
+
+TEST(HostCache, KeptBuffersNeverTakeTheRunPastItsPeak) {
+  detail::HostCacheScope scope;
+  { Image a = mib_image(1), b = mib_image(1), c = mib_image(1); }
+  detail::HostCacheStats s = detail::host_cache_stats();
+  EXPECT_EQ(s.cached_bytes, 3 * kMiB);
+  EXPECT_EQ(s.peak_live_bytes, 3 * kMiB);
+  // A 2 MiB image fits none of them: two are dropped first, so alive + kept stays 3 MiB.
+  Image d = mib_image(2);
+  s = detail::host_cache_stats();
+  EXPECT_EQ(s.dropped, 2u);
+  EXPECT_EQ(s.cached_bytes, kMiB);
+  EXPECT_EQ(s.live_bytes, 2 * kMiB);
+  EXPECT_EQ(s.peak_live_bytes, 3 * kMiB);
+  // A second 2 MiB image raises the peak to 4 MiB, all alive: the 1 MiB buffer goes too.
+  Image e = mib_image(2);
+  s = detail::host_cache_stats();
+  EXPECT_EQ(s.dropped, 3u);
+  EXPECT_EQ(s.cached_bytes, 0u);
+  EXPECT_EQ(s.peak_live_bytes, 4 * kMiB);
+  // Released, both are kept (alive + kept stays 4 MiB) and a 2 MiB image takes one.
+  d = Image();
+  e = Image();
+  Image f = mib_image(2);
+  s = detail::host_cache_stats();
+  EXPECT_EQ(s.hits, 1u);
+  EXPECT_EQ(s.cached_bytes, 2 * kMiB);
+}
+
+TEST(HostCache, TheLastScopesEndFreesWhatIsKept) {
+  std::optional<detail::HostCacheScope> outer(std::in_place);
+  {
+    detail::HostCacheScope inner;
+    Image a = mib_image(1);
+  }
+  // The inner scope ended, the outer one still runs: the buffer stays.
+  EXPECT_EQ(detail::host_cache_stats().cached_bytes, kMiB);
+  Image alive = mib_image(1);  // takes it
+  EXPECT_EQ(detail::host_cache_stats().hits, 1u);
+  Image other = mib_image(2);
+  other = Image();
+  EXPECT_EQ(detail::host_cache_stats().cached_bytes, 2 * kMiB);
+  outer.reset();
+  detail::HostCacheStats s = detail::host_cache_stats();
+  EXPECT_EQ(s.cached_bytes, 0u);
+  EXPECT_EQ(s.live_bytes, kMiB);
+  // An image alive when the scope ended is freed, not kept, when it is released.
+  void* const p = alive.data();
+  alive = Image();
+  s = detail::host_cache_stats();
+  EXPECT_EQ(s.cached_bytes, 0u);
+  EXPECT_EQ(s.live_bytes, 0u);
+  (void)p;
+}
+
+}  // namespace

@@ -90,7 +90,6 @@ fi
 export LD_LIBRARY_PATH=$P/lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
 ldd build/bin/texcv | grep "not found"
 nproc
-KEEPMEM=GLIBC_TUNABLES=glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=4294967296
 JPEG_STEPS="resize:scale=0.5;convolve:kernel=-1|-1|-1|-1|16|-1|-1|-1|-1,scale=0.125"
 # A TEXCV_BATCH_TIMING run of the JPEG task: timed_run DEVICE INPUTS LOG.
 timed_run() {
@@ -223,25 +222,21 @@ case "${1:-}" in
     else
       tail -5 $G/nvjpeg_setup_build.log
     fi 2>&1 | tee $G/nvjpeg_setup.txt
-    # Why --device auto was slower than cpu on the 1,000 JPEGs (c: 1.03 s against 0.87): the CPU
-    # workers' nice value and the set-up's priority, medians of 3 on both JPEG sets, then the
-    # verdict tests (the decoding-table cache) and test_batch.
+    # Why --device auto was slower than cpu on the 1,000 JPEGs (c: 1.03 s against 0.87), and
+    # whether b646a05's decision mends it (auto against auto as before, medians of 3, both JPEG
+    # sets); the nineteenth session's cache of host image buffers (0c0bb2f) against none
+    # (TEXCV_BATCH_HOST_CACHE=0) on the CPU path.
     TEXCV=$ROOT/build/bin/texcv OUT=$G/warm timeout 150 bash bench/batch/run.sh --sets "${S17_DATA_SETS:-jpeg tiff}" \
       --jpeg 1000 --tiff 32 --tools texcv-cpu --repeat 1 --data /tmp/texcv-batch-data \
       --work /tmp/texcv-batch-work >$G/data.log 2>&1
     echo "== A/B $(at)"
     TEXCV_AB_SETS="jpeg jpegx" TEXCV_AB_REPEAT=3 TEXCV=$ROOT/build/bin/texcv OUT=$G \
       bash bench/batch/ab_variants.sh "auto|texcv-auto|" "cpu|texcv-cpu|" \
-      "auto_alwaysjoin|texcv-auto|TEXCV_BATCH_AUTO_ALWAYS_JOIN=1" \
-      "auto_nice0|texcv-auto|TEXCV_BATCH_CPU_NICE=0" \
-      "auto_setup19|texcv-auto|TEXCV_BATCH_SETUP_NICE=19" 2>&1 | tee $G/ab.txt
-    # Nineteenth session: a fifth of the CPU path's time on the 2-core machine was the kernel
-    # clearing fresh pages for each decoded image (perf: clear_page_erms 11 %, faults 5 %);
-    # glibc told to keep freed memory (no mmap per image, no trim) reuses them.
+      "auto_alwaysjoin|texcv-auto|TEXCV_BATCH_AUTO_ALWAYS_JOIN=1" 2>&1 | tee $G/ab.txt
     TEXCV_AB_SETS=jpeg TEXCV_AB_REPEAT=3 TEXCV=$ROOT/build/bin/texcv OUT=$G \
-      bash bench/batch/ab_variants.sh "cpu_keepmem|texcv-cpu|$KEEPMEM" \
-      "auto_keepmem|texcv-auto|$KEEPMEM" "cpu_again|texcv-cpu|" 2>&1 | tee -a $G/ab.txt
-    if [ $(($(date +%s) - T0)) -lt $((${S17_LIMIT:-500} - 180)) ]; then
+      bash bench/batch/ab_variants.sh "cpu_nocache|texcv-cpu|TEXCV_BATCH_HOST_CACHE=0" \
+      "cpu_again|texcv-cpu|" 2>&1 | tee -a $G/ab.txt
+    if [ $(($(date +%s) - T0)) -lt $((${S17_LIMIT:-500} - 150)) ]; then
       # The TIFF task's I/O floor: each input copied to a file (cat, 16 at a time), no decode.
       echo "== TIFF I/O floor $(at)"
       rm -rf /tmp/s17_floor && mkdir -p /tmp/s17_floor && sync
@@ -252,28 +247,25 @@ case "${1:-}" in
         echo "cat 32 TIFFs, 16 at a time: $(awk -v a=$t0 -v b=$t1 'BEGIN{printf "%.3f", b - a}') s"
         rm -f /tmp/s17_floor/*
       done
+      TEXCV_AB_SETS=tiff TEXCV_AB_REPEAT=3 TEXCV=$ROOT/build/bin/texcv OUT=$G \
+        bash bench/batch/ab_variants.sh "tiff_cuda|texcv-cuda|" \
+        "tiff_cuda_nocache|texcv-cuda|TEXCV_BATCH_HOST_CACHE=0" "tiff_cpu|texcv-cpu|" \
+        "tiff_cpu_nocache|texcv-cpu|TEXCV_BATCH_HOST_CACHE=0" "tiff_auto|texcv-auto|" \
+        "tiff_cuda_pinned|texcv-cuda|TEXCV_BATCH_PINNED_INPUT=1" 2>&1 | tee -a $G/ab.txt
       echo "== timed cuda and cpu TIFF runs $(at)"
       for dev in cuda cpu; do
         rm -rf /tmp/s17_tiff
-        TEXCV_BATCH_TIMING=1 build/bin/texcv batch -i /tmp/texcv-batch-data/tiff -o /tmp/s17_tiff \
+        TEXCV_BATCH_TIMING=1 /usr/bin/time -v build/bin/texcv batch -i /tmp/texcv-batch-data/tiff -o /tmp/s17_tiff \
           -p "crop:x=100,y=100,width=4800,height=4800;resize:scale=0.9;convolve:kernel=-1|-1|-1|-1|16|-1|-1|-1|-1,scale=0.125" \
           -d $dev -f tiff --tiff-compression none >$G/timed_tiff_$dev.txt 2>&1
-        grep -E "texcv batch:" $G/timed_tiff_$dev.txt | grep -v "^texcv batch: [0-9]* file" | head -12
+        grep -E "texcv batch:|Elapsed|Minor|System time|User time" $G/timed_tiff_$dev.txt | grep -v "^texcv batch: [0-9]* file" | head -16
       done
       rm -rf /tmp/s17_tiff
-      # What the CUDA workers' 21.7 ms a TIFF becomes with 4 of them, and with the decode
-      # threads decoding into pinned memory (c: cuda 0.59 s, OpenCV 0.83).
-      TEXCV_AB_SETS=tiff TEXCV_AB_REPEAT=3 TEXCV=$ROOT/build/bin/texcv OUT=$G \
-        bash bench/batch/ab_variants.sh "tiff_cuda|texcv-cuda|" \
-        "tiff_cuda_s4|texcv-cuda@streams=4|" \
-        "tiff_cuda_pinned|texcv-cuda|TEXCV_BATCH_PINNED_INPUT=1" 2>&1 | tee -a $G/ab.txt
     fi
     if [ $(($(date +%s) - T0)) -lt $((${S17_LIMIT:-500} - 60)) ]; then
-      echo "== timed auto run $(at)"
+      echo "== timed auto and cpu runs $(at)"
       timed_run auto /tmp/texcv-batch-data/jpeg $G/timed.txt
-      echo "== timed cpu runs, as is and keeping freed memory $(at)"
       timed_run cpu /tmp/texcv-batch-data/jpeg $G/timed_cpu.txt
-      env $KEEPMEM bash -c "$(declare -f timed_run); JPEG_STEPS='$JPEG_STEPS'; timed_run cpu /tmp/texcv-batch-data/jpeg $G/timed_cpu_keepmem.txt"
       for dev in cuda auto; do
         echo "== timed $dev run on the 8,000 $(at)"
         timed_run $dev /tmp/texcv-batch-work/inputs-jpegx $G/timedx_$dev.txt

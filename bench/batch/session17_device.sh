@@ -250,8 +250,7 @@ case "${1:-}" in
       TEXCV_AB_SETS=tiff TEXCV_AB_REPEAT=3 TEXCV=$ROOT/build/bin/texcv OUT=$G \
         bash bench/batch/ab_variants.sh "tiff_cuda|texcv-cuda|" \
         "tiff_cuda_nocache|texcv-cuda|TEXCV_BATCH_HOST_CACHE=0" "tiff_cpu|texcv-cpu|" \
-        "tiff_cpu_nocache|texcv-cpu|TEXCV_BATCH_HOST_CACHE=0" "tiff_auto|texcv-auto|" \
-        "tiff_cuda_pinned|texcv-cuda|TEXCV_BATCH_PINNED_INPUT=1" 2>&1 | tee -a $G/ab.txt
+        "tiff_auto|texcv-auto|" 2>&1 | tee -a $G/ab.txt
       echo "== timed cuda and cpu TIFF runs $(at)"
       for dev in cuda cpu; do
         rm -rf /tmp/s17_tiff

@@ -31,16 +31,15 @@
 #        cross-device verdict test and nvJPEG against libjpeg-turbo among them);
 #     4. test_cuda in the time left (the sixteenth session's last kernels, 5f6c52e, never ran).
 # Stage c (eighteenth session) is the benchmark of record instead: bench/batch/run.sh on all
-# three sets with every tool (carry bench/batch/wheels too, for pyvips). Stage d (not yet run:
-# the eighteenth session's device time ran out) is why --device auto was slower than cpu on the
-# 1,000 JPEGs, and whether b646a05's decision (a GPU that could only help at the end does not
-# join) mends it: auto, cpu, auto as before (TEXCV_BATCH_AUTO_ALWAYS_JOIN=1), auto with its CPU
-# workers at nice 0 (TEXCV_BATCH_CPU_NICE) and with its set-up at nice 19
-# (TEXCV_BATCH_SETUP_NICE), on both JPEG sets; then the TIFF task's I/O floor (cat of
-# the 32 inputs, 16 at a time), timed cuda and cpu TIFF runs and cuda with 4 workers and with
-# pinned input on them, timed auto and cuda JPEG runs,
-# the verdict tests and test_batch, each in the time left (S17_LIMIT; S17_DATA_SETS=jpeg skips
-# making the TIFFs).
+# three sets with every tool (carry bench/batch/wheels too, for pyvips). Stage d (nineteenth
+# session; ran once, JPEG sets only, S17_LIMIT=215): nvJPEG's set-up by backend
+# (bench/batch/nvjpeg_setup.cpp), then auto (b646a05's decision), cpu and auto as before
+# (TEXCV_BATCH_AUTO_ALWAYS_JOIN=1) on both JPEG sets, cpu without the host buffer cache
+# (TEXCV_BATCH_HOST_CACHE=0); then the TIFF task's I/O floor (cat of the 32 inputs, 16 at a
+# time), the TIFF A/B (cuda with and without the cache, cpu, auto) and timed TIFF runs, timed
+# auto and cpu JPEG runs and both on the 8,000, the verdict tests and test_batch, each in the
+# time left (S17_LIMIT; S17_DATA_SETS=jpeg skips making the TIFFs). Not yet run: its TIFF part,
+# and auto with its CPU workers at nice 0 (TEXCV_BATCH_CPU_NICE=0), the next A/B to add.
 # Logs go to /tmp/s17 and $OUT/s17_<stage>.tgz.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
@@ -62,6 +61,13 @@ if [ "${1:-}" = pack ]; then
   done
   mkdir -p build-prebuilt/lib
   cp -L "$nvj" build-prebuilt/lib/
+  # The shared libraries of this machine that Ubuntu 24.04 lacks or names otherwise (Debian's
+  # libjpeg.so.62, libtiff.so.6 and what it links, Highway): a fresh development machine links
+  # them dynamically (the nineteenth session's first device call found them missing).
+  for f in $(ldd "$B/bin/texcv" "$B/tests/test_batch" "$B/tests/test_io" | awk '$2 == "=>" {print $3}' |
+    sort -u | grep -E "hwy|jpeg\.so\.62|tiff|webp|sharpyuv|zstd|lzma|Lerc|jbig|deflate|png16"); do
+    cp -L "$f" build-prebuilt/lib/
+  done
   rm -f build-prebuilt/stripped.tar.xz
   (tar cf - -C /tmp/pb . | xz -T2 --lzma2=preset=6,dict=192MiB >build-prebuilt/stripped.tar.xz) ||
     exit 1

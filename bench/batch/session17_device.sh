@@ -39,7 +39,7 @@
 # time), the TIFF A/B (cuda with and without the cache, cpu, auto) and timed TIFF runs, timed
 # auto and cpu JPEG runs and both on the 8,000, the verdict tests and test_batch, each in the
 # time left (S17_LIMIT; S17_DATA_SETS=jpeg skips making the TIFFs). Not yet run: its TIFF part,
-# and auto with its CPU workers at nice 0 (TEXCV_BATCH_CPU_NICE=0), the next A/B to add.
+# and auto with its CPU workers at nice 0 (auto_nice0, added after the run).
 # Logs go to /tmp/s17 and $OUT/s17_<stage>.tgz.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
@@ -238,7 +238,8 @@ case "${1:-}" in
     echo "== A/B $(at)"
     TEXCV_AB_SETS="jpeg jpegx" TEXCV_AB_REPEAT=3 TEXCV=$ROOT/build/bin/texcv OUT=$G \
       bash bench/batch/ab_variants.sh "auto|texcv-auto|" "cpu|texcv-cpu|" \
-      "auto_alwaysjoin|texcv-auto|TEXCV_BATCH_AUTO_ALWAYS_JOIN=1" 2>&1 | tee $G/ab.txt
+      "auto_alwaysjoin|texcv-auto|TEXCV_BATCH_AUTO_ALWAYS_JOIN=1" \
+      "auto_nice0|texcv-auto|TEXCV_BATCH_CPU_NICE=0" 2>&1 | tee $G/ab.txt
     TEXCV_AB_SETS=jpeg TEXCV_AB_REPEAT=3 TEXCV=$ROOT/build/bin/texcv OUT=$G \
       bash bench/batch/ab_variants.sh "cpu_nocache|texcv-cpu|TEXCV_BATCH_HOST_CACHE=0" \
       "cpu_again|texcv-cpu|" 2>&1 | tee -a $G/ab.txt

@@ -13,22 +13,17 @@ namespace {
 
 // Buffers come from the aligned nothrow operator new, so that a program that replaces it (the
 // tests' failing-allocation injector) sees image buffers too.
-void* raw_new(std::size_t bytes, std::size_t align) noexcept {
-  return ::operator new (bytes, std::align_val_t{align}, std::nothrow);
+void* raw_new(std::size_t bytes) noexcept {
+  return ::operator new (bytes, std::align_val_t{kHostImageAlign}, std::nothrow);
 }
-void raw_delete(void* p, std::size_t align) noexcept {
-  ::operator delete (p, std::align_val_t{align}, std::nothrow);
+void raw_delete(void* p) noexcept {
+  ::operator delete (p, std::align_val_t{kHostImageAlign}, std::nothrow);
 }
-
-struct Kept {
-  void* p;
-  std::size_t align;
-};
 
 struct Cache {
   std::mutex m;
   int scopes = 0;
-  std::map<std::size_t, std::vector<Kept>> kept;  // by bytes
+  std::map<std::size_t, std::vector<void*>> kept;  // by bytes
   HostCacheStats stats;
 
   // Frees kept buffers until cached + live <= limit (the largest sizes first). Under the lock,
@@ -36,12 +31,12 @@ struct Cache {
   void shrink_locked(std::size_t limit) noexcept {
     while (stats.cached_bytes > 0 && stats.cached_bytes + stats.live_bytes > limit) {
       auto it = std::prev(kept.end());
-      const Kept k = it->second.back();
+      void* const p = it->second.back();
       it->second.pop_back();
       stats.cached_bytes -= it->first;
       ++stats.dropped;
       if (it->second.empty()) kept.erase(it);
-      raw_delete(k.p, k.align);
+      raw_delete(p);
     }
   }
   void drop_all_locked() noexcept { shrink_locked(0); }
@@ -77,24 +72,20 @@ HostCacheStats host_cache_stats() {
   return c.stats;
 }
 
-void* host_allocate(std::size_t bytes, std::size_t align) noexcept {
-  if (bytes < kHostCacheMinBytes) return raw_new(bytes, align);
+void* host_allocate(std::size_t bytes) noexcept {
+  if (bytes < kHostCacheMinBytes) return raw_new(bytes);
   Cache& c = cache();
   std::lock_guard<std::mutex> lock(c.m);
   if (c.scopes > 0) {
-    auto it = c.kept.find(bytes);
-    if (it != c.kept.end()) {
-      for (auto k = it->second.rbegin(); k != it->second.rend(); ++k) {
-        if (k->align != align) continue;
-        void* p = k->p;
-        it->second.erase(std::next(k).base());
-        if (it->second.empty()) c.kept.erase(it);
-        c.stats.cached_bytes -= bytes;
-        c.stats.live_bytes += bytes;
-        c.stats.peak_live_bytes = std::max(c.stats.peak_live_bytes, c.stats.live_bytes);
-        ++c.stats.hits;
-        return p;
-      }
+    if (auto it = c.kept.find(bytes); it != c.kept.end()) {
+      void* const p = it->second.back();
+      it->second.pop_back();
+      if (it->second.empty()) c.kept.erase(it);
+      c.stats.cached_bytes -= bytes;
+      c.stats.live_bytes += bytes;
+      c.stats.peak_live_bytes = std::max(c.stats.peak_live_bytes, c.stats.live_bytes);
+      ++c.stats.hits;
+      return p;
     }
     // A new buffer: kept ones go first where alive + kept would pass the peak (the new peak
     // when this buffer raises it).
@@ -102,11 +93,11 @@ void* host_allocate(std::size_t bytes, std::size_t align) noexcept {
     c.shrink_locked(peak - bytes);
   }
   // (Under the lock: another thread's release cannot slip a kept buffer in between.)
-  void* p = raw_new(bytes, align);
+  void* p = raw_new(bytes);
   if (p == nullptr && c.stats.cached_bytes > 0) {
     // Out of memory with buffers kept: drop them all and try once more.
     c.drop_all_locked();
-    p = raw_new(bytes, align);
+    p = raw_new(bytes);
   }
   if (p == nullptr) return nullptr;
   c.stats.live_bytes += bytes;
@@ -115,16 +106,16 @@ void* host_allocate(std::size_t bytes, std::size_t align) noexcept {
   return p;
 }
 
-void host_release(void* p, std::size_t bytes, std::size_t align) noexcept {
+void host_release(void* p, std::size_t bytes) noexcept {
   if (p == nullptr) return;
-  if (bytes < kHostCacheMinBytes) return raw_delete(p, align);
+  if (bytes < kHostCacheMinBytes) return raw_delete(p);
   Cache& c = cache();
   {
     std::lock_guard<std::mutex> lock(c.m);
     c.stats.live_bytes -= std::min(c.stats.live_bytes, bytes);
     if (c.scopes > 0) {
       try {
-        c.kept[bytes].push_back(Kept{p, align});
+        c.kept[bytes].push_back(p);
         c.stats.cached_bytes += bytes;
         return;
       } catch (...) {  // the map's own allocation failed: free the buffer instead
@@ -133,7 +124,7 @@ void host_release(void* p, std::size_t bytes, std::size_t align) noexcept {
       }
     }
   }
-  raw_delete(p, align);
+  raw_delete(p);
 }
 
 }  // namespace texcv::detail

@@ -39,9 +39,12 @@ class HostCacheScope {
 
 HostCacheStats host_cache_stats();
 
+// Every host Image buffer's alignment (its pitch is a multiple of it too).
+inline constexpr std::size_t kHostImageAlign = 64;
+
 // Image's host allocation and release (src/core/image.cpp): `bytes` as allocated, aligned to
-// `align`. host_allocate returns nullptr when the memory cannot be had.
-void* host_allocate(std::size_t bytes, std::size_t align) noexcept;
-void host_release(void* p, std::size_t bytes, std::size_t align) noexcept;
+// kHostImageAlign. host_allocate returns nullptr when the memory cannot be had.
+void* host_allocate(std::size_t bytes) noexcept;
+void host_release(void* p, std::size_t bytes) noexcept;
 
 }  // namespace texcv::detail

@@ -151,20 +151,19 @@ Image::Image(int width, int height, int channels, ElemType type, Location locati
   v.data = reinterpret_cast<void*>(std::uintptr_t{64});  // placeholder so validation looks at sizes
   v.pitch = v.row_bytes();
   validate_view(v, "Image", "image");
-  constexpr std::size_t kAlign = 64;
+  constexpr std::size_t kAlign = detail::kHostImageAlign;
   if (location == Location::host) {
     const std::size_t pitch = (v.row_bytes() + kAlign - 1) / kAlign * kAlign;
     const std::size_t bytes = pitch * static_cast<std::size_t>(height);
     // Through operator new (aligned, nothrow), so that a program that replaces it (the tests'
     // failing-allocation injector) sees image buffers too; large buffers through the batch
     // engine's cache of them while it runs (src/core/host_cache.hpp).
-    void* p = detail::host_allocate(bytes, kAlign);
+    void* p = detail::host_allocate(bytes);
     if (p == nullptr)
       fail(ErrorCode::OutOfMemory, "Image", "host allocation failed",
            std::to_string(bytes) + " bytes", "available memory");
     // (When the control block cannot be allocated, shared_ptr calls the deleter and throws.)
-    storage_ =
-        std::shared_ptr<void>(p, [bytes](void* q) { detail::host_release(q, bytes, kAlign); });
+    storage_ = std::shared_ptr<void>(p, [bytes](void* q) { detail::host_release(q, bytes); });
     v.pitch = pitch;
   } else {
     if (v.row_bytes() > static_cast<std::size_t>(std::numeric_limits<int>::max()))

@@ -280,7 +280,52 @@ case "${1:-}" in
     verdict_tests
     batch_tests ${S17_LIMIT:-500}
     ;;
-  *) echo "session17_device.sh: pack (here), a, b, c or d (on the device)" ;;
+  e)
+    # Twentieth session, first call: the GPU tests on the binaries of 4e61af5 (the host buffer
+    # cache; test_cuda has not run since ab8a54e), then the TIFF part stage d never reached: the
+    # I/O floor (cat) and cuda with and without the cache, cpu and auto, and timed runs.
+    left=$((${S17_LIMIT:-560} - ($(date +%s) - T0)))
+    echo "== test_cuda $(at), $left s left"
+    timeout 200 build/tests/test_cuda >$G/test_cuda.log 2>&1
+    echo "test_cuda rc $?"
+    grep -E "^\[  (PASSED|FAILED|SKIPPED) |^\[  FAILED  \]|tests ran" $G/test_cuda.log | head -20
+    batch_tests 330
+    echo "== test_cli Batch* $(at)"
+    timeout 120 build/tests/test_cli --gtest_filter='Batch*' >$G/test_cli_batch.log 2>&1
+    echo "Batch* rc $?"
+    grep -E "^\[  (PASSED|FAILED|  SKIPPED) |^\[  FAILED  \]|Failure" $G/test_cli_batch.log | head -20
+    verdict_tests
+    echo "== TIFF data $(at)"
+    TEXCV=$ROOT/build/bin/texcv OUT=$G/warm timeout 150 bash bench/batch/run.sh --sets tiff \
+      --tiff 32 --tools texcv-cpu --repeat 1 --data /tmp/texcv-batch-data \
+      --work /tmp/texcv-batch-work >$G/data.log 2>&1
+    ls /tmp/texcv-batch-data/tiff | wc -l
+    echo "== TIFF I/O floor $(at)"
+    rm -rf /tmp/s17_floor && mkdir -p /tmp/s17_floor && sync
+    for r in 1 2 3; do
+      t0=$EPOCHREALTIME
+      ls /tmp/texcv-batch-data/tiff/*.tif | xargs -P 16 -I{} sh -c 'cat "$1" > /tmp/s17_floor/$(basename "$1")' _ {}
+      t1=$EPOCHREALTIME
+      echo "cat 32 TIFFs, 16 at a time: $(awk -v a=$t0 -v b=$t1 'BEGIN{printf "%.3f", b - a}') s"
+      rm -f /tmp/s17_floor/*
+    done
+    TEXCV_AB_SETS=tiff TEXCV_AB_REPEAT=3 TEXCV=$ROOT/build/bin/texcv OUT=$G \
+      bash bench/batch/ab_variants.sh "tiff_cuda|texcv-cuda|" \
+      "tiff_cuda_nocache|texcv-cuda|TEXCV_BATCH_HOST_CACHE=0" "tiff_cpu|texcv-cpu|" \
+      "tiff_auto|texcv-auto|" "tiff_cuda_pinned|texcv-cuda|TEXCV_BATCH_PINNED_INPUT=1" 2>&1 | tee -a $G/ab.txt
+    if [ $(($(date +%s) - T0)) -lt $((${S17_LIMIT:-560} - 40)) ]; then
+      echo "== timed cuda and cpu TIFF runs $(at)"
+      for dev in cuda cpu; do
+        rm -rf /tmp/s17_tiff
+        TEXCV_BATCH_TIMING=1 /usr/bin/time -v build/bin/texcv batch -i /tmp/texcv-batch-data/tiff -o /tmp/s17_tiff \
+          -p "crop:x=100,y=100,width=4800,height=4800;resize:scale=0.9;convolve:kernel=-1|-1|-1|-1|16|-1|-1|-1|-1,scale=0.125" \
+          -d $dev -f tiff --tiff-compression none >$G/timed_tiff_$dev.txt 2>&1
+        grep -E "texcv batch:|Elapsed|Minor|System time|User time|Maximum resident" $G/timed_tiff_$dev.txt | grep -v "^texcv batch: [0-9]* file" | head -24
+      done
+      rm -rf /tmp/s17_tiff
+    fi
+    ;;
+  *) echo "session17_device.sh: pack (here), a, b, c, d or e (on the device)" ;;
 esac
 tar czf /tmp/s17.tgz -C $G --exclude='*.jpg' . 2>/dev/null
 cp /tmp/s17.tgz "$OUT/s17_${1:-x}.tgz"

@@ -54,6 +54,9 @@ constexpr double kSpareCoreMargin = 1.0;
 // GPU needs before it helps (its workers' own set-up and first batches: 0.2-0.3 s on the H100).
 constexpr double kLateDecideS = 0.15;
 constexpr double kLateUsefulS = 0.3;
+// The nice value of a late-worker factory still setting up when the engine decides its workers
+// will not join.
+constexpr int kNeverNice = 19;
 
 double ms_since(Clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
@@ -669,6 +672,12 @@ EngineReport run_engine(const std::vector<Job>& jobs, const std::vector<std::siz
     // be: a run with no other worker waits for it before it closes.
     bool factory_done = false;
     std::condition_variable cv;
+    // The factory's thread id while it runs (0 before and after), under tid_m: a "never join"
+    // verdict lowers that thread to nice 19, so the rest of its set-up (nvJPEG's handle: 0.52 s
+    // of a core on the H100 machine) takes only cores the CPU workers leave idle. tid_m guards
+    // nothing else, so it nests in any lock.
+    std::mutex tid_m;
+    pid_t maker_tid = 0;
   };
   auto late_shared = std::make_shared<LateShared>();
   late_shared->run_start = t_run;
@@ -754,7 +763,8 @@ EngineReport run_engine(const std::vector<Job>& jobs, const std::vector<std::siz
       const double rate = static_cast<double>(cn) / span;
       const double left = static_cast<double>(todo.size() > cn ? todo.size() - cn : 0);
       const double end = now + left / rate;
-      const double helps = cfg.late_setup_guess_s + kLateUsefulS;
+      const double useful = cfg.late_useful_s > 0 ? cfg.late_useful_s : kLateUsefulS;
+      const double helps = cfg.late_setup_guess_s + useful;
       if (end >= 2 * helps || (now >= kLateDecideS && end >= helps)) {
         verdict = 1;
       } else if (now >= kLateDecideS) {
@@ -762,7 +772,7 @@ EngineReport run_engine(const std::vector<Job>& jobs, const std::vector<std::siz
         std::snprintf(buf, sizeof buf,
                       "not joined: the CPU workers were to finish every file %.2f s into the run "
                       "(%.0f files/s), before the set-up (about %.1f s) and %.1f s more",
-                      end, rate, cfg.late_setup_guess_s, kLateUsefulS);
+                      end, rate, cfg.late_setup_guess_s, useful);
         late_shared->skip_note = buf;
         verdict = 2;
       }
@@ -771,7 +781,11 @@ EngineReport run_engine(const std::vector<Job>& jobs, const std::vector<std::siz
     }
     if (verdict == 0) return;
     int undecided = 0;
-    late_shared->decision.compare_exchange_strong(undecided, verdict);
+    if (late_shared->decision.compare_exchange_strong(undecided, verdict) && verdict == 2) {
+      std::lock_guard<std::mutex> lock(late_shared->tid_m);
+      if (late_shared->maker_tid > 0)
+        (void)::setpriority(PRIO_PROCESS, static_cast<id_t>(late_shared->maker_tid), kNeverNice);
+    }
   };
   auto finish = [&](Result& r, Clock::time_point start) {
     r.total_ms = ms_since(start);
@@ -1348,6 +1362,18 @@ EngineReport run_engine(const std::vector<Job>& jobs, const std::vector<std::siz
                               &report, &event, &late_pending, what = cfg.late_what,
                               nice = cfg.late_nice] {
       if (nice > 0) (void)::setpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()), nice);
+      {
+        std::lock_guard<std::mutex> lock(shared->tid_m);
+        shared->maker_tid = ::gettid();
+      }
+      // Cleared on every way out: a verdict after this thread ends must not renice another.
+      struct ClearTid {
+        LateShared& s;
+        ~ClearTid() {
+          std::lock_guard<std::mutex> lock(s.tid_m);
+          s.maker_tid = 0;
+        }
+      } clear_tid{*shared};
       std::vector<std::unique_ptr<Worker>> made;
       std::string why;
       try {

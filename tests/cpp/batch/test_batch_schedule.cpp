@@ -8,6 +8,8 @@
 // sleep for their time per file (sleeping threads need no core, so the 2-core CI machine runs
 // them at their speeds).
 #include <gtest/gtest.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
@@ -45,6 +47,9 @@ struct Counts {
   std::vector<std::string> gpu_got_encoded;  // inputs a GPU fake received still encoded
   int cpu_got_encoded = 0;                   // files a CPU fake received still encoded
   int cpu_now = 0, cpu_max = 0;              // CPU fakes processing at once: now, at most
+  // The late-worker factory's thread: its nice value before and after its own set-up (Speeds::
+  // factory), -100 until it ran.
+  std::atomic<int> factory_nice_before{-100}, factory_nice_after{-100};
 };
 
 class FakeCpu final : public Worker {
@@ -130,6 +135,8 @@ struct Speeds {
   bool precheck = false;            // EngineConfig::gpu_jpeg_coming
   std::size_t encoded_bytes = 0;    // EngineConfig::encoded_queue_bytes
   double late_setup_guess_s = 0;    // EngineConfig::late_setup_guess_s
+  ms factory{0};                    // the late-worker factory's own set-up (nvJPEG's handle)
+  double late_useful_s = 0;         // EngineConfig::late_useful_s
 };
 
 // hybrid: the GPU workers join late (EngineConfig::late); both: CPU and GPU workers from the
@@ -173,11 +180,18 @@ class BatchSchedule : public ::testing::Test {
     cfg.gpu_jpeg_coming = sp.precheck;
     cfg.encoded_queue_bytes = sp.encoded_bytes;
     cfg.late_setup_guess_s = sp.late_setup_guess_s;
+    cfg.late_useful_s = sp.late_useful_s;
     std::vector<std::unique_ptr<Worker>> workers;
     if (mode != Mode::gpu_only && mode != Mode::gpu_late)
       for (int i = 0; i < sp.cpu_workers; ++i)
         workers.push_back(std::make_unique<FakeCpu>(i, sp.cpu_per_file, c));
     auto gpus = [sp, &c] {
+      if (sp.factory.count() > 0) {
+        const auto tid = static_cast<id_t>(::gettid());
+        c.factory_nice_before = ::getpriority(PRIO_PROCESS, tid);
+        std::this_thread::sleep_for(sp.factory);
+        c.factory_nice_after = ::getpriority(PRIO_PROCESS, tid);
+      }
       std::vector<std::unique_ptr<Worker>> v;
       for (int i = 0; i < sp.gpu_workers; ++i)
         v.push_back(std::make_unique<FakeGpu>(i, sp.gpu_setup, sp.gpu_per_file, sp.gpu_jpeg, c));
@@ -275,6 +289,54 @@ TEST_F(BatchSchedule, GpuThatCouldOnlyJoinAtTheEndDoesNotJoin) {
   EXPECT_LT(report_.late_ready_s, 0) << "no GPU worker was set up";
   EXPECT_LE(both, cpu + 60.0);
   for (const Result& r : results_) EXPECT_EQ(r.device, "cpu");
+}
+
+// The factory of workers that will not join is still setting up when the engine decides (nvJPEG's
+// handle takes 0.52 s of a core): it goes on at nice 19, below the CPU workers, so the CPU path
+// keeps the cores.
+TEST_F(BatchSchedule, FactoryOfWorkersThatWillNotJoinGoesOnAtTheLowestPriority) {
+  make_files(240);
+  Speeds sp;
+  sp.cpu_per_file = ms(4);
+  sp.gpu_setup = ms(300);
+  sp.gpu_per_file = ms(1);
+  sp.late_setup_guess_s = 0.3;
+  sp.factory = ms(400);
+  (void)run(Mode::hybrid, sp, 8);
+  EXPECT_EQ(counts_->gpu, 0);
+  // (the run ends before the factory: no note, EngineConfig::late)
+  const int before = counts_->factory_nice_before.load();
+  ASSERT_GT(before, -100) << "the factory ran";
+  EXPECT_LT(before, 19) << "the test needs a process below nice 19";
+  EXPECT_EQ(counts_->factory_nice_after.load(), 19);
+  EXPECT_EQ(::getpriority(PRIO_PROCESS, static_cast<id_t>(::gettid())), before)
+      << "only the factory's thread was reniced";
+}
+
+// EngineConfig::late_useful_s: the CPU workers that would keep busy 2.4 s let a GPU join that
+// is set up in 0.1 s and helps 0.3 s later, but not one that needs 5 s more.
+TEST_F(BatchSchedule, GpuThatHelpsOnlyLaterThanTheCpuEndsDoesNotJoin) {
+  make_files(240);
+  Speeds sp;
+  sp.gpu_setup = ms(100);
+  sp.late_setup_guess_s = 0.1;
+  sp.late_useful_s = 5.0;
+  (void)run(Mode::hybrid, sp, 8);
+  EXPECT_EQ(counts_->gpu, 0);
+  EXPECT_NE(report_.late_note.find("and 5.0 s more"), std::string::npos) << report_.late_note;
+}
+
+// A factory whose workers join keeps its priority.
+TEST_F(BatchSchedule, FactoryOfWorkersThatJoinKeepsItsPriority) {
+  make_files(240);
+  Speeds sp;
+  sp.gpu_setup = ms(100);
+  sp.late_setup_guess_s = 0.1;
+  sp.factory = ms(200);
+  (void)run(Mode::hybrid, sp, 8);
+  EXPECT_TRUE(report_.late_note.empty()) << report_.late_note;
+  EXPECT_GT(counts_->gpu, 0);
+  EXPECT_EQ(counts_->factory_nice_after.load(), counts_->factory_nice_before.load());
 }
 
 // The same decision with slow CPU workers (2.4 s for every file alone): the GPU joins as soon

@@ -325,7 +325,37 @@ case "${1:-}" in
       rm -rf /tmp/s17_tiff
     fi
     ;;
-  *) echo "session17_device.sh: pack (here), a, b, c, d or e (on the device)" ;;
+  f)
+    # Twentieth session: item 2 on the 1,000 JPEGs (auto against cpu and cuda, medians of 5):
+    # auto now lowers a set-up that will not join to nice 19 (the new default), auto with its CPU
+    # workers at nice 0 throughout, auto with a wider decision margin (0.6 s after the set-up
+    # instead of 0.3), auto as before b646a05 (always joins); then auto, auto at nice 0 and cuda
+    # on the 8,000 (medians of 3), and timed auto runs.
+    echo "== data $(at)"
+    TEXCV=$ROOT/build/bin/texcv OUT=$G/warm timeout 150 bash bench/batch/run.sh --sets jpeg \
+      --jpeg 1000 --tools texcv-cpu --repeat 1 --data /tmp/texcv-batch-data \
+      --work /tmp/texcv-batch-work >$G/data.log 2>&1
+    ls /tmp/texcv-batch-data/jpeg | wc -l
+    echo "== A/B 1,000 $(at)"
+    TEXCV_AB_SETS=jpeg TEXCV_AB_REPEAT=5 TEXCV=$ROOT/build/bin/texcv OUT=$G \
+      bash bench/batch/ab_variants.sh "cpu|texcv-cpu|" "auto|texcv-auto|" \
+      "auto_nice0|texcv-auto|TEXCV_BATCH_CPU_NICE=0" \
+      "auto_useful06|texcv-auto|TEXCV_BATCH_LATE_USEFUL_S=0.6" \
+      "auto_alwaysjoin|texcv-auto|TEXCV_BATCH_AUTO_ALWAYS_JOIN=1" "cuda|texcv-cuda|" \
+      "cpu_again|texcv-cpu|" 2>&1 | tee $G/ab.txt
+    if [ $(($(date +%s) - T0)) -lt $((${S17_LIMIT:-560} - 120)) ]; then
+      echo "== A/B 8,000 $(at)"
+      TEXCV_AB_SETS=jpegx TEXCV_AB_REPEAT=3 TEXCV=$ROOT/build/bin/texcv OUT=$G \
+        bash bench/batch/ab_variants.sh "x_auto|texcv-auto|" \
+        "x_auto_nice0|texcv-auto|TEXCV_BATCH_CPU_NICE=0" "x_cuda|texcv-cuda|" 2>&1 | tee -a $G/ab.txt
+    fi
+    if [ $(($(date +%s) - T0)) -lt $((${S17_LIMIT:-560} - 30)) ]; then
+      echo "== timed auto and cpu runs $(at)"
+      timed_run auto /tmp/texcv-batch-data/jpeg $G/timed.txt
+      timed_run cpu /tmp/texcv-batch-data/jpeg $G/timed_cpu.txt
+    fi
+    ;;
+  *) echo "session17_device.sh: pack (here), a, b, c, d, e or f (on the device)" ;;
 esac
 tar czf /tmp/s17.tgz -C $G --exclude='*.jpg' . 2>/dev/null
 cp /tmp/s17.tgz "$OUT/s17_${1:-x}.tgz"

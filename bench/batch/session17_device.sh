@@ -46,6 +46,7 @@ cd "$(dirname "$0")/../.." || exit 1
 ROOT=$PWD
 if [ "${1:-}" = pack ]; then
   B=${B:-build}
+  PB=${PB:-build-prebuilt}  # another folder (build-prebuilt*) packs beside one in use
   cmake --build "$B" -j2 --target texcv_cli test_cli test_batch test_io test_cuda bench_geometry \
     bench_filters || exit 1
   nvj=$(grep -E "^TEXCV_NVJPEG_LIBRARY:" "$B/CMakeCache.txt" | cut -d= -f2)
@@ -59,21 +60,21 @@ if [ "${1:-}" = pack ]; then
     tests/test_batch tests/test_io tests/test_cuda; do
     strip -o "/tmp/pb/$f" "$B/$f" || exit 1
   done
-  mkdir -p build-prebuilt/lib
-  cp -L "$nvj" build-prebuilt/lib/
+  mkdir -p $PB/lib
+  cp -L "$nvj" $PB/lib/
   # The shared libraries of this machine that Ubuntu 24.04 lacks or names otherwise (Debian's
   # libjpeg.so.62, libtiff.so.6 and what it links, Highway): a fresh development machine links
   # them dynamically (the nineteenth session's first device call found them missing).
   for f in $(ldd "$B/bin/texcv" "$B/tests/test_batch" "$B/tests/test_io" | awk '$2 == "=>" {print $3}' |
     sort -u | grep -E "hwy|jpeg\.so\.62|tiff|webp|sharpyuv|zstd|lzma|Lerc|jbig|deflate|png16"); do
-    cp -L "$f" build-prebuilt/lib/
+    cp -L "$f" $PB/lib/
   done
-  rm -f build-prebuilt/stripped.tar.xz
-  (tar cf - -C /tmp/pb . | xz -T2 --lzma2=preset=6,dict=192MiB >build-prebuilt/stripped.tar.xz) ||
+  rm -f $PB/stripped.tar.xz
+  (tar cf - -C /tmp/pb . | xz -T2 --lzma2=preset=6,dict=192MiB >$PB/stripped.tar.xz) ||
     exit 1
-  echo "$(cd "$B" && pwd)" >build-prebuilt/BUILT_AT
-  git rev-parse HEAD | tee build-prebuilt/COMMIT COMMIT
-  du -sh build-prebuilt .devdeps
+  echo "$(cd "$B" && pwd)" >$PB/BUILT_AT
+  git rev-parse HEAD | tee $PB/COMMIT COMMIT
+  du -sh $PB .devdeps
   exit 0
 fi
 OUT=${OUT:-$ROOT/out-device}
@@ -83,7 +84,7 @@ at() { echo "(at $(($(date +%s) - T0)) s)"; }
 G=/tmp/s17
 mkdir -p $G
 nvidia-smi -L
-P=$ROOT/build-prebuilt
+P=$ROOT/${PB:-build-prebuilt}
 echo "binaries of $(cat $P/COMMIT), tree of $(cat COMMIT 2>/dev/null)"
 # The tests look for the CLI and their data under the path they were built at.
 built=$(cat $P/BUILT_AT)
@@ -312,7 +313,8 @@ case "${1:-}" in
     TEXCV_AB_SETS=tiff TEXCV_AB_REPEAT=3 TEXCV=$ROOT/build/bin/texcv OUT=$G \
       bash bench/batch/ab_variants.sh "tiff_cuda|texcv-cuda|" \
       "tiff_cuda_nocache|texcv-cuda|TEXCV_BATCH_HOST_CACHE=0" "tiff_cpu|texcv-cpu|" \
-      "tiff_auto|texcv-auto|" "tiff_cuda_pinned|texcv-cuda|TEXCV_BATCH_PINNED_INPUT=1" 2>&1 | tee -a $G/ab.txt
+      "tiff_auto|texcv-auto|" "tiff_cuda_pinned|texcv-cuda|TEXCV_BATCH_PINNED_INPUT=1" \
+      "tiff_cuda_nomap|texcv-cuda|TEXCV_TIFF_NOMAP=1" "tiff_cpu_nomap|texcv-cpu|TEXCV_TIFF_NOMAP=1" 2>&1 | tee -a $G/ab.txt
     if [ $(($(date +%s) - T0)) -lt $((${S17_LIMIT:-560} - 40)) ]; then
       echo "== timed cuda and cpu TIFF runs $(at)"
       for dev in cuda cpu; do

@@ -313,8 +313,7 @@ case "${1:-}" in
     TEXCV_AB_SETS=tiff TEXCV_AB_REPEAT=3 TEXCV=$ROOT/build/bin/texcv OUT=$G \
       bash bench/batch/ab_variants.sh "tiff_cuda|texcv-cuda|" \
       "tiff_cuda_nocache|texcv-cuda|TEXCV_BATCH_HOST_CACHE=0" "tiff_cpu|texcv-cpu|" \
-      "tiff_auto|texcv-auto|" "tiff_cuda_pinned|texcv-cuda|TEXCV_BATCH_PINNED_INPUT=1" \
-      "tiff_cuda_nomap|texcv-cuda|TEXCV_TIFF_NOMAP=1" "tiff_cpu_nomap|texcv-cpu|TEXCV_TIFF_NOMAP=1" 2>&1 | tee -a $G/ab.txt
+      "tiff_auto|texcv-auto|" "tiff_cuda_pinned|texcv-cuda|TEXCV_BATCH_PINNED_INPUT=1" 2>&1 | tee -a $G/ab.txt
     if [ $(($(date +%s) - T0)) -lt $((${S17_LIMIT:-560} - 40)) ]; then
       echo "== timed cuda and cpu TIFF runs $(at)"
       for dev in cuda cpu; do

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A/B of texcv batch variants on bench/batch/run.sh's sets (TEXCV_AB_SETS, default "jpeg": the
-# 1,000 JPEGs; "jpeg jpegx" adds the 8,000; build first: bash bench/run_device.sh build). Each argument is one variant, "NAME|TOOL|ENV=VALUE ...": TOOL is a
+# 1,000 JPEGs; "jpeg jpegx" adds the 8,000; "tiff": TEXCV_AB_TIFF TIFFs, default 8; build first: bash bench/run_device.sh build). Each argument is one variant, "NAME|TOOL|ENV=VALUE ...": TOOL is a
 # run.sh tool (texcv-auto, texcv-cpu@decode-threads=12, ...), the environment is set for that
 # run.sh call only (TEXCV_BATCH_TIMING=1 there: where the time goes). Each variant:
 # TEXCV_AB_REPEAT runs (default 3) in one run.sh call; prints the median wall time and each
@@ -15,7 +15,7 @@ for spec in "$@"; do
   IFS='|' read -r name tool envs <<<"$spec"
   # shellcheck disable=SC2086  # the environment assignments are meant to split
   env $envs TEXCV="$T" OUT="$OUT/ab/$name" timeout 120 bash bench/batch/run.sh \
-    --sets "${TEXCV_AB_SETS:-jpeg}" --jpeg "${TEXCV_AB_JPEG:-1000}" --jpegx 8 \
+    --sets "${TEXCV_AB_SETS:-jpeg}" --jpeg "${TEXCV_AB_JPEG:-1000}" --jpegx 8 --tiff "${TEXCV_AB_TIFF:-8}" \
     --jpegx-tools "$tool" --repeat "${TEXCV_AB_REPEAT:-3}" --tools "$tool" \
     --data /tmp/texcv-batch-data --work /tmp/texcv-batch-work >"$OUT/ab_$name.log" 2>&1
   echo "== $name: $tool ${envs:-(no environment)}"

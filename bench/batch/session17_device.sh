@@ -356,7 +356,55 @@ case "${1:-}" in
       timed_run cpu /tmp/texcv-batch-data/jpeg $G/timed_cpu.txt
     fi
     ;;
-  *) echo "session17_device.sh: pack (here), a, b, c, d, e or f (on the device)" ;;
+  g)
+    # Twentieth session, second build (carry bench/batch/wheels too): interleaved A/B rounds
+    # (bench/batch/ab_rounds.sh) after the data is written and synced. The 1,000 JPEGs, 5 rounds:
+    # cpu, auto, auto with its CPU workers at nice 0, that with the decision's 0.6 s margin, cuda;
+    # the 8,000, 3 rounds: auto, auto at nice 0, cuda; the 32 TIFFs, 3 rounds: cuda (uploads in
+    # chunks on 4 threads), cuda with one upload thread (as before), cpu, auto, OpenCV, libvips.
+    # Then a timed cuda TIFF run, test_batch (the chunked upload's test) and test_cli's Batch*.
+    echo "== data $(at)"
+    TEXCV=$ROOT/build/bin/texcv OUT=$G/warm timeout 200 bash bench/batch/run.sh --sets "jpeg tiff" \
+      --jpeg 1000 --tiff 32 --tools texcv-cpu --repeat 1 --data /tmp/texcv-batch-data \
+      --work /tmp/texcv-batch-work >$G/data.log 2>&1
+    ls /tmp/texcv-batch-data/jpeg | wc -l
+    ls /tmp/texcv-batch-data/tiff | wc -l
+    sync
+    sleep 5
+    echo "== 1,000 JPEGs, 5 rounds $(at)"
+    TEXCV_AB_SETS=jpeg TEXCV_AB_ROUNDS=5 TEXCV=$ROOT/build/bin/texcv OUT=$G/j \
+      bash bench/batch/ab_rounds.sh "cpu|texcv-cpu|" "auto|texcv-auto|" \
+      "auto_nice0|texcv-auto|TEXCV_BATCH_CPU_NICE=0" \
+      "auto_nice0_u06|texcv-auto|TEXCV_BATCH_CPU_NICE=0 TEXCV_BATCH_LATE_USEFUL_S=0.6" \
+      "cuda|texcv-cuda|" 2>&1 | tee $G/ab.txt
+    echo "== 32 TIFFs, 3 rounds $(at)"
+    TEXCV_AB_SETS=tiff TEXCV_AB_TIFF=32 TEXCV_AB_ROUNDS=3 TEXCV=$ROOT/build/bin/texcv OUT=$G/t \
+      bash bench/batch/ab_rounds.sh "tiff_cuda|texcv-cuda|" \
+      "tiff_cuda_up1|texcv-cuda|TEXCV_BATCH_UPLOAD_THREADS=1" "tiff_cpu|texcv-cpu|" \
+      "tiff_auto|texcv-auto|" "tiff_opencv|opencv|" "tiff_vips|vips|" 2>&1 | tee -a $G/ab.txt
+    echo "== timed cuda TIFF run $(at)"
+    rm -rf /tmp/s17_tiff
+    TEXCV_BATCH_TIMING=1 /usr/bin/time -v build/bin/texcv batch -i /tmp/texcv-batch-data/tiff -o /tmp/s17_tiff \
+      -p "crop:x=100,y=100,width=4800,height=4800;resize:scale=0.9;convolve:kernel=-1|-1|-1|-1|16|-1|-1|-1|-1,scale=0.125" \
+      -d cuda -f tiff --tiff-compression none >$G/timed_tiff_cuda.txt 2>&1
+    grep -E "texcv batch:|Elapsed|Maximum resident" $G/timed_tiff_cuda.txt | grep -v "^texcv batch: [0-9]* file" | head -12
+    rm -rf /tmp/s17_tiff
+    batch_tests $((${S17_LIMIT:-560} - 60))
+    left=$((${S17_LIMIT:-560} - ($(date +%s) - T0)))
+    echo "== test_cli Batch* $(at), $left s left"
+    if [ "$left" -gt 20 ]; then
+      timeout "$left" build/tests/test_cli --gtest_filter='Batch*' >$G/test_cli_batch.log 2>&1
+      echo "Batch* rc $?"
+      grep -E "^\[  (PASSED|FAILED|  SKIPPED) |^\[  FAILED  \]|Failure" $G/test_cli_batch.log | head -20
+    fi
+    if [ $(($(date +%s) - T0)) -lt $((${S17_LIMIT:-560} - 90)) ]; then
+      echo "== 8,000 JPEGs, 3 rounds $(at)"
+      TEXCV_AB_SETS=jpegx TEXCV_AB_ROUNDS=3 TEXCV=$ROOT/build/bin/texcv OUT=$G/x \
+        bash bench/batch/ab_rounds.sh "x_auto|texcv-auto|" \
+        "x_auto_nice0|texcv-auto|TEXCV_BATCH_CPU_NICE=0" "x_cuda|texcv-cuda|" 2>&1 | tee -a $G/ab.txt
+    fi
+    ;;
+  *) echo "session17_device.sh: pack (here), a, b, c, d, e, f or g (on the device)" ;;
 esac
 tar czf /tmp/s17.tgz -C $G --exclude='*.jpg' . 2>/dev/null
 cp /tmp/s17.tgz "$OUT/s17_${1:-x}.tgz"

@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdint>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -313,6 +315,45 @@ TEST_F(BatchApi, AutomaticGivesTheCpuResultsWhereverTheStepsRan) {
   for (std::size_t i = 0; i < jobs.size(); ++i) {
     SCOPED_TRACE(devices[i]);
     expect_same(texcv::imread(jobs[i].output).view(), want.view(), jobs[i].output);
+  }
+}
+
+// A CUDA worker uploads an input from pageable memory through its pinned buffer in chunks of
+// 8 MB, each copied on up to 4 threads (TEXCV_BATCH_UPLOAD_THREADS=1: one thread): a 2999x1201
+// RGB input (10.8 MB, two chunks, rows of 8,997 bytes in a padded host image) comes out as the
+// CPU's result either way, bit for bit.
+TEST_F(BatchApi, CudaUploadsInChunksOnSeveralThreadsGiveTheCpuResult) {
+  TEXCV_REQUIRE_GPU();
+  texcv::Image big(2999, 1201, 3, texcv::ElemType::u8);
+  std::uint32_t state = 12345;
+  for (int y = 0; y < big.height(); ++y) {
+    auto* row = static_cast<unsigned char*>(big.data()) + y * big.pitch();
+    for (int x = 0; x < big.width() * 3; ++x) {
+      state = state * 1664525u + 1013904223u;
+      row[x] = static_cast<unsigned char>(state >> 24);
+    }
+  }
+  const std::string in = tmp_.file("big.png");
+  texcv::imwrite(in, big.view());
+  const texcv::Image want =
+      texcv::apply("flip", texcv::imread(in).view(), {{"code", "horizontal"}});
+  opt_.steps = texcv::parse_pipeline("flip:code=horizontal");
+  opt_.device = batch::Device::cuda;
+  for (const char* threads : {"1", ""}) {
+    SCOPED_TRACE(std::string("TEXCV_BATCH_UPLOAD_THREADS=") + threads);
+    if (*threads)
+      ::setenv("TEXCV_BATCH_UPLOAD_THREADS", threads, 1);
+    else
+      ::unsetenv("TEXCV_BATCH_UPLOAD_THREADS");
+    const std::string out = tmp_.file(std::string("big_out") + threads + ".png");
+    std::vector<batch::Result> results;
+    opt_.on_result = [&](const batch::Result& r) { results.push_back(r); };
+    const batch::Summary s = batch::run({{in, {}, out}}, opt_);
+    ::unsetenv("TEXCV_BATCH_UPLOAD_THREADS");
+    ASSERT_EQ(s.ok, 1u);
+    ASSERT_EQ(results.size(), 1u);
+    EXPECT_EQ(results[0].device, "cuda:0");
+    expect_same(texcv::imread(out).view(), want.view(), out);
   }
 }
 

@@ -359,7 +359,8 @@ case "${1:-}" in
   g)
     # Twentieth session, second build (carry bench/batch/wheels too): interleaved A/B rounds
     # (bench/batch/ab_rounds.sh) after the data is written and synced. The 1,000 JPEGs, 5 rounds:
-    # cpu, auto, auto with its CPU workers at nice 0, that with the decision's 0.6 s margin, cuda;
+    # cpu, auto, auto with its CPU workers at nice 0, that with the decision's 0.6 s margin, cuda,
+    # OpenCV's pool;
     # the 8,000, 3 rounds: auto, auto at nice 0, cuda; the 32 TIFFs, 3 rounds: cuda (uploads in
     # chunks on 4 threads), cuda with one upload thread (as before), cpu, auto, OpenCV, libvips.
     # Then a timed cuda TIFF run, test_batch (the chunked upload's test) and test_cli's Batch*.
@@ -376,7 +377,7 @@ case "${1:-}" in
       bash bench/batch/ab_rounds.sh "cpu|texcv-cpu|" "auto|texcv-auto|" \
       "auto_nice0|texcv-auto|TEXCV_BATCH_CPU_NICE=0" \
       "auto_nice0_u06|texcv-auto|TEXCV_BATCH_CPU_NICE=0 TEXCV_BATCH_LATE_USEFUL_S=0.6" \
-      "cuda|texcv-cuda|" 2>&1 | tee $G/ab.txt
+      "cuda|texcv-cuda|" "opencv|opencv|" 2>&1 | tee $G/ab.txt
     echo "== 32 TIFFs, 3 rounds $(at)"
     TEXCV_AB_SETS=tiff TEXCV_AB_TIFF=32 TEXCV_AB_ROUNDS=3 TEXCV=$ROOT/build/bin/texcv OUT=$G/t \
       bash bench/batch/ab_rounds.sh "tiff_cuda|texcv-cuda|" \

@@ -373,7 +373,7 @@ case "${1:-}" in
     sync
     sleep 5
     echo "== 1,000 JPEGs, 5 rounds $(at)"
-    TEXCV_AB_SETS=jpeg TEXCV_AB_ROUNDS=5 TEXCV=$ROOT/build/bin/texcv OUT=$G/j \
+    TEXCV_AB_SETS=jpeg TEXCV_AB_ROUNDS=${S17_JROUNDS:-5} TEXCV=$ROOT/build/bin/texcv OUT=$G/j \
       bash bench/batch/ab_rounds.sh "cpu|texcv-cpu|" "auto|texcv-auto|" \
       "auto_nice0|texcv-auto|TEXCV_BATCH_CPU_NICE=0" \
       "auto_nice0_u06|texcv-auto|TEXCV_BATCH_CPU_NICE=0 TEXCV_BATCH_LATE_USEFUL_S=0.6" \

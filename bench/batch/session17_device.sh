@@ -123,6 +123,27 @@ batch_tests() {
     grep -E "^\[  (PASSED|FAILED) |^\[  FAILED  \]" $G/test_batch.log | head
   fi
 }
+# The TIFF task's I/O floor: each input copied to a file (cat, 16 at a time), no decode.
+tiff_floor() {
+  echo "== TIFF I/O floor $(at)"
+  rm -rf /tmp/s17_floor && mkdir -p /tmp/s17_floor && sync
+  for r in 1 2 3; do
+    t0=$EPOCHREALTIME
+    ls /tmp/texcv-batch-data/tiff/*.tif | xargs -P 16 -I{} sh -c 'cat "$1" > /tmp/s17_floor/$(basename "$1")' _ {}
+    t1=$EPOCHREALTIME
+    echo "cat 32 TIFFs, 16 at a time: $(awk -v a=$t0 -v b=$t1 'BEGIN{printf "%.3f", b - a}') s"
+    rm -f /tmp/s17_floor/*
+  done
+}
+# A TEXCV_BATCH_TIMING run of the TIFF task: timed_tiff DEVICE LOG.
+timed_tiff() {
+  rm -rf /tmp/s17_tiff
+  TEXCV_BATCH_TIMING=1 /usr/bin/time -v build/bin/texcv batch -i /tmp/texcv-batch-data/tiff -o /tmp/s17_tiff \
+    -p "crop:x=100,y=100,width=4800,height=4800;resize:scale=0.9;convolve:kernel=-1|-1|-1|-1|16|-1|-1|-1|-1,scale=0.125" \
+    -d "$1" -f tiff --tiff-compression none >"$2" 2>&1
+  grep -E "texcv batch:|Elapsed|Minor|System time|User time|Maximum resident" "$2" | grep -v "^texcv batch: [0-9]* file" | head -24
+  rm -rf /tmp/s17_tiff
+}
 case "${1:-}" in
   a)
     echo "== data $(at)"
@@ -245,29 +266,13 @@ case "${1:-}" in
       bash bench/batch/ab_variants.sh "cpu_nocache|texcv-cpu|TEXCV_BATCH_HOST_CACHE=0" \
       "cpu_again|texcv-cpu|" 2>&1 | tee -a $G/ab.txt
     if [ $(($(date +%s) - T0)) -lt $((${S17_LIMIT:-500} - 150)) ]; then
-      # The TIFF task's I/O floor: each input copied to a file (cat, 16 at a time), no decode.
-      echo "== TIFF I/O floor $(at)"
-      rm -rf /tmp/s17_floor && mkdir -p /tmp/s17_floor && sync
-      for r in 1 2 3; do
-        t0=$EPOCHREALTIME
-        ls /tmp/texcv-batch-data/tiff/*.tif | xargs -P 16 -I{} sh -c 'cat "$1" > /tmp/s17_floor/$(basename "$1")' _ {}
-        t1=$EPOCHREALTIME
-        echo "cat 32 TIFFs, 16 at a time: $(awk -v a=$t0 -v b=$t1 'BEGIN{printf "%.3f", b - a}') s"
-        rm -f /tmp/s17_floor/*
-      done
+      tiff_floor
       TEXCV_AB_SETS=tiff TEXCV_AB_REPEAT=3 TEXCV=$ROOT/build/bin/texcv OUT=$G \
         bash bench/batch/ab_variants.sh "tiff_cuda|texcv-cuda|" \
         "tiff_cuda_nocache|texcv-cuda|TEXCV_BATCH_HOST_CACHE=0" "tiff_cpu|texcv-cpu|" \
         "tiff_auto|texcv-auto|" 2>&1 | tee -a $G/ab.txt
       echo "== timed cuda and cpu TIFF runs $(at)"
-      for dev in cuda cpu; do
-        rm -rf /tmp/s17_tiff
-        TEXCV_BATCH_TIMING=1 /usr/bin/time -v build/bin/texcv batch -i /tmp/texcv-batch-data/tiff -o /tmp/s17_tiff \
-          -p "crop:x=100,y=100,width=4800,height=4800;resize:scale=0.9;convolve:kernel=-1|-1|-1|-1|16|-1|-1|-1|-1,scale=0.125" \
-          -d $dev -f tiff --tiff-compression none >$G/timed_tiff_$dev.txt 2>&1
-        grep -E "texcv batch:|Elapsed|Minor|System time|User time" $G/timed_tiff_$dev.txt | grep -v "^texcv batch: [0-9]* file" | head -16
-      done
-      rm -rf /tmp/s17_tiff
+      for dev in cuda cpu; do timed_tiff $dev $G/timed_tiff_$dev.txt; done
     fi
     if [ $(($(date +%s) - T0)) -lt $((${S17_LIMIT:-500} - 60)) ]; then
       echo "== timed auto and cpu runs $(at)"
@@ -301,29 +306,14 @@ case "${1:-}" in
       --tiff 32 --tools texcv-cpu --repeat 1 --data /tmp/texcv-batch-data \
       --work /tmp/texcv-batch-work >$G/data.log 2>&1
     ls /tmp/texcv-batch-data/tiff | wc -l
-    echo "== TIFF I/O floor $(at)"
-    rm -rf /tmp/s17_floor && mkdir -p /tmp/s17_floor && sync
-    for r in 1 2 3; do
-      t0=$EPOCHREALTIME
-      ls /tmp/texcv-batch-data/tiff/*.tif | xargs -P 16 -I{} sh -c 'cat "$1" > /tmp/s17_floor/$(basename "$1")' _ {}
-      t1=$EPOCHREALTIME
-      echo "cat 32 TIFFs, 16 at a time: $(awk -v a=$t0 -v b=$t1 'BEGIN{printf "%.3f", b - a}') s"
-      rm -f /tmp/s17_floor/*
-    done
+    tiff_floor
     TEXCV_AB_SETS=tiff TEXCV_AB_REPEAT=3 TEXCV=$ROOT/build/bin/texcv OUT=$G \
       bash bench/batch/ab_variants.sh "tiff_cuda|texcv-cuda|" \
       "tiff_cuda_nocache|texcv-cuda|TEXCV_BATCH_HOST_CACHE=0" "tiff_cpu|texcv-cpu|" \
       "tiff_auto|texcv-auto|" "tiff_cuda_pinned|texcv-cuda|TEXCV_BATCH_PINNED_INPUT=1" 2>&1 | tee -a $G/ab.txt
     if [ $(($(date +%s) - T0)) -lt $((${S17_LIMIT:-560} - 40)) ]; then
       echo "== timed cuda and cpu TIFF runs $(at)"
-      for dev in cuda cpu; do
-        rm -rf /tmp/s17_tiff
-        TEXCV_BATCH_TIMING=1 /usr/bin/time -v build/bin/texcv batch -i /tmp/texcv-batch-data/tiff -o /tmp/s17_tiff \
-          -p "crop:x=100,y=100,width=4800,height=4800;resize:scale=0.9;convolve:kernel=-1|-1|-1|-1|16|-1|-1|-1|-1,scale=0.125" \
-          -d $dev -f tiff --tiff-compression none >$G/timed_tiff_$dev.txt 2>&1
-        grep -E "texcv batch:|Elapsed|Minor|System time|User time|Maximum resident" $G/timed_tiff_$dev.txt | grep -v "^texcv batch: [0-9]* file" | head -24
-      done
-      rm -rf /tmp/s17_tiff
+      for dev in cuda cpu; do timed_tiff $dev $G/timed_tiff_$dev.txt; done
     fi
     ;;
   f)
@@ -384,12 +374,7 @@ case "${1:-}" in
       "tiff_cuda_up1|texcv-cuda|TEXCV_BATCH_UPLOAD_THREADS=1" "tiff_cpu|texcv-cpu|" \
       "tiff_auto|texcv-auto|" "tiff_opencv|opencv|" "tiff_vips|vips|" 2>&1 | tee -a $G/ab.txt
     echo "== timed cuda TIFF run $(at)"
-    rm -rf /tmp/s17_tiff
-    TEXCV_BATCH_TIMING=1 /usr/bin/time -v build/bin/texcv batch -i /tmp/texcv-batch-data/tiff -o /tmp/s17_tiff \
-      -p "crop:x=100,y=100,width=4800,height=4800;resize:scale=0.9;convolve:kernel=-1|-1|-1|-1|16|-1|-1|-1|-1,scale=0.125" \
-      -d cuda -f tiff --tiff-compression none >$G/timed_tiff_cuda.txt 2>&1
-    grep -E "texcv batch:|Elapsed|Maximum resident" $G/timed_tiff_cuda.txt | grep -v "^texcv batch: [0-9]* file" | head -12
-    rm -rf /tmp/s17_tiff
+    timed_tiff cuda $G/timed_tiff_cuda.txt
     batch_tests $((${S17_LIMIT:-560} - 60))
     left=$((${S17_LIMIT:-560} - ($(date +%s) - T0)))
     echo "== test_cli Batch* $(at), $left s left"

@@ -266,17 +266,23 @@ TEST_F(BatchSchedule, FastGpuJoiningLateIsNeverSlowerThanEitherAlone) {
   }
 }
 
+// Fast CPU workers (240 files done 0.25 s into the run) and a GPU assumed to need 0.3 s to set up.
+Speeds cpu_ends_before_the_gpu_helps() {
+  Speeds sp;
+  sp.cpu_per_file = ms(4);
+  sp.gpu_setup = ms(300);
+  sp.gpu_per_file = ms(1);
+  sp.late_setup_guess_s = 0.3;
+  return sp;
+}
+
 // EngineConfig::late_setup_guess_s: fast CPU workers that finish every file 0.25 s into the run,
 // a GPU assumed to need 0.3 s to set up. At 0.15 s the engine finds the CPU would be done before
 // the GPU could help: the GPU never joins (none of its workers is set up, none takes a file), the
 // report says why, and the run takes the CPU's time.
 TEST_F(BatchSchedule, GpuThatCouldOnlyJoinAtTheEndDoesNotJoin) {
   make_files(240);
-  Speeds sp;
-  sp.cpu_per_file = ms(4);
-  sp.gpu_setup = ms(300);
-  sp.gpu_per_file = ms(1);
-  sp.late_setup_guess_s = 0.3;
+  const Speeds sp = cpu_ends_before_the_gpu_helps();
   const double cpu = run(Mode::cpu_only, sp, 8);
   const double both = run(Mode::hybrid, sp, 8);
   std::cout << "[ info ] cpu alone " << cpu << " ms, auto " << both << " ms; " << report_.late_note
@@ -296,11 +302,7 @@ TEST_F(BatchSchedule, GpuThatCouldOnlyJoinAtTheEndDoesNotJoin) {
 // keeps the cores.
 TEST_F(BatchSchedule, FactoryOfWorkersThatWillNotJoinGoesOnAtTheLowestPriority) {
   make_files(240);
-  Speeds sp;
-  sp.cpu_per_file = ms(4);
-  sp.gpu_setup = ms(300);
-  sp.gpu_per_file = ms(1);
-  sp.late_setup_guess_s = 0.3;
+  Speeds sp = cpu_ends_before_the_gpu_helps();
   sp.factory = ms(400);
   (void)run(Mode::hybrid, sp, 8);
   EXPECT_EQ(counts_->gpu, 0);

@@ -390,7 +390,37 @@ case "${1:-}" in
         "x_auto_nice0|texcv-auto|TEXCV_BATCH_CPU_NICE=0" "x_cuda|texcv-cuda|" 2>&1 | tee -a $G/ab.txt
     fi
     ;;
-  *) echo "session17_device.sh: pack (here), a, b, c, d, e, f or g (on the device)" ;;
+  h)
+    # g in less device time (the twentieth session had ~400 s left after its failed starts): the
+    # chunked upload's GPU tests first (test_batch, test_cli's Batch*), then the 32 TIFFs in 3
+    # rounds (cuda, cuda with one upload thread, cpu, auto), a timed cuda TIFF run, and the 1,000
+    # JPEGs in S17_JROUNDS rounds (cpu, auto, auto at nice 0, cuda, OpenCV) in the time left.
+    batch_tests 80
+    echo "== test_cli Batch* $(at)"
+    timeout 60 build/tests/test_cli --gtest_filter='Batch*' >$G/test_cli_batch.log 2>&1
+    echo "Batch* rc $?"
+    grep -E "^\[  (PASSED|FAILED|  SKIPPED) |^\[  FAILED  \]|Failure" $G/test_cli_batch.log | head -20
+    echo "== data $(at)"
+    TEXCV=$ROOT/build/bin/texcv OUT=$G/warm timeout 100 bash bench/batch/run.sh --sets "jpeg tiff" \
+      --jpeg 1000 --tiff 32 --tools texcv-cpu --repeat 1 --data /tmp/texcv-batch-data \
+      --work /tmp/texcv-batch-work >$G/data.log 2>&1
+    sync
+    echo "== 32 TIFFs, 3 rounds $(at)"
+    TEXCV_AB_SETS=tiff TEXCV_AB_TIFF=32 TEXCV_AB_ROUNDS=3 TEXCV=$ROOT/build/bin/texcv OUT=$G/t \
+      bash bench/batch/ab_rounds.sh "tiff_cuda|texcv-cuda|" \
+      "tiff_cuda_up1|texcv-cuda|TEXCV_BATCH_UPLOAD_THREADS=1" "tiff_cpu|texcv-cpu|" \
+      "tiff_auto|texcv-auto|" 2>&1 | tee -a $G/ab.txt
+    echo "== timed cuda TIFF run $(at)"
+    timed_tiff cuda $G/timed_tiff_cuda.txt
+    if [ $(($(date +%s) - T0)) -lt $((${S17_LIMIT:-200} - 50)) ]; then
+      echo "== 1,000 JPEGs $(at)"
+      TEXCV_AB_SETS=jpeg TEXCV_AB_ROUNDS=${S17_JROUNDS:-3} TEXCV=$ROOT/build/bin/texcv OUT=$G/j \
+        bash bench/batch/ab_rounds.sh "cpu|texcv-cpu|" "auto|texcv-auto|" \
+        "auto_nice0|texcv-auto|TEXCV_BATCH_CPU_NICE=0" "cuda|texcv-cuda|" "opencv|opencv|" \
+        2>&1 | tee -a $G/ab.txt
+    fi
+    ;;
+  *) echo "session17_device.sh: pack (here), a, b, c, d, e, f, g or h (on the device)" ;;
 esac
 tar czf /tmp/s17.tgz -C $G --exclude='*.jpg' . 2>/dev/null
 cp /tmp/s17.tgz "$OUT/s17_${1:-x}.tgz"

@@ -311,7 +311,7 @@ void run_checked(const std::vector<Job>& jobs, const Options& opt, std::stop_tok
     if (opt.device == Device::automatic && !env_is_one("TEXCV_BATCH_AUTO_ALWAYS_JOIN"))
       cfg.late_setup_guess_s = nvjpeg_workers && any_jpeg_in ? 0.8 : 0.3;
     // TEXCV_BATCH_LATE_USEFUL_S=s (an A/B aid, docs/batch.md): the decision's time after the
-    // set-up before the GPU helps (EngineConfig::late_useful_s; 0.3 s).
+    // set-up before the GPU helps (EngineConfig::late_useful_s; 0.6 s).
     if (const char* v = std::getenv("TEXCV_BATCH_LATE_USEFUL_S"); v && std::atof(v) > 0)
       cfg.late_useful_s = std::atof(v);
     // TEXCV_BATCH_HOST_CACHE=0 (an A/B aid, docs/batch.md): no cache of host image buffers.

@@ -51,9 +51,12 @@ constexpr double kGpuSetUpGuessS = 0.3;
 // made 8,000 JPEGs take 7.9 s on --device auto against 4.9 s on cuda.
 constexpr double kSpareCoreMargin = 1.0;
 // EngineConfig::late_setup_guess_s: when the decision is made, and how long after its set-up a
-// GPU needs before it helps (its workers' own set-up and first batches: 0.2-0.3 s on the H100).
+// GPU needs before it helps (its workers' own set-up and first batches take 0.2-0.3 s on the
+// H100; 0.3 s let GPUs join 1,000-JPEG runs the CPU was to end at 1.15-1.3 s, and those runs took
+// 0.1-0.17 s longer than --device cpu in three sessions; with 0.6 s they did not join and took
+// the CPU's time: docs/performance.md, twentieth session).
 constexpr double kLateDecideS = 0.15;
-constexpr double kLateUsefulS = 0.3;
+constexpr double kLateUsefulS = 0.6;
 // The nice value of a late-worker factory still setting up when the engine decides its workers
 // will not join.
 constexpr int kNeverNice = 19;

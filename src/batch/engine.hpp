@@ -213,16 +213,16 @@ struct EngineConfig {
   // start (s). When > 0, the workers the factory made wait before their own set-up until the
   // engine has decided whether they can still help, from the CPU workers' rate once 8 CPU files
   // are done: they join at once when the CPU workers would still be busy twice as long as that
-  // set-up and 0.3 s more (the GPU's first batches); at 0.15 s into the run (a steadier rate)
-  // they join when the CPU would be busy longer than that set-up and 0.3 s, else they are
+  // set-up and 0.6 s more (the GPU's first batches); at 0.15 s into the run (a steadier rate)
+  // they join when the CPU would be busy longer than that set-up and 0.6 s, else they are
   // destroyed without being set up and EngineReport::late_note says why (a factory still running
   // then goes on at nice 19, below the CPU workers). Without a CPU rate by
   // then (files that take long) they join. A GPU that joins in a
   // run's last tenth of a second costs more than it gives (the H100 machine, 1,000 JPEGs:
   // --device auto 1.03 s against cpu's 0.87). 0: they always join, at once.
   double late_setup_guess_s = 0;
-  // > 0: how long after that set-up the late workers need before they help (the "0.3 s" above;
-  // TEXCV_BATCH_LATE_USEFUL_S, an A/B aid). 0: 0.3 s.
+  // > 0: how long after that set-up the late workers need before they help (the "0.6 s" above;
+  // TEXCV_BATCH_LATE_USEFUL_S, an A/B aid). 0: 0.6 s.
   double late_useful_s = 0;
   // > 0: the factory's thread (and the threads the driver starts from it) runs at this nice
   // value (TEXCV_BATCH_SETUP_NICE, an A/B aid). 0: the process's own.

@@ -64,11 +64,13 @@ namespace {
 constexpr const char* kOp = "batch";
 
 // An upload from pageable memory goes through the pinned staging buffer in chunks of about this
-// many bytes (upload), each copied there on up to kUploadThreads threads, at least
-// kCopyBytesPerThread bytes each (TEXCV_BATCH_UPLOAD_THREADS: another count, an A/B aid; 1: one
-// thread, as before 2026-12-07).
+// many bytes (upload), each copied there on kUploadThreads thread(s), at least
+// kCopyBytesPerThread bytes each (TEXCV_BATCH_UPLOAD_THREADS: another count, an A/B aid). On the
+// H100 machine 4 threads took a 5000x5000 RGB input's copy and upload from 14.7 to 12 ms, but
+// the TIFF task's wall did not move (0.81 s either way, the other worker's download slowed), so
+// one thread stays the default and no core is taken from the CPU workers.
 constexpr std::size_t kUploadChunkBytes = std::size_t{8} << 20;
-constexpr int kUploadThreads = 4;
+constexpr int kUploadThreads = 1;
 constexpr std::size_t kCopyBytesPerThread = std::size_t{1} << 20;
 
 int upload_threads_from_env() {
@@ -729,10 +731,8 @@ class CudaWorker final : public Worker {
     }
     // The previous upload from pinned_in_ finished: every image ends with a stream sync.
     fit_device_in(row, v.height);
-    // In chunks of rows: each is copied into the pinned buffer (a large one on several threads)
-    // and its upload queued at once, so the copy of the next overlaps the transfer of this one.
-    // On the H100 machine a 5000x5000 RGB input took 14.7 ms copied on one thread and then
-    // uploaded (docs/performance.md).
+    // In chunks of rows: each is copied into the pinned buffer and its upload queued at once, so
+    // the copy of the next overlaps the transfer of this one.
     const int chunk_rows = static_cast<int>(std::clamp<std::size_t>(
         kUploadChunkBytes / std::max<std::size_t>(row, 1), 1, static_cast<std::size_t>(v.height)));
     auto* pin = static_cast<unsigned char*>(pinned_in_.data());

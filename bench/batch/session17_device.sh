@@ -349,11 +349,10 @@ case "${1:-}" in
   g)
     # Twentieth session, second build (carry bench/batch/wheels too): interleaved A/B rounds
     # (bench/batch/ab_rounds.sh) after the data is written and synced. The 1,000 JPEGs, 5 rounds:
-    # cpu, auto, auto with its CPU workers at nice 0, that with the decision's 0.6 s margin, cuda,
-    # OpenCV's pool;
-    # the 8,000, 3 rounds: auto, auto at nice 0, cuda; the 32 TIFFs, 3 rounds: cuda (uploads in
-    # chunks on 4 threads), cuda with one upload thread (as before), cpu, auto, OpenCV, libvips.
-    # Then a timed cuda TIFF run, test_batch (the chunked upload's test) and test_cli's Batch*.
+    # cpu, auto (the 0.6 s margin), auto with its CPU workers at nice 0, auto with the margin of
+    # before e7d91f2 (0.3 s), cuda, OpenCV's pool;
+    # the 8,000, 3 rounds: auto, auto at nice 0, cuda; the 32 TIFFs, 3 rounds: cuda, cpu, auto,
+    # OpenCV, libvips. Then a timed cuda TIFF run, test_batch and test_cli's Batch*.
     echo "== data $(at)"
     TEXCV=$ROOT/build/bin/texcv OUT=$G/warm timeout 200 bash bench/batch/run.sh --sets "jpeg tiff" \
       --jpeg 1000 --tiff 32 --tools texcv-cpu --repeat 1 --data /tmp/texcv-batch-data \
@@ -366,12 +365,12 @@ case "${1:-}" in
     TEXCV_AB_SETS=jpeg TEXCV_AB_ROUNDS=${S17_JROUNDS:-5} TEXCV=$ROOT/build/bin/texcv OUT=$G/j \
       bash bench/batch/ab_rounds.sh "cpu|texcv-cpu|" "auto|texcv-auto|" \
       "auto_nice0|texcv-auto|TEXCV_BATCH_CPU_NICE=0" \
-      "auto_nice0_u06|texcv-auto|TEXCV_BATCH_CPU_NICE=0 TEXCV_BATCH_LATE_USEFUL_S=0.6" \
+      "auto_u03|texcv-auto|TEXCV_BATCH_LATE_USEFUL_S=0.3" \
       "cuda|texcv-cuda|" "opencv|opencv|" 2>&1 | tee $G/ab.txt
     echo "== 32 TIFFs, 3 rounds $(at)"
     TEXCV_AB_SETS=tiff TEXCV_AB_TIFF=32 TEXCV_AB_ROUNDS=3 TEXCV=$ROOT/build/bin/texcv OUT=$G/t \
       bash bench/batch/ab_rounds.sh "tiff_cuda|texcv-cuda|" \
-      "tiff_cuda_up1|texcv-cuda|TEXCV_BATCH_UPLOAD_THREADS=1" "tiff_cpu|texcv-cpu|" \
+      "tiff_cpu|texcv-cpu|" \
       "tiff_auto|texcv-auto|" "tiff_opencv|opencv|" "tiff_vips|vips|" 2>&1 | tee -a $G/ab.txt
     echo "== timed cuda TIFF run $(at)"
     timed_tiff cuda $G/timed_tiff_cuda.txt
@@ -392,8 +391,9 @@ case "${1:-}" in
     ;;
   h)
     # g in less device time (the twentieth session had ~400 s left after its failed starts): the
-    # chunked upload's GPU tests first (test_batch, test_cli's Batch*), then the 32 TIFFs in 3
-    # rounds (cuda, cuda with one upload thread, cpu, auto), a timed cuda TIFF run, and the 1,000
+    # GPU tests first (test_batch, test_cli's Batch*), then the 32 TIFFs in 3 rounds (cuda, cpu,
+    # auto; the twentieth session's run also had a variant since taken out), a timed cuda TIFF
+    # run, and the 1,000
     # JPEGs in S17_JROUNDS rounds (cpu, auto, auto at nice 0, cuda, OpenCV) in the time left.
     batch_tests 80
     echo "== test_cli Batch* $(at)"
@@ -408,7 +408,7 @@ case "${1:-}" in
     echo "== 32 TIFFs, 3 rounds $(at)"
     TEXCV_AB_SETS=tiff TEXCV_AB_TIFF=32 TEXCV_AB_ROUNDS=3 TEXCV=$ROOT/build/bin/texcv OUT=$G/t \
       bash bench/batch/ab_rounds.sh "tiff_cuda|texcv-cuda|" \
-      "tiff_cuda_up1|texcv-cuda|TEXCV_BATCH_UPLOAD_THREADS=1" "tiff_cpu|texcv-cpu|" \
+      "tiff_cpu|texcv-cpu|" \
       "tiff_auto|texcv-auto|" 2>&1 | tee -a $G/ab.txt
     echo "== timed cuda TIFF run $(at)"
     timed_tiff cuda $G/timed_tiff_cuda.txt

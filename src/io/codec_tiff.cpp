@@ -247,11 +247,6 @@ class TiffSource {
     io_.fd = in.fd;
     io_.size = static_cast<std::uint64_t>(st.st_size);
     // As libtiff maps a file it opens itself; without a mapping it reads (io_read).
-    static const bool no_map = [] {
-      const char* v = std::getenv("TEXCV_TIFF_NOMAP");
-      return v && std::string(v) == "1";
-    }();
-    if (no_map) return;
     void* m = ::mmap(nullptr, static_cast<std::size_t>(io_.size), PROT_READ, MAP_SHARED, in.fd, 0);
     if (m != MAP_FAILED) {
       map_ = m;

@@ -22,7 +22,6 @@
 // whole process on that GPU) makes process() throw WorkerLost: the engine retires every worker of
 // that GPU and runs the file on another worker. So does a failure to set up the worker on its GPU
 // (cudaSetDevice, the stream, nvJPEG).
-#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -63,21 +62,6 @@ namespace {
 
 constexpr const char* kOp = "batch";
 
-// An upload from pageable memory goes through the pinned staging buffer in chunks of about this
-// many bytes (upload), each copied there on kUploadThreads thread(s), at least
-// kCopyBytesPerThread bytes each (TEXCV_BATCH_UPLOAD_THREADS: another count, an A/B aid). On the
-// H100 machine 4 threads took a 5000x5000 RGB input's copy and upload from 14.7 to 12 ms, but
-// the TIFF task's wall did not move (0.81 s either way, the other worker's download slowed), so
-// one thread stays the default and no core is taken from the CPU workers.
-constexpr std::size_t kUploadChunkBytes = std::size_t{8} << 20;
-constexpr int kUploadThreads = 1;
-constexpr std::size_t kCopyBytesPerThread = std::size_t{1} << 20;
-
-int upload_threads_from_env() {
-  const char* v = std::getenv("TEXCV_BATCH_UPLOAD_THREADS");
-  return v && std::atoi(v) > 0 ? std::min(std::atoi(v), 64) : kUploadThreads;
-}
-
 // Copies rows between two host buffers of different pitches.
 void copy_rows(void* dst, std::size_t dst_pitch, const void* src, std::size_t src_pitch,
                std::size_t row_bytes, int rows) {
@@ -86,28 +70,6 @@ void copy_rows(void* dst, std::size_t dst_pitch, const void* src, std::size_t sr
   for (int y = 0; y < rows; ++y)
     std::memcpy(d + dst_pitch * static_cast<std::size_t>(y),
                 s + src_pitch * static_cast<std::size_t>(y), row_bytes);
-}
-
-// copy_rows on up to `threads` threads (OpenMP) when the rows are large enough to gain from it.
-void copy_rows_parallel(void* dst, std::size_t dst_pitch, const void* src, std::size_t src_pitch,
-                        std::size_t row_bytes, int rows, int threads) {
-  const std::size_t bytes = row_bytes * static_cast<std::size_t>(rows);
-  const int t = static_cast<int>(std::min<std::size_t>(
-      static_cast<std::size_t>(std::max(threads, 1)), bytes / kCopyBytesPerThread));
-  if (t <= 1 || rows < t) return copy_rows(dst, dst_pitch, src, src_pitch, row_bytes, rows);
-#if defined(TEXCV_HAS_OPENMP)
-  auto* d = static_cast<unsigned char*>(dst);
-  const auto* s = static_cast<const unsigned char*>(src);
-#pragma omp parallel for num_threads(t) schedule(static)
-  for (int i = 0; i < t; ++i) {
-    const int y0 = static_cast<int>(static_cast<long long>(rows) * i / t);
-    const int y1 = static_cast<int>(static_cast<long long>(rows) * (i + 1) / t);
-    copy_rows(d + dst_pitch * static_cast<std::size_t>(y0), dst_pitch,
-              s + src_pitch * static_cast<std::size_t>(y0), src_pitch, row_bytes, y1 - y0);
-  }
-#else
-  copy_rows(dst, dst_pitch, src, src_pitch, row_bytes, rows);
-#endif
 }
 
 #if defined(TEXCV_HAS_NVJPEG)
@@ -730,22 +692,12 @@ class CudaWorker final : public Worker {
       pinned_in_ = cuda::PinnedBuffer(bytes, kOp);
     }
     // The previous upload from pinned_in_ finished: every image ends with a stream sync.
+    copy_rows(pinned_in_.data(), row, v.data, v.pitch, row, v.height);
     fit_device_in(row, v.height);
-    // In chunks of rows: each is copied into the pinned buffer and its upload queued at once, so
-    // the copy of the next overlaps the transfer of this one.
-    const int chunk_rows = static_cast<int>(std::clamp<std::size_t>(
-        kUploadChunkBytes / std::max<std::size_t>(row, 1), 1, static_cast<std::size_t>(v.height)));
-    auto* pin = static_cast<unsigned char*>(pinned_in_.data());
-    auto* dev = static_cast<unsigned char*>(device_in_.data());
-    const auto* src = static_cast<const unsigned char*>(v.data);
-    for (int y = 0; y < v.height; y += chunk_rows) {
-      const int n = std::min(chunk_rows, v.height - y);
-      const auto yy = static_cast<std::size_t>(y);
-      copy_rows_parallel(pin + yy * row, row, src + yy * v.pitch, v.pitch, row, n, upload_threads_);
-      TEXCV_CUDA_CHECK(kOp, cudaMemcpy2DAsync(dev + yy * device_in_.pitch(), device_in_.pitch(),
-                                              pin + yy * row, row, row, static_cast<std::size_t>(n),
-                                              cudaMemcpyHostToDevice, stream_->get()));
-    }
+    TEXCV_CUDA_CHECK(
+        kOp, cudaMemcpy2DAsync(device_in_.data(), device_in_.pitch(), pinned_in_.data(), row, row,
+                               static_cast<std::size_t>(v.height), cudaMemcpyHostToDevice,
+                               stream_->get()));
     return device_in_.view(v.width, v.height, v.channels, v.type);
   }
 
@@ -990,7 +942,6 @@ class CudaWorker final : public Worker {
   // decode state (and the GPU's simple handle), the encode state.
   double setup_stream_ms_ = 0, setup_hw_ms_ = 0, setup_dec_ms_ = 0, setup_enc_ms_ = 0;
   std::size_t direct_uploads_ = 0;  // inputs copied to the GPU straight from pinned memory
-  const int upload_threads_ = upload_threads_from_env();
   int device_ = 0, slot_ = 0;
   bool use_nvjpeg_ = false;
   std::unique_ptr<cuda::Stream> stream_;

@@ -316,7 +316,7 @@ TEST_F(BatchSchedule, FactoryOfWorkersThatWillNotJoinGoesOnAtTheLowestPriority) 
 }
 
 // EngineConfig::late_useful_s: the CPU workers that would keep busy 2.4 s let a GPU join that
-// is set up in 0.1 s and helps 0.3 s later, but not one that needs 5 s more.
+// is set up in 0.1 s and helps 0.6 s later (the default), but not one that needs 5 s more.
 TEST_F(BatchSchedule, GpuThatHelpsOnlyLaterThanTheCpuEndsDoesNotJoin) {
   make_files(240);
   Speeds sp;

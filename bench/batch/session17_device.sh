@@ -123,6 +123,16 @@ batch_tests() {
     grep -E "^\[  (PASSED|FAILED) |^\[  FAILED  \]" $G/test_batch.log | head
   fi
 }
+# test_cli's Batch* tests within LIMIT seconds of the start: cli_batch_tests LIMIT.
+cli_batch_tests() {
+  local left=$(($1 - ($(date +%s) - T0)))
+  echo "== test_cli Batch* $(at), $left s left"
+  if [ "$left" -gt 20 ]; then
+    timeout "$left" build/tests/test_cli --gtest_filter='Batch*' >$G/test_cli_batch.log 2>&1
+    echo "Batch* rc $?"
+    grep -E "^\[  (PASSED|FAILED|  SKIPPED) |^\[  FAILED  \]|Failure" $G/test_cli_batch.log | head -20
+  fi
+}
 # The TIFF task's I/O floor: each input copied to a file (cat, 16 at a time), no decode.
 tiff_floor() {
   echo "== TIFF I/O floor $(at)"
@@ -296,10 +306,7 @@ case "${1:-}" in
     echo "test_cuda rc $?"
     grep -E "^\[  (PASSED|FAILED|SKIPPED) |^\[  FAILED  \]|tests ran" $G/test_cuda.log | head -20
     batch_tests 330
-    echo "== test_cli Batch* $(at)"
-    timeout 120 build/tests/test_cli --gtest_filter='Batch*' >$G/test_cli_batch.log 2>&1
-    echo "Batch* rc $?"
-    grep -E "^\[  (PASSED|FAILED|  SKIPPED) |^\[  FAILED  \]|Failure" $G/test_cli_batch.log | head -20
+    cli_batch_tests 450
     verdict_tests
     echo "== TIFF data $(at)"
     TEXCV=$ROOT/build/bin/texcv OUT=$G/warm timeout 150 bash bench/batch/run.sh --sets tiff \
@@ -375,13 +382,7 @@ case "${1:-}" in
     echo "== timed cuda TIFF run $(at)"
     timed_tiff cuda $G/timed_tiff_cuda.txt
     batch_tests $((${S17_LIMIT:-560} - 60))
-    left=$((${S17_LIMIT:-560} - ($(date +%s) - T0)))
-    echo "== test_cli Batch* $(at), $left s left"
-    if [ "$left" -gt 20 ]; then
-      timeout "$left" build/tests/test_cli --gtest_filter='Batch*' >$G/test_cli_batch.log 2>&1
-      echo "Batch* rc $?"
-      grep -E "^\[  (PASSED|FAILED|  SKIPPED) |^\[  FAILED  \]|Failure" $G/test_cli_batch.log | head -20
-    fi
+    cli_batch_tests ${S17_LIMIT:-560}
     if [ $(($(date +%s) - T0)) -lt $((${S17_LIMIT:-560} - 90)) ]; then
       echo "== 8,000 JPEGs, 3 rounds $(at)"
       TEXCV_AB_SETS=jpegx TEXCV_AB_ROUNDS=3 TEXCV=$ROOT/build/bin/texcv OUT=$G/x \
@@ -396,10 +397,7 @@ case "${1:-}" in
     # run, and the 1,000
     # JPEGs in S17_JROUNDS rounds (cpu, auto, auto at nice 0, cuda, OpenCV) in the time left.
     batch_tests 80
-    echo "== test_cli Batch* $(at)"
-    timeout 60 build/tests/test_cli --gtest_filter='Batch*' >$G/test_cli_batch.log 2>&1
-    echo "Batch* rc $?"
-    grep -E "^\[  (PASSED|FAILED|  SKIPPED) |^\[  FAILED  \]|Failure" $G/test_cli_batch.log | head -20
+    cli_batch_tests 140
     echo "== data $(at)"
     TEXCV=$ROOT/build/bin/texcv OUT=$G/warm timeout 100 bash bench/batch/run.sh --sets "jpeg tiff" \
       --jpeg 1000 --tiff 32 --tools texcv-cpu --repeat 1 --data /tmp/texcv-batch-data \

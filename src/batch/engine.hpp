@@ -302,8 +302,9 @@ struct EngineReport {
 //   only files decoded on the CPU (those queued before the GPU joined); (b) after, only while the
 //   queue is full, the decoders wait for room and cores are to spare, and then the last file of the
 //   queue (the one the GPU would reach last; a JPEG still encoded is decoded by the CPU worker);
-//   (c) until a CPU file has been timed, two CPU workers at a time, and while a GPU is being set up
-//   only files that take the CPU less than a set-up usually lasts (beyond the two); (d) once the
+//   (c) until a CPU file has been timed, two CPU workers at a time; while a GPU is being set up
+//   (none runs yet), every CPU worker, but once files are timed to take the CPU longer than a
+//   set-up usually lasts, two at a time; (d) once the
 //   GPU workers' rate is known, only while the files left would keep them busy longer than the CPU
 //   worker's time per file: a CPU worker never finishes after the GPU would have finished alone,
 //   beyond a file it started before the GPU's rate was known; (e) with

@@ -208,7 +208,14 @@ class BatchSchedule : public ::testing::Test {
     std::atomic<bool> stop{false};
     const auto t0 = std::chrono::steady_clock::now();
     report_ = texcv::batch::run_engine(
-        jobs_, todo, cfg, workers, [&](const Result& r) { results_[r.index] = r; }, stop);
+        jobs_, todo, cfg, workers,
+        [&](const Result& r) {
+          results_[r.index] = r;
+          last_done_ms_ =
+              std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+                  .count();
+        },
+        stop);
     const double wall =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     for (std::size_t i = 0; i < jobs_.size(); ++i) {
@@ -247,6 +254,9 @@ class BatchSchedule : public ::testing::Test {
   std::vector<std::string> events_;
   std::unique_ptr<Counts> counts_;
   EngineReport report_;
+  // When the last file of the latest run was reported, in ms from its start (the run itself
+  // also waits for a GPU set-up still going on, without EngineConfig::detach_late).
+  double last_done_ms_ = 0;
   bool lossless_ = true;
 };
 
@@ -264,6 +274,26 @@ TEST_F(BatchSchedule, FastGpuJoiningLateIsNeverSlowerThanEitherAlone) {
     EXPECT_EQ(r.write_device, "cpu");
     EXPECT_TRUE(r.device == "cpu" || r.device == "cuda:0") << r.device;
   }
+}
+
+// CPU files of unknown cost while the GPU is still being set up: every CPU worker takes one at
+// once (8 files of 200 ms on 8 workers, a GPU 0.55 s from joining), and the run takes one CPU
+// file's time, as the CPU alone does. Two at a time until a file was timed (the rule before
+// 2026-12-07) made it take two: on the GPU machine's 32 TIFFs, 0.73 s against the CPU's 0.61.
+TEST_F(BatchSchedule, EveryCpuWorkerTakesAFileAtOnceWhileTheGpuIsSetUp) {
+  make_files(8);
+  Speeds sp;
+  sp.cpu_workers = 8;
+  sp.cpu_per_file = ms(200);
+  sp.gpu_setup = ms(400);
+  const double cpu = run(Mode::cpu_only, sp, 8);
+  run(Mode::hybrid, sp, 8);
+  const double both = last_done_ms_;  // the run then waits for the set-up (no detach_late)
+  std::cout << "[ info ] cpu alone " << cpu << " ms, auto's last file done at " << both << " ms, "
+            << counts_->cpu_max << " CPU files at once\n";
+  EXPECT_EQ(counts_->cpu, 8);
+  EXPECT_EQ(counts_->cpu_max, 8);
+  EXPECT_LE(both, cpu + 60.0);
 }
 
 // Fast CPU workers (240 files done 0.25 s into the run) and a GPU assumed to need 0.3 s to set up.

@@ -210,24 +210,31 @@ class PinnedPool {
   // A buffer of at least `bytes`, or an empty one when the budget (or the pinned allocation)
   // does not allow it.
   cuda::PinnedBuffer take(std::size_t bytes) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    for (auto it = free_.begin(); it != free_.end(); ++it)
-      if (it->size() >= bytes) {
-        cuda::PinnedBuffer b = std::move(*it);
-        free_.erase(it);
-        return b;
+    std::vector<cuda::PinnedBuffer> evicted;  // released after the lock (cudaFreeHost is slow)
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      for (auto it = free_.begin(); it != free_.end(); ++it)
+        if (it->size() >= bytes) {
+          cuda::PinnedBuffer b = std::move(*it);
+          free_.erase(it);
+          return b;
+        }
+      // None fits: free buffers make room for a larger one.
+      while (!free_.empty() && held_ + bytes > budget_) {
+        evicted.push_back(std::move(free_.back()));
+        held_ -= evicted.back().size();
+        free_.pop_back();
       }
-    // None fits: free buffers make room for a larger one.
-    while (!free_.empty() && held_ + bytes > budget_) {
-      held_ -= free_.back().size();
-      free_.pop_back();
+      if (held_ + bytes > budget_) return {};
+      held_ += bytes;  // reserved: the page-locking below runs outside the lock
     }
-    if (held_ + bytes > budget_) return {};
+    // Page-locking 75 MB takes milliseconds: under the lock, the decoders asking at once took
+    // turns for it.
     try {
-      cuda::PinnedBuffer b(bytes, kOp);
-      held_ += bytes;
-      return b;
+      return cuda::PinnedBuffer(bytes, kOp);
     } catch (const Error&) {
+      std::lock_guard<std::mutex> lock(mutex_);
+      held_ -= bytes;
       return {};  // no pinned memory: the staging path
     }
   }

@@ -418,7 +418,46 @@ case "${1:-}" in
         2>&1 | tee -a $G/ab.txt
     fi
     ;;
-  *) echo "session17_device.sh: pack (here), a, b, c, d, e, f, g or h (on the device)" ;;
+  i)
+    # Twenty-first session (carry bench/batch/wheels too): the GPU tests of the schedule change
+    # (every CPU worker starts while a GPU is set up) and the pinned pool's page-locking outside
+    # its lock; then the 32 TIFFs in 3 rounds: cuda, cpu, auto, cuda and auto with the pinned
+    # input pool, cuda with 4 streams, OpenCV, libvips; the 1,000 JPEGs in S17_JROUNDS rounds
+    # (cpu, auto with the 0.6 s margin as the default, cuda, OpenCV); the 8,000 in 2 rounds (auto,
+    # cuda); timed TIFF runs (auto, cuda with the pinned pool) in the time left.
+    batch_tests 90
+    cli_batch_tests 160
+    echo "== data $(at)"
+    TEXCV=$ROOT/build/bin/texcv OUT=$G/warm timeout 100 bash bench/batch/run.sh --sets "jpeg tiff" \
+      --jpeg 1000 --tiff 32 --tools texcv-cpu --repeat 1 --data /tmp/texcv-batch-data \
+      --work /tmp/texcv-batch-work >$G/data.log 2>&1
+    ls /tmp/texcv-batch-data/jpeg | wc -l
+    ls /tmp/texcv-batch-data/tiff | wc -l
+    sync
+    echo "== 32 TIFFs, 3 rounds $(at)"
+    TEXCV_AB_SETS=tiff TEXCV_AB_TIFF=32 TEXCV_AB_ROUNDS=3 TEXCV=$ROOT/build/bin/texcv OUT=$G/t \
+      bash bench/batch/ab_rounds.sh "tiff_cuda|texcv-cuda|" "tiff_cpu|texcv-cpu|" \
+      "tiff_auto|texcv-auto|" "tiff_cuda_pinned|texcv-cuda|TEXCV_BATCH_PINNED_INPUT=1" \
+      "tiff_auto_pinned|texcv-auto|TEXCV_BATCH_PINNED_INPUT=1" \
+      "tiff_cuda_s4|texcv-cuda@streams=4|" "tiff_opencv|opencv|" "tiff_vips|vips|" 2>&1 | tee -a $G/ab.txt
+    if [ $(($(date +%s) - T0)) -lt $((${S17_LIMIT:-560} - 100)) ]; then
+      echo "== 1,000 JPEGs $(at)"
+      TEXCV_AB_SETS=jpeg TEXCV_AB_ROUNDS=${S17_JROUNDS:-3} TEXCV=$ROOT/build/bin/texcv OUT=$G/j \
+        bash bench/batch/ab_rounds.sh "cpu|texcv-cpu|" "auto|texcv-auto|" "cuda|texcv-cuda|" \
+        "opencv|opencv|" 2>&1 | tee -a $G/ab.txt
+    fi
+    if [ $(($(date +%s) - T0)) -lt $((${S17_LIMIT:-560} - 70)) ]; then
+      echo "== 8,000 JPEGs, 2 rounds $(at)"
+      TEXCV_AB_SETS=jpegx TEXCV_AB_ROUNDS=2 TEXCV=$ROOT/build/bin/texcv OUT=$G/x \
+        bash bench/batch/ab_rounds.sh "x_auto|texcv-auto|" "x_cuda|texcv-cuda|" 2>&1 | tee -a $G/ab.txt
+    fi
+    if [ $(($(date +%s) - T0)) -lt $((${S17_LIMIT:-560} - 25)) ]; then
+      echo "== timed TIFF runs $(at)"
+      timed_tiff auto $G/timed_tiff_auto.txt
+      TEXCV_BATCH_PINNED_INPUT=1 timed_tiff cuda $G/timed_tiff_cuda_pinned.txt
+    fi
+    ;;
+  *) echo "session17_device.sh: pack (here), a, b, c, d, e, f, g, h or i (on the device)" ;;
 esac
 tar czf /tmp/s17.tgz -C $G --exclude='*.jpg' . 2>/dev/null
 cp /tmp/s17.tgz "$OUT/s17_${1:-x}.tgz"

@@ -256,6 +256,11 @@ void run_checked(const std::vector<Job>& jobs, const Options& opt, std::stop_tok
   // made in the background and joining when set up (automatic); a session's from its last run.
   std::vector<std::unique_ptr<Worker>> workers;
   std::size_t gpu_workers_expected = 0;
+  // The CPU workers' nice value while a GPU takes files beside them (Device::automatic):
+  // TEXCV_BATCH_CPU_NICE=n another, for A/B runs (docs/batch.md).
+  int cpu_nice = opt.device == Device::automatic && want_gpu ? kCpuWorkerNice : 0;
+  if (const char* v = std::getenv("TEXCV_BATCH_CPU_NICE"); v && cpu_nice > 0)
+    cpu_nice = std::clamp(std::atoi(v), 0, 19);
   const bool reuse = kept && !kept->workers.empty();
   // TEXCV_BATCH_CUDA_BACKGROUND=1 (an A/B aid, docs/batch.md): Device::cuda's workers are made
   // in the background too, while the decode threads check the first JPEG files for them. Not the
@@ -278,14 +283,14 @@ void run_checked(const std::vector<Job>& jobs, const Options& opt, std::stop_tok
   } else if (opt.device == Device::cuda) {
     // Set up in the background (below) while the decode threads read and check the first files.
   } else {
-    // Below the GPU's set-up and feeding when a GPU may join (make_cpu_worker).
-    int nice = opt.device == Device::automatic && want_gpu ? kCpuWorkerNice : 0;
-    // TEXCV_BATCH_CPU_NICE=n: another nice value for them, for A/B runs (docs/batch.md).
-    if (const char* v = std::getenv("TEXCV_BATCH_CPU_NICE"); v && nice > 0)
-      nice = std::clamp(std::atoi(v), 0, 19);
+    // Below the GPU's set-up and feeding once a GPU is to join (EngineConfig::cpu_join_nice);
+    // TEXCV_BATCH_CPU_NICE_AT_START=1 (an A/B aid, docs/batch.md): from the start, as before
+    // 2026-12-07.
+    const int nice = cpu_nice && env_is_one("TEXCV_BATCH_CPU_NICE_AT_START") ? cpu_nice : 0;
     for (int i = 0; i < cpu_workers; ++i)
       workers.push_back(make_cpu_worker(cfg.steps, i, cpu_threads_each, nice));
   }
+  cfg.cpu_join_nice = cpu_nice;
   auto gpu_note = std::make_shared<std::string>();
   if (opt.device == Device::automatic && build_info().cuda_compiled && !want_gpu)
     *gpu_note = "no NVIDIA GPU device on this machine (no /dev/nvidiactl)";

@@ -682,10 +682,27 @@ EngineReport run_engine(const std::vector<Job>& jobs, const std::vector<std::siz
     // nothing else, so it nests in any lock.
     std::mutex tid_m;
     pid_t maker_tid = 0;
+    // EngineConfig::cpu_join_nice, under tid_m: the CPU workers' threads running now, and
+    // whether they went to that nice value (a thread starting after that goes there itself).
+    std::vector<pid_t> cpu_tids;
+    bool join_niced = false;
+    int join_nice = 0;
+    // The GPU workers are to take files: the CPU workers go to join_nice (once).
+    void to_join_nice() {
+      std::lock_guard<std::mutex> lock(tid_m);
+      if (join_niced) return;
+      join_niced = true;
+      if (join_nice > 0)
+        for (pid_t t : cpu_tids) (void)::setpriority(PRIO_PROCESS, static_cast<id_t>(t), join_nice);
+    }
   };
   auto late_shared = std::make_shared<LateShared>();
   late_shared->run_start = t_run;
   if (!(cfg.late && cfg.late_setup_guess_s > 0)) late_shared->decision = 1;
+  late_shared->join_nice = cfg.cpu_join_nice;
+  late_shared->join_niced =
+      late_shared->decision.load() == 1 ||
+      std::any_of(workers.begin(), workers.end(), [](const auto& w) { return w->is_gpu(); });
   std::atomic<int> cpu_active{0};  // CPU workers processing a file now
   // The cores left over by work at normal priority (EngineConfig::spare_cores).
   std::function<double()> spare_cores = cfg.spare_cores;
@@ -790,7 +807,10 @@ EngineReport run_engine(const std::vector<Job>& jobs, const std::vector<std::siz
     }
     if (verdict == 0) return;
     int undecided = 0;
-    if (late_shared->decision.compare_exchange_strong(undecided, verdict) && verdict == 2) {
+    if (!late_shared->decision.compare_exchange_strong(undecided, verdict)) return;
+    if (verdict == 1) {
+      late_shared->to_join_nice();
+    } else {
       std::lock_guard<std::mutex> lock(late_shared->tid_m);
       if (late_shared->maker_tid > 0)
         (void)::setpriority(PRIO_PROCESS, static_cast<id_t>(late_shared->maker_tid), kNeverNice);
@@ -1110,6 +1130,36 @@ EngineReport run_engine(const std::vector<Job>& jobs, const std::vector<std::siz
       mark_lost(dev, e.what(), true);
     }
     if (!set_up) return retire();
+    // EngineConfig::cpu_join_nice: this CPU worker's thread is reniced with the others when the
+    // GPU workers are to join (at once if they are), and is forgotten when it ends (its id may
+    // be reused).
+    struct CpuTid {
+      LateShared* s = nullptr;
+      pid_t tid = 0;
+      CpuTid() = default;
+      CpuTid(const CpuTid&) = delete;
+      CpuTid& operator=(const CpuTid&) = delete;
+      ~CpuTid() {
+        if (!s) return;
+        std::lock_guard<std::mutex> lock(s->tid_m);
+        std::erase(s->cpu_tids, tid);
+      }
+    } cpu_tid;
+    if (!gpu && cfg.cpu_join_nice > 0) {
+      std::lock_guard<std::mutex> lock(late_shared->tid_m);
+      const pid_t me = ::gettid();
+      if (late_shared->join_niced) {
+        (void)::setpriority(PRIO_PROCESS, static_cast<id_t>(me), cfg.cpu_join_nice);
+      } else {
+        try {
+          late_shared->cpu_tids.push_back(me);
+          cpu_tid.tid = me;
+          cpu_tid.s = late_shared.get();
+        } catch (const std::bad_alloc&) {
+          // not reniced: it keeps the process's priority
+        }
+      }
+    }
     if (gpu && !counted) {
       ++gpu_workers;
       if (jpeg) ++gpu_jpeg;
@@ -1403,7 +1453,7 @@ EngineReport run_engine(const std::vector<Job>& jobs, const std::vector<std::siz
         std::this_thread::sleep_for(std::chrono::milliseconds(1));
       }
       int undecided = 0;
-      shared->decision.compare_exchange_strong(undecided, 1);
+      if (shared->decision.compare_exchange_strong(undecided, 1)) shared->to_join_nice();
       {
         std::lock_guard<std::mutex> lock(shared->m);
         if (!shared->closing) {

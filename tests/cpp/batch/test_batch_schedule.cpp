@@ -47,6 +47,8 @@ struct Counts {
   std::vector<std::string> gpu_got_encoded;  // inputs a GPU fake received still encoded
   int cpu_got_encoded = 0;                   // files a CPU fake received still encoded
   int cpu_now = 0, cpu_max = 0;              // CPU fakes processing at once: now, at most
+  // The nice values the CPU fakes' threads had when they started a file: lowest, highest.
+  int cpu_nice_min = 100, cpu_nice_max = -100;
   // The late-worker factory's thread: its nice value before and after its own set-up (Speeds::
   // factory), -100 until it ran.
   std::atomic<int> factory_nice_before{-100}, factory_nice_after{-100};
@@ -63,8 +65,11 @@ class FakeCpu final : public Worker {
       ++c_.cpu_got_encoded;
     }
     {
+      const int nice = ::getpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()));
       std::lock_guard<std::mutex> lock(c_.m);
       c_.cpu_max = std::max(c_.cpu_max, ++c_.cpu_now);
+      c_.cpu_nice_min = std::min(c_.cpu_nice_min, nice);
+      c_.cpu_nice_max = std::max(c_.cpu_nice_max, nice);
     }
     const texcv::Image& in = texcv::batch::host_input(item);
     std::this_thread::sleep_for(per_file_);
@@ -137,6 +142,7 @@ struct Speeds {
   double late_setup_guess_s = 0;    // EngineConfig::late_setup_guess_s
   ms factory{0};                    // the late-worker factory's own set-up (nvJPEG's handle)
   double late_useful_s = 0;         // EngineConfig::late_useful_s
+  int cpu_join_nice = 0;            // EngineConfig::cpu_join_nice
 };
 
 // hybrid: the GPU workers join late (EngineConfig::late); both: CPU and GPU workers from the
@@ -181,6 +187,7 @@ class BatchSchedule : public ::testing::Test {
     cfg.encoded_queue_bytes = sp.encoded_bytes;
     cfg.late_setup_guess_s = sp.late_setup_guess_s;
     cfg.late_useful_s = sp.late_useful_s;
+    cfg.cpu_join_nice = sp.cpu_join_nice;
     std::vector<std::unique_ptr<Worker>> workers;
     if (mode != Mode::gpu_only && mode != Mode::gpu_late)
       for (int i = 0; i < sp.cpu_workers; ++i)
@@ -369,6 +376,40 @@ TEST_F(BatchSchedule, FactoryOfWorkersThatJoinKeepsItsPriority) {
   EXPECT_TRUE(report_.late_note.empty()) << report_.late_note;
   EXPECT_GT(counts_->gpu, 0);
   EXPECT_EQ(counts_->factory_nice_after.load(), counts_->factory_nice_before.load());
+}
+
+// EngineConfig::cpu_join_nice: the CPU workers run at the process's priority until a GPU is to
+// join, then at the nice value given. A GPU that will not join leaves them there for the whole
+// run (as on a CPU-only run); one that joins once the CPU's rate is known (8 files in) has them
+// start the first files at the process's priority and later ones at 10; GPU workers running from
+// the start have them at 10 from the first file.
+TEST_F(BatchSchedule, CpuWorkersGoBelowTheGpuOnlyOnceItIsToJoin) {
+  const int base = ::getpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()));
+  ASSERT_LT(base, 10) << "the test needs a process below nice 10";
+  make_files(240);
+  Speeds never = cpu_ends_before_the_gpu_helps();
+  never.cpu_join_nice = 10;
+  (void)run(Mode::hybrid, never, 8);
+  EXPECT_EQ(counts_->gpu, 0);
+  EXPECT_EQ(counts_->cpu_nice_min, base);
+  EXPECT_EQ(counts_->cpu_nice_max, base) << "a GPU that did not join reniced the CPU workers";
+
+  Speeds joins;
+  joins.gpu_setup = ms(100);
+  joins.late_setup_guess_s = 0.1;
+  joins.cpu_join_nice = 10;
+  (void)run(Mode::hybrid, joins, 8);
+  EXPECT_GT(counts_->gpu, 0);
+  EXPECT_EQ(counts_->cpu_nice_min, base) << "the first files, before the decision";
+  EXPECT_EQ(counts_->cpu_nice_max, 10) << "the files after it";
+
+  Speeds both = joins;
+  both.gpu_setup = ms(0);
+  (void)run(Mode::both, both, 8);
+  EXPECT_EQ(counts_->cpu_nice_min, 10);
+  EXPECT_EQ(counts_->cpu_nice_max, 10);
+  EXPECT_EQ(::getpriority(PRIO_PROCESS, static_cast<id_t>(::gettid())), base)
+      << "only the CPU workers' threads were reniced";
 }
 
 // The same decision with slow CPU workers (2.4 s for every file alone): the GPU joins as soon

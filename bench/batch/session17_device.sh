@@ -457,7 +457,42 @@ case "${1:-}" in
       TEXCV_BATCH_PINNED_INPUT=1 timed_tiff cuda $G/timed_tiff_cuda_pinned.txt
     fi
     ;;
-  *) echo "session17_device.sh: pack (here), a, b, c, d, e, f, g, h or i (on the device)" ;;
+  j)
+    # Twenty-first session, second call (carry bench/batch/wheels too): the GPU tests of auto's
+    # CPU workers at the process's priority until a GPU is to join (647770f); the benchmark of
+    # record (bench/batch/run.sh, every tool, the three sets, median of 3, in one run); then
+    # interleaved rounds of auto against auto with its CPU workers at nice 10 from the start
+    # (TEXCV_BATCH_CPU_NICE_AT_START=1, the behaviour before 647770f) and cpu, on the 1,000
+    # JPEGs (5 rounds), the 32 TIFFs and the 8,000 (2 rounds), in the time left.
+    batch_tests 90
+    cli_batch_tests 160
+    echo "== run.sh of record $(at)"
+    TEXCV=$ROOT/build/bin/texcv OUT=$G/rec timeout 300 bash bench/batch/run.sh \
+      --sets "jpeg jpegx tiff" --jpeg 1000 --jpegx 8 --tiff 32 --repeat 3 \
+      --tools "texcv-auto texcv-cuda texcv-cpu opencv vips" --jpegx-tools "texcv-auto texcv-cuda" \
+      --data /tmp/texcv-batch-data --work /tmp/texcv-batch-work >$G/rec.log 2>&1
+    echo "run.sh rc $?"
+    grep -E "^\| (jpeg|jpegx|tiff) " $G/rec.log | head -20
+    if [ $(($(date +%s) - T0)) -lt $((${S17_LIMIT:-560} - 60)) ]; then
+      echo "== 1,000 JPEGs, ${S17_JROUNDS:-5} rounds $(at)"
+      TEXCV_AB_SETS=jpeg TEXCV_AB_ROUNDS=${S17_JROUNDS:-5} TEXCV=$ROOT/build/bin/texcv OUT=$G/j \
+        bash bench/batch/ab_rounds.sh "cpu|texcv-cpu|" "auto|texcv-auto|" \
+        "auto_nicestart|texcv-auto|TEXCV_BATCH_CPU_NICE_AT_START=1" 2>&1 | tee -a $G/ab.txt
+    fi
+    if [ $(($(date +%s) - T0)) -lt $((${S17_LIMIT:-560} - 40)) ]; then
+      echo "== 32 TIFFs, 2 rounds $(at)"
+      TEXCV_AB_SETS=tiff TEXCV_AB_TIFF=32 TEXCV_AB_ROUNDS=2 TEXCV=$ROOT/build/bin/texcv OUT=$G/t \
+        bash bench/batch/ab_rounds.sh "tiff_cpu|texcv-cpu|" "tiff_auto|texcv-auto|" \
+        "tiff_auto_nicestart|texcv-auto|TEXCV_BATCH_CPU_NICE_AT_START=1" 2>&1 | tee -a $G/ab.txt
+    fi
+    if [ $(($(date +%s) - T0)) -lt $((${S17_LIMIT:-560} - 30)) ]; then
+      echo "== 8,000 JPEGs, 2 rounds $(at)"
+      TEXCV_AB_SETS=jpegx TEXCV_AB_ROUNDS=2 TEXCV=$ROOT/build/bin/texcv OUT=$G/x \
+        bash bench/batch/ab_rounds.sh "x_auto|texcv-auto|" \
+        "x_auto_nicestart|texcv-auto|TEXCV_BATCH_CPU_NICE_AT_START=1" 2>&1 | tee -a $G/ab.txt
+    fi
+    ;;
+  *) echo "session17_device.sh: pack (here), a, b, c, d, e, f, g, h, i or j (on the device)" ;;
 esac
 tar czf /tmp/s17.tgz -C $G --exclude='*.jpg' . 2>/dev/null
 cp /tmp/s17.tgz "$OUT/s17_${1:-x}.tgz"

@@ -492,7 +492,35 @@ case "${1:-}" in
         "x_auto_nicestart|texcv-auto|TEXCV_BATCH_CPU_NICE_AT_START=1" 2>&1 | tee -a $G/ab.txt
     fi
     ;;
-  *) echo "session17_device.sh: pack (here), a, b, c, d, e, f, g, h, i or j (on the device)" ;;
+  k)
+    # Twenty-first session, third call (short): transparent huge pages for the host image
+    # buffers (TEXCV_HOST_HUGEPAGES=1) against without, on the 32 TIFFs (cpu, auto, cuda; 3
+    # rounds) and the 1,000 JPEGs (cpu, auto; 3 rounds), with the machine's THP settings, then
+    # timed cpu TIFF runs with and without.
+    cat /sys/kernel/mm/transparent_hugepage/enabled /sys/kernel/mm/transparent_hugepage/defrag
+    echo "== data $(at)"
+    TEXCV=$ROOT/build/bin/texcv OUT=$G/warm timeout 100 bash bench/batch/run.sh --sets "jpeg tiff" \
+      --jpeg 1000 --tiff 32 --tools texcv-cpu --repeat 1 --data /tmp/texcv-batch-data \
+      --work /tmp/texcv-batch-work >$G/data.log 2>&1
+    sync
+    echo "== 32 TIFFs, 3 rounds $(at)"
+    TEXCV_AB_SETS=tiff TEXCV_AB_TIFF=32 TEXCV_AB_ROUNDS=3 TEXCV=$ROOT/build/bin/texcv OUT=$G/t \
+      bash bench/batch/ab_rounds.sh "tiff_cpu|texcv-cpu|" "tiff_cpu_thp|texcv-cpu|TEXCV_HOST_HUGEPAGES=1" \
+      "tiff_auto|texcv-auto|" "tiff_auto_thp|texcv-auto|TEXCV_HOST_HUGEPAGES=1" \
+      "tiff_cuda|texcv-cuda|" "tiff_cuda_thp|texcv-cuda|TEXCV_HOST_HUGEPAGES=1" 2>&1 | tee -a $G/ab.txt
+    if [ $(($(date +%s) - T0)) -lt $((${S17_LIMIT:-300} - 60)) ]; then
+      echo "== 1,000 JPEGs, 3 rounds $(at)"
+      TEXCV_AB_SETS=jpeg TEXCV_AB_ROUNDS=3 TEXCV=$ROOT/build/bin/texcv OUT=$G/j \
+        bash bench/batch/ab_rounds.sh "cpu|texcv-cpu|" "cpu_thp|texcv-cpu|TEXCV_HOST_HUGEPAGES=1" \
+        "auto|texcv-auto|" "auto_thp|texcv-auto|TEXCV_HOST_HUGEPAGES=1" 2>&1 | tee -a $G/ab.txt
+    fi
+    if [ $(($(date +%s) - T0)) -lt $((${S17_LIMIT:-300} - 15)) ]; then
+      echo "== timed cpu TIFF runs $(at)"
+      timed_tiff cpu $G/timed_tiff_cpu.txt
+      TEXCV_HOST_HUGEPAGES=1 timed_tiff cpu $G/timed_tiff_cpu_thp.txt
+    fi
+    ;;
+  *) echo "session17_device.sh: pack (here), a, b, c, d, e, f, g, h, i, j or k (on the device)" ;;
 esac
 tar czf /tmp/s17.tgz -C $G --exclude='*.jpg' . 2>/dev/null
 cp /tmp/s17.tgz "$OUT/s17_${1:-x}.tgz"

@@ -1,7 +1,11 @@
 // The host image buffer cache (src/core/host_cache.hpp).
 #include "src/core/host_cache.hpp"
 
+#include <sys/mman.h>
+
 #include <algorithm>
+#include <cstdlib>
+#include <cstring>
 #include <map>
 #include <mutex>
 #include <new>
@@ -11,13 +15,34 @@ namespace texcv::detail {
 
 namespace {
 
+// TEXCV_HOST_HUGEPAGES=1 (an A/B aid, docs/batch.md): buffers of kHugeMinBytes or more are
+// aligned to 2 MB and marked MADV_HUGEPAGE, so that the kernel backs them with transparent huge
+// pages (512 times fewer page faults on first touch). Not the default: on the 2-core development
+// machine (defrag=madvise) the TIFF task was slower with it (docs/performance.md, nineteenth
+// session); read once.
+constexpr std::size_t kHugeAlign = std::size_t{2} << 20;
+constexpr std::size_t kHugeMinBytes = std::size_t{4} << 20;
+bool huge_pages(std::size_t bytes) noexcept {
+  static const bool on = [] {
+    const char* v = std::getenv("TEXCV_HOST_HUGEPAGES");
+    return v && std::strcmp(v, "1") == 0;
+  }();
+  return on && bytes >= kHugeMinBytes;
+}
+
 // Buffers come from the aligned nothrow operator new, so that a program that replaces it (the
 // tests' failing-allocation injector) sees image buffers too.
 void* raw_new(std::size_t bytes) noexcept {
+  if (huge_pages(bytes)) {
+    void* p = ::operator new (bytes, std::align_val_t{kHugeAlign}, std::nothrow);
+    if (p) (void)::madvise(p, bytes & ~(kHugeAlign - 1), MADV_HUGEPAGE);  // advice only
+    return p;
+  }
   return ::operator new (bytes, std::align_val_t{kHostImageAlign}, std::nothrow);
 }
-void raw_delete(void* p) noexcept {
-  ::operator delete (p, std::align_val_t{kHostImageAlign}, std::nothrow);
+void raw_delete(void* p, std::size_t bytes) noexcept {
+  ::operator delete (p, std::align_val_t{huge_pages(bytes) ? kHugeAlign : kHostImageAlign},
+                     std::nothrow);
 }
 
 struct Cache {
@@ -33,10 +58,11 @@ struct Cache {
       auto it = std::prev(kept.end());
       void* const p = it->second.back();
       it->second.pop_back();
-      stats.cached_bytes -= it->first;
+      const std::size_t bytes = it->first;
+      stats.cached_bytes -= bytes;
       ++stats.dropped;
       if (it->second.empty()) kept.erase(it);
-      raw_delete(p);
+      raw_delete(p, bytes);
     }
   }
   void drop_all_locked() noexcept { shrink_locked(0); }
@@ -108,7 +134,7 @@ void* host_allocate(std::size_t bytes) noexcept {
 
 void host_release(void* p, std::size_t bytes) noexcept {
   if (p == nullptr) return;
-  if (bytes < kHostCacheMinBytes) return raw_delete(p);
+  if (bytes < kHostCacheMinBytes) return raw_delete(p, bytes);
   Cache& c = cache();
   {
     std::lock_guard<std::mutex> lock(c.m);
@@ -124,7 +150,7 @@ void host_release(void* p, std::size_t bytes) noexcept {
       }
     }
   }
-  raw_delete(p);
+  raw_delete(p, bytes);
 }
 
 }  // namespace texcv::detail

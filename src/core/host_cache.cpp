@@ -15,17 +15,19 @@ namespace texcv::detail {
 
 namespace {
 
-// TEXCV_HOST_HUGEPAGES=1 (an A/B aid, docs/batch.md): buffers of kHugeMinBytes or more are
-// aligned to 2 MB and marked MADV_HUGEPAGE, so that the kernel backs them with transparent huge
-// pages (512 times fewer page faults on first touch). Not the default: on the 2-core development
-// machine (defrag=madvise) the TIFF task was slower with it (docs/performance.md, nineteenth
-// session); read once.
+// Buffers of kHugeMinBytes or more are aligned to 2 MB and marked MADV_HUGEPAGE, so that the
+// kernel backs them with transparent huge pages where it allows them (THP "madvise" or
+// "always"): 512 times fewer page faults on first touch. On the H100 machine (THP and defrag
+// "madvise") the TIFF task's 32 files took 0.50-0.55 s on --device cpu against 0.78-0.98 s
+// without, 1.9-2.1 s of system time against 3.8-5.7 (docs/performance.md, twenty-first
+// session). TEXCV_HOST_HUGEPAGES=0 turns it off (read once): on the 2-core development machine
+// the kernel's compaction on such faults made the task slower (nineteenth session).
 constexpr std::size_t kHugeAlign = std::size_t{2} << 20;
 constexpr std::size_t kHugeMinBytes = std::size_t{4} << 20;
 bool huge_pages(std::size_t bytes) noexcept {
   static const bool on = [] {
     const char* v = std::getenv("TEXCV_HOST_HUGEPAGES");
-    return v && std::strcmp(v, "1") == 0;
+    return !(v && std::strcmp(v, "0") == 0);
   }();
   return on && bytes >= kHugeMinBytes;
 }

@@ -20,8 +20,8 @@ namespace {
 // "always"): 512 times fewer page faults on first touch. On the H100 machine (THP and defrag
 // "madvise") the TIFF task's 32 files took 0.50-0.55 s on --device cpu against 0.78-0.98 s
 // without, 1.9-2.1 s of system time against 3.8-5.7 (docs/performance.md, twenty-first
-// session). TEXCV_HOST_HUGEPAGES=0 turns it off (read once): on the 2-core development machine
-// the kernel's compaction on such faults made the task slower (nineteenth session).
+// session). TEXCV_HOST_HUGEPAGES=0 turns it off (read once): on the 2-core development machine,
+// a VM whose host backs each new 2 MB page as it is zeroed, the task was slower with them.
 constexpr std::size_t kHugeAlign = std::size_t{2} << 20;
 constexpr std::size_t kHugeMinBytes = std::size_t{4} << 20;
 bool huge_pages(std::size_t bytes) noexcept {

@@ -145,6 +145,15 @@ tiff_floor() {
     rm -f /tmp/s17_floor/*
   done
 }
+# The 1,000 JPEGs and the 32 TIFFs written (by a cpu run of run.sh) and synced: test_data TIMEOUT.
+test_data() {
+  echo "== data $(at)"
+  TEXCV=$ROOT/build/bin/texcv OUT=$G/warm timeout "$1" bash bench/batch/run.sh --sets "jpeg tiff" \
+    --jpeg 1000 --tiff 32 --tools texcv-cpu --repeat 1 --data /tmp/texcv-batch-data \
+    --work /tmp/texcv-batch-work >$G/data.log 2>&1
+  echo "$(ls /tmp/texcv-batch-data/jpeg | wc -l) JPEGs, $(ls /tmp/texcv-batch-data/tiff | wc -l) TIFFs"
+  sync
+}
 # A TEXCV_BATCH_TIMING run of the TIFF task: timed_tiff DEVICE LOG.
 timed_tiff() {
   rm -rf /tmp/s17_tiff
@@ -360,13 +369,7 @@ case "${1:-}" in
     # before e7d91f2 (0.3 s), cuda, OpenCV's pool;
     # the 8,000, 3 rounds: auto, auto at nice 0, cuda; the 32 TIFFs, 3 rounds: cuda, cpu, auto,
     # OpenCV, libvips. Then a timed cuda TIFF run, test_batch and test_cli's Batch*.
-    echo "== data $(at)"
-    TEXCV=$ROOT/build/bin/texcv OUT=$G/warm timeout 200 bash bench/batch/run.sh --sets "jpeg tiff" \
-      --jpeg 1000 --tiff 32 --tools texcv-cpu --repeat 1 --data /tmp/texcv-batch-data \
-      --work /tmp/texcv-batch-work >$G/data.log 2>&1
-    ls /tmp/texcv-batch-data/jpeg | wc -l
-    ls /tmp/texcv-batch-data/tiff | wc -l
-    sync
+    test_data 200
     sleep 5
     echo "== 1,000 JPEGs, 5 rounds $(at)"
     TEXCV_AB_SETS=jpeg TEXCV_AB_ROUNDS=${S17_JROUNDS:-5} TEXCV=$ROOT/build/bin/texcv OUT=$G/j \
@@ -398,11 +401,7 @@ case "${1:-}" in
     # JPEGs in S17_JROUNDS rounds (cpu, auto, auto at nice 0, cuda, OpenCV) in the time left.
     batch_tests 80
     cli_batch_tests 140
-    echo "== data $(at)"
-    TEXCV=$ROOT/build/bin/texcv OUT=$G/warm timeout 100 bash bench/batch/run.sh --sets "jpeg tiff" \
-      --jpeg 1000 --tiff 32 --tools texcv-cpu --repeat 1 --data /tmp/texcv-batch-data \
-      --work /tmp/texcv-batch-work >$G/data.log 2>&1
-    sync
+    test_data 100
     echo "== 32 TIFFs, 3 rounds $(at)"
     TEXCV_AB_SETS=tiff TEXCV_AB_TIFF=32 TEXCV_AB_ROUNDS=3 TEXCV=$ROOT/build/bin/texcv OUT=$G/t \
       bash bench/batch/ab_rounds.sh "tiff_cuda|texcv-cuda|" \
@@ -427,13 +426,7 @@ case "${1:-}" in
     # cuda); timed TIFF runs (auto, cuda with the pinned pool) in the time left.
     batch_tests 90
     cli_batch_tests 160
-    echo "== data $(at)"
-    TEXCV=$ROOT/build/bin/texcv OUT=$G/warm timeout 100 bash bench/batch/run.sh --sets "jpeg tiff" \
-      --jpeg 1000 --tiff 32 --tools texcv-cpu --repeat 1 --data /tmp/texcv-batch-data \
-      --work /tmp/texcv-batch-work >$G/data.log 2>&1
-    ls /tmp/texcv-batch-data/jpeg | wc -l
-    ls /tmp/texcv-batch-data/tiff | wc -l
-    sync
+    test_data 100
     echo "== 32 TIFFs, 3 rounds $(at)"
     TEXCV_AB_SETS=tiff TEXCV_AB_TIFF=32 TEXCV_AB_ROUNDS=3 TEXCV=$ROOT/build/bin/texcv OUT=$G/t \
       bash bench/batch/ab_rounds.sh "tiff_cuda|texcv-cuda|" "tiff_cpu|texcv-cpu|" \
@@ -462,7 +455,8 @@ case "${1:-}" in
     # CPU workers at the process's priority until a GPU is to join (647770f); the benchmark of
     # record (bench/batch/run.sh, every tool, the three sets, median of 3, in one run); then
     # interleaved rounds of auto against auto with its CPU workers at nice 10 from the start
-    # (TEXCV_BATCH_CPU_NICE_AT_START=1, the behaviour before 647770f) and cpu, on the 1,000
+    # (TEXCV_BATCH_CPU_NICE_AT_START=1, the behaviour before 647770f; an A/B aid taken out once
+    # measured, so that variant is now plain auto) and cpu, on the 1,000
     # JPEGs (5 rounds), the 32 TIFFs and the 8,000 (2 rounds), in the time left.
     batch_tests 90
     cli_batch_tests 160
@@ -498,11 +492,7 @@ case "${1:-}" in
     # rounds) and the 1,000 JPEGs (cpu, auto; 3 rounds), with the machine's THP settings, then
     # timed cpu TIFF runs with and without.
     cat /sys/kernel/mm/transparent_hugepage/enabled /sys/kernel/mm/transparent_hugepage/defrag
-    echo "== data $(at)"
-    TEXCV=$ROOT/build/bin/texcv OUT=$G/warm timeout 100 bash bench/batch/run.sh --sets "jpeg tiff" \
-      --jpeg 1000 --tiff 32 --tools texcv-cpu --repeat 1 --data /tmp/texcv-batch-data \
-      --work /tmp/texcv-batch-work >$G/data.log 2>&1
-    sync
+    test_data 100
     echo "== 32 TIFFs, 3 rounds $(at)"
     TEXCV_AB_SETS=tiff TEXCV_AB_TIFF=32 TEXCV_AB_ROUNDS=3 TEXCV=$ROOT/build/bin/texcv OUT=$G/t \
       bash bench/batch/ab_rounds.sh "tiff_cpu|texcv-cpu|" "tiff_cpu_thp|texcv-cpu|TEXCV_HOST_HUGEPAGES=1" \

@@ -26,7 +26,8 @@ namespace texcv::batch {
 
 namespace {
 
-// The nice value of the CPU workers of Device::automatic on a CUDA build (make_cpu_worker).
+// The nice value of the CPU workers of Device::automatic on a CUDA build once a GPU is to join
+// (EngineConfig::cpu_join_nice).
 constexpr int kCpuWorkerNice = 10;
 // The queue while the decode threads check JPEG files for GPU workers still being set up
 // (EngineConfig::gpu_jpeg_coming): at most this many files and this many MB of their bytes.
@@ -283,13 +284,10 @@ void run_checked(const std::vector<Job>& jobs, const Options& opt, std::stop_tok
   } else if (opt.device == Device::cuda) {
     // Set up in the background (below) while the decode threads read and check the first files.
   } else {
-    // Below the GPU's set-up and feeding once a GPU is to join (EngineConfig::cpu_join_nice);
-    // TEXCV_BATCH_CPU_NICE_AT_START=1 (an A/B aid, docs/batch.md): from the start, as before
-    // 2026-12-07.
-    const int nice = cpu_nice && env_is_one("TEXCV_BATCH_CPU_NICE_AT_START") ? cpu_nice : 0;
     for (int i = 0; i < cpu_workers; ++i)
-      workers.push_back(make_cpu_worker(cfg.steps, i, cpu_threads_each, nice));
+      workers.push_back(make_cpu_worker(cfg.steps, i, cpu_threads_each));
   }
+  // Below the GPU's set-up and feeding once a GPU is to join.
   cfg.cpu_join_nice = cpu_nice;
   auto gpu_note = std::make_shared<std::string>();
   if (opt.device == Device::automatic && build_info().cuda_compiled && !want_gpu)

@@ -367,12 +367,9 @@ class NoWorker final : public Worker {
 
 class CpuWorker final : public Worker {
  public:
-  CpuWorker(const std::vector<PipelineStep>& steps, int slot, int threads, int nice)
-      : steps_(steps), slot_(slot), threads_(threads), nice_(nice) {}
+  CpuWorker(const std::vector<PipelineStep>& steps, int slot, int threads)
+      : steps_(steps), slot_(slot), threads_(threads) {}
   void attach() override {
-    // Below the decode and encode threads and a GPU's set-up (make_cpu_worker): a thread's own
-    // nice value on Linux; raising it needs no privilege. A failure leaves it as it was.
-    if (nice_ > 0) (void)::setpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()), nice_);
     // The operations' thread count is the thread's own (OpenMP's per-thread setting).
     set_cpu_threads(threads_);
   }
@@ -392,7 +389,6 @@ class CpuWorker final : public Worker {
   const std::vector<PipelineStep> steps_;
   int slot_ = 0;
   int threads_ = 0;
-  int nice_ = 0;
 };
 
 // The element type and conversion scale for --bit-depth.
@@ -593,8 +589,8 @@ const Image& host_input(WorkItem& item) {
 }
 
 std::unique_ptr<Worker> make_cpu_worker(const std::vector<PipelineStep>& steps, int slot,
-                                        int threads, int nice) {
-  return std::make_unique<CpuWorker>(steps, slot, threads, nice);
+                                        int threads) {
+  return std::make_unique<CpuWorker>(steps, slot, threads);
 }
 
 std::vector<InjectedFault> parse_injected_faults(const std::string& spec) {

@@ -116,12 +116,9 @@ class Worker {
 Image run_steps_on_host(const ImageView& src, const std::vector<PipelineStep>& steps);
 // A CPU backend worker; its device() is "cpu:<slot>" (the report says "cpu"). Its operations
 // use `threads` threads (texcv::set_cpu_threads on the worker's thread; 0: the default, all
-// cores). nice > 0: its thread runs at that nice value (set in setup()), below the decode and
-// encode threads and a GPU worker's set-up: Device::automatic, where the CPU workers are to use
-// the cycles the GPU's feeding leaves (measured on the H200 with nice 0: the CUDA workers'
-// set-up took 1.4-1.8 s instead of 0.6 s while 16 CPU workers ran).
+// cores). Its priority is the engine's to set (EngineConfig::cpu_join_nice).
 std::unique_ptr<Worker> make_cpu_worker(const std::vector<PipelineStep>& steps, int slot = 0,
-                                        int threads = 0, int nice = 0);
+                                        int threads = 0);
 // The decoded input of an item: item.image, or the file decoded on the CPU when the item holds
 // the encoded bytes (a fallback from GPU decoding).
 const Image& host_input(WorkItem& item);
@@ -229,10 +226,13 @@ struct EngineConfig {
   int late_nice = 0;
   // > 0: the CPU workers' threads go to this nice value once GPU workers are to take files (from
   // the start when GPU workers run from the start or `late` has no late_setup_guess_s; else
-  // when the decision above says they join). Until then, and for the whole run when they never
-  // join, the CPU workers run at the process's own priority, as on a CPU-only run (on the H100
-  // machine, 1,000 JPEGs: --device auto whose GPU did not join took 1.11-1.22 s with its CPU
-  // workers at nice 10 throughout, against cpu's 0.95-1.17 in the same rounds).
+  // when the decision above says they join), below the decode and encode threads and a GPU
+  // worker's set-up, so that they use the cycles the GPU's feeding leaves (on the H200 with
+  // nice 0 throughout, the CUDA workers' set-up took 1.4-1.8 s instead of 0.6 s while 16 CPU
+  // workers ran). Until then, and for the whole run when they never join, the CPU workers run at
+  // the process's own priority, as on a CPU-only run (on the H100 machine, 1,000 JPEGs:
+  // --device auto whose GPU did not join took 1.11-1.22 s with its CPU workers at nice 10
+  // throughout, against cpu's 0.95-1.17 in the same rounds).
   int cpu_join_nice = 0;
   // true: a late-worker factory still running when the run ends is left to finish on its own
   // (the caller ends the process soon: texcv batch); false: the run waits for it at the end.
@@ -302,7 +302,7 @@ struct EngineReport {
 // waiting for room in it (EngineConfig::decoder_idle_share: the GPU is the bound, not them) and
 // the cores are measured to be left over by the work at normal priority (EngineConfig::
 // spare_cores: one core for each CPU worker busy and for the one starting, plus one more), and
-// they run at a low priority (make_cpu_worker's nice):
+// they run at a low priority (EngineConfig::cpu_join_nice):
 // - decode: a JPEG input is left encoded (checked) for a GPU worker that decodes_jpeg() (also
 //   while one is being set up, with EngineConfig::gpu_jpeg_coming).
 // - process: once a GPU worker runs, a CPU worker takes (a) before the GPU has finished a file,

@@ -668,6 +668,10 @@ EngineReport run_engine(const std::vector<Job>& jobs, const std::vector<std::siz
     std::string skip_note;
     Clock::time_point run_start;
     std::atomic<bool> cpu_rate{false};  // the decision has a CPU rate: it comes at kLateDecideS
+    // Without a CPU file done, the time from which the CPU workers are surely busy past the time
+    // the late workers help (each of the run's waves of files takes at least this long): their
+    // workers then join without a rate (0: at kLateDecideS).
+    double no_rate_join_s = 0;
     // Set (under m, with cv notified) once the factory's workers are registered or none will
     // be: a run with no other worker waits for it before it closes.
     bool factory_done = false;
@@ -694,6 +698,8 @@ EngineReport run_engine(const std::vector<Job>& jobs, const std::vector<std::siz
   };
   auto late_shared = std::make_shared<LateShared>();
   late_shared->run_start = t_run;
+  const auto cpu_workers = static_cast<std::size_t>(
+      std::count_if(workers.begin(), workers.end(), [](const auto& w) { return !w->is_gpu(); }));
   if (!(cfg.late && cfg.late_setup_guess_s > 0)) late_shared->decision = 1;
   late_shared->join_nice = cfg.cpu_join_nice;
   late_shared->join_niced =
@@ -768,6 +774,28 @@ EngineReport run_engine(const std::vector<Job>& jobs, const std::vector<std::siz
 
   // EngineConfig::late_setup_guess_s's decision, under done_mutex (from finish): once, at
   // kLateDecideS or later while no late worker runs yet.
+  const double late_helps_s =
+      cfg.late_setup_guess_s + (cfg.late_useful_s > 0 ? cfg.late_useful_s : kLateUsefulS);
+  // The verdict for CPU workers that would finish every file at `end` (s into the run) at `rate`
+  // files/s: they join at once when the CPU would still be busy twice as long as the late workers
+  // need to help (the first files' rate is rough); from kLateDecideS when it would be busy past
+  // that time at all, else never (0: not yet).
+  auto verdict_from = [&](double now, double rate, double end) {
+    if (end >= 2 * late_helps_s || (now >= kLateDecideS && end >= late_helps_s)) return 1;
+    if (now < kLateDecideS) return 0;
+    char buf[240];
+    std::snprintf(buf, sizeof buf,
+                  "not joined: the CPU workers were to finish every file %.2f s into the run "
+                  "(%.0f files/s), before the set-up (about %.1f s) and %.1f s more",
+                  end, rate, cfg.late_setup_guess_s, late_helps_s - cfg.late_setup_guess_s);
+    late_shared->skip_note = buf;
+    return 2;
+  };
+  if (cpu_workers > 0) {
+    const std::size_t waves = (todo.size() + cpu_workers - 1) / cpu_workers;
+    late_shared->no_rate_join_s =
+        late_helps_s / static_cast<double>(std::max<std::size_t>(waves, 1));
+  }
   auto decide_late = [&] {
     if (late_shared->decision.load() != 0) return;
     const double now = static_cast<double>(us_since_run()) / 1e6;
@@ -784,22 +812,19 @@ EngineReport run_engine(const std::vector<Job>& jobs, const std::vector<std::siz
       // time at all, else they do not.
       const double rate = static_cast<double>(cn) / span;
       const double left = static_cast<double>(todo.size() > cn ? todo.size() - cn : 0);
-      const double end = now + left / rate;
-      const double useful = cfg.late_useful_s > 0 ? cfg.late_useful_s : kLateUsefulS;
-      const double helps = cfg.late_setup_guess_s + useful;
-      if (end >= 2 * helps || (now >= kLateDecideS && end >= helps)) {
-        verdict = 1;
-      } else if (now >= kLateDecideS) {
-        char buf[240];
-        std::snprintf(buf, sizeof buf,
-                      "not joined: the CPU workers were to finish every file %.2f s into the run "
-                      "(%.0f files/s), before the set-up (about %.1f s) and %.1f s more",
-                      end, rate, cfg.late_setup_guess_s, useful);
-        late_shared->skip_note = buf;
-        verdict = 2;
-      }
-    } else if (now >= kLateDecideS) {
-      verdict = 1;  // no rate yet: files that take long
+      verdict = verdict_from(now, rate, now + left / rate);
+    } else if (cn > 0 && now >= kLateDecideS) {
+      // Fewer than 8 CPU files by kLateDecideS, or all of them at once (files that take long,
+      // started together: on the GPU machine's 32 TIFFs of 75 MB, 16 files 0.25 s into the run,
+      // then 16 more): the rate of the first wave, the CPU workers' count over the time so far,
+      // with the files in flight half done. That rate said "join" and then took none: the GPU
+      // joined at 0.43-0.50 s, and auto took 0.58 s against cpu's 0.53.
+      late_shared->cpu_rate.store(true);
+      const double rate = static_cast<double>(std::max<std::size_t>(cpu_workers, 1)) / now;
+      const double done_or_half =
+          static_cast<double>(cn) + 0.5 * static_cast<double>(cpu_active.load());
+      const double left = std::max(0.0, static_cast<double>(todo.size()) - done_or_half);
+      verdict = verdict_from(now, rate, now + left / rate);
     }
     if (verdict == 0) return;
     int undecided = 0;
@@ -1437,15 +1462,18 @@ EngineReport run_engine(const std::vector<Job>& jobs, const std::vector<std::siz
         why = e.what();
       }
       // EngineConfig::late_setup_guess_s: the workers made before the decision wait for it (the
-      // next file to finish from kLateDecideS on makes it once the CPU has a rate). Without a
-      // CPU rate 20 ms past kLateDecideS (files that take long) they join: their set-up then
-      // starts up to 0.17 s into the run instead of when the CUDA runtime is up (0.09-0.18 s).
-      // With one, at most 0.2 s past it (a file finishes every few ms; the bound is for a
-      // machine too loaded to run the workers).
+      // first CPU file to finish from kLateDecideS on makes it). With no CPU file done they join
+      // 20 ms past kLateDecideS, or once the CPU workers are surely busy past the time they help
+      // (no_rate_join_s: files that take long, in few waves, may still finish first); their
+      // set-up then starts up to 0.17 s into the run instead of when the CUDA runtime is up
+      // (0.09-0.18 s). With a rate, at most 0.2 s past kLateDecideS (a file finishes every few
+      // ms; the bound is for a machine too loaded to run the workers).
       for (;;) {
         if (shared->decision.load() != 0) break;
         const double t = std::chrono::duration<double>(Clock::now() - shared->run_start).count();
-        if (t >= kLateDecideS + (shared->cpu_rate.load() ? 0.2 : 0.02)) break;
+        if (shared->cpu_rate.load() ? t >= kLateDecideS + 0.2
+                                    : t >= std::max(kLateDecideS + 0.02, shared->no_rate_join_s))
+          break;
         std::this_thread::sleep_for(std::chrono::milliseconds(1));
       }
       int undecided = 0;

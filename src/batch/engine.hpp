@@ -213,8 +213,12 @@ struct EngineConfig {
   // set-up and 0.6 s more (the GPU's first batches); at 0.15 s into the run (a steadier rate)
   // they join when the CPU would be busy longer than that set-up and 0.6 s, else they are
   // destroyed without being set up and EngineReport::late_note says why (a factory still running
-  // then goes on at nice 19, below the CPU workers). Without a CPU rate by
-  // then (files that take long) they join. A GPU that joins in a
+  // then goes on at nice 19, below the CPU workers). Files that take long (fewer than 8 CPU
+  // files by 0.15 s, or all at once): from the first CPU file done, the rate is the CPU workers'
+  // count over the time so far (one wave of files), with the files in flight half done; with no
+  // CPU file done, they join once every wave of files (the count over the CPU workers') taking
+  // as long as the time so far would keep the CPU busy past that set-up and 0.6 s, and 0.17 s
+  // into the run at the earliest. A GPU that joins in a
   // run's last tenth of a second costs more than it gives (the H100 machine, 1,000 JPEGs:
   // --device auto 1.03 s against cpu's 0.87). 0: they always join, at once.
   double late_setup_guess_s = 0;

@@ -432,6 +432,47 @@ TEST_F(BatchSchedule, GpuThatCanStillHelpJoinsOnceTheCpuRateIsKnown) {
   EXPECT_LT(report_.late_ready_s, 0.15 + 0.1) << "it joined before the latest decision";
 }
 
+// Files that take long, started together (the GPU machine's 32 TIFFs: 16 done 0.25 s into the
+// run, then 16 more): 8 CPU workers, 16 files of 250 ms, a GPU assumed to need 0.3 s to set up
+// and 0.6 s more to help. At the first CPU file the engine finds the second wave ends before
+// that (8 files per 0.25 s): the GPU never joins. The rule before 2026-12-07 (no rate of 8
+// files: join) set it up to take nothing: on the H100 machine auto took 0.58 s against cpu's
+// 0.53.
+TEST_F(BatchSchedule, GpuDoesNotJoinWavesOfLongFilesItCannotHelp) {
+  make_files(16);
+  Speeds sp;
+  sp.cpu_workers = 8;
+  sp.cpu_per_file = ms(250);
+  sp.gpu_setup = ms(100);
+  sp.late_setup_guess_s = 0.3;
+  const double cpu = run(Mode::cpu_only, sp, 8);
+  const double both = run(Mode::hybrid, sp, 8);
+  std::cout << "[ info ] cpu alone " << cpu << " ms, auto " << both << " ms; " << report_.late_note
+            << "\n";
+  EXPECT_EQ(counts_->cpu, 16);
+  EXPECT_EQ(report_.late_note.rfind("not joined: the CPU workers were to finish every file ", 0),
+            0u)
+      << report_.late_note;
+  EXPECT_LT(report_.late_ready_s, 0) << "no GPU worker was set up";
+  EXPECT_LE(both, cpu + 60.0);
+}
+
+// The same files, 5 waves of them (40): with no CPU file done, each wave taking as long as the
+// time so far keeps the CPU busy past the GPU's help from 0.18 s (0.9 s over 5), so the GPU
+// joins then, without waiting for the first CPU file (at 0.25 s), and takes most files.
+TEST_F(BatchSchedule, GpuJoinsManyWavesOfLongFilesBeforeTheFirstIsDone) {
+  make_files(40);
+  Speeds sp;
+  sp.cpu_workers = 8;
+  sp.cpu_per_file = ms(250);
+  sp.gpu_setup = ms(100);
+  sp.late_setup_guess_s = 0.3;
+  (void)run(Mode::hybrid, sp, 8);
+  EXPECT_TRUE(report_.late_note.empty()) << report_.late_note;
+  EXPECT_GT(counts_->gpu, counts_->cpu);
+  EXPECT_LT(report_.late_ready_s, 0.25 + 0.1) << "it waited for the first CPU file";
+}
+
 // EngineConfig::timing adds the engine's lines (TEXCV_BATCH_TIMING): the decoders' waits and
 // the queue's lock, then one line per worker with its waits for files and its batches; without
 // it, none.

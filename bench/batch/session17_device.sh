@@ -510,7 +510,39 @@ case "${1:-}" in
       TEXCV_HOST_HUGEPAGES=1 timed_tiff cpu $G/timed_tiff_cpu_thp.txt
     fi
     ;;
-  *) echo "session17_device.sh: pack (here), a, b, c, d, e, f, g, h, i, j or k (on the device)" ;;
+  l)
+    # Twenty-second session (carry bench/batch/wheels too): the GPU tests of auto's join
+    # decision for files that take long (812ce3d: the first wave's rate) on binaries with huge
+    # pages as the default (69aea46); the benchmark of record (bench/batch/run.sh, every tool, the
+    # three sets, median of 3, one run); then the 32 TIFFs in 3 rounds (cpu, auto, cuda) and a
+    # timed auto TIFF run in the time left. A follow-up on the warm machine runs test_cuda.
+    # First bench/pinned_alloc.cpp (built here into $P/pinned_alloc): how fast each way of
+    # page-locking host memory is (item 5's pinned decode waited for cudaMallocHost).
+    if [ -x $P/pinned_alloc ]; then
+      echo "== pinned_alloc $(at)"
+      timeout 60 $P/pinned_alloc 75 2 8 2>&1 | tee $G/pinned_alloc.txt
+    fi
+    batch_tests 90
+    cli_batch_tests 160
+    echo "== run.sh of record $(at)"
+    TEXCV=$ROOT/build/bin/texcv OUT=$G/rec timeout 300 bash bench/batch/run.sh \
+      --sets "jpeg jpegx tiff" --jpeg 1000 --jpegx 8 --tiff 32 --repeat 3 \
+      --tools "texcv-auto texcv-cuda texcv-cpu opencv vips" --jpegx-tools "texcv-auto texcv-cuda" \
+      --data /tmp/texcv-batch-data --work /tmp/texcv-batch-work >$G/rec.log 2>&1
+    echo "run.sh rc $?"
+    grep -E "^\| (jpeg|jpegx|tiff) |peak|Peak" $G/rec.log | head -24
+    if [ $(($(date +%s) - T0)) -lt $((${S17_LIMIT:-560} - 45)) ]; then
+      echo "== 32 TIFFs, 3 rounds $(at)"
+      TEXCV_AB_SETS=tiff TEXCV_AB_TIFF=32 TEXCV_AB_ROUNDS=3 TEXCV=$ROOT/build/bin/texcv OUT=$G/t \
+        bash bench/batch/ab_rounds.sh "tiff_cpu|texcv-cpu|" "tiff_auto|texcv-auto|" \
+        "tiff_cuda|texcv-cuda|" 2>&1 | tee -a $G/ab.txt
+    fi
+    if [ $(($(date +%s) - T0)) -lt $((${S17_LIMIT:-560} - 12)) ]; then
+      echo "== timed TIFF run $(at)"
+      timed_tiff auto $G/timed_tiff_auto.txt
+    fi
+    ;;
+  *) echo "session17_device.sh: pack (here), a, b, c, d, e, f, g, h, i, j, k or l (on the device)" ;;
 esac
 tar czf /tmp/s17.tgz -C $G --exclude='*.jpg' . 2>/dev/null
 cp /tmp/s17.tgz "$OUT/s17_${1:-x}.tgz"

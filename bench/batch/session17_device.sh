@@ -542,7 +542,31 @@ case "${1:-}" in
       timed_tiff auto $G/timed_tiff_auto.txt
     fi
     ;;
-  *) echo "session17_device.sh: pack (here), a, b, c, d, e, f, g, h, i, j, k or l (on the device)" ;;
+  m)
+    # Twenty-second session, second call (carry bench/batch/wheels too): page-locked buffers of
+    # 4 MB or more by cudaHostRegister on the process's own (huge-page) memory instead of
+    # cudaMallocHost (pinned_alloc in stage l: 30.6 against 3.4-3.6 GB/s). test_cuda's runtime
+    # tests and test_batch; then the 32 TIFFs in 4 rounds: cuda, cuda with the pinned input pool
+    # (item 5's decode into pinned memory; 1.28 s against 0.96 with cudaMallocHost at efd9d25),
+    # cpu, auto; timed cuda runs with and without the pinned input pool in the time left.
+    echo "== test_cuda CudaRuntime.* $(at)"
+    timeout 60 build/tests/test_cuda --gtest_filter='CudaRuntime.*' >$G/test_cuda_runtime.log 2>&1
+    echo "rc $?"
+    grep -E "^\[  (PASSED|FAILED|  SKIPPED) |^\[  FAILED  \]|Failure" $G/test_cuda_runtime.log | head
+    batch_tests 100
+    test_data 100
+    echo "== 32 TIFFs, 4 rounds $(at)"
+    TEXCV_AB_SETS=tiff TEXCV_AB_TIFF=32 TEXCV_AB_ROUNDS=4 TEXCV=$ROOT/build/bin/texcv OUT=$G/t \
+      bash bench/batch/ab_rounds.sh "tiff_cuda|texcv-cuda|" \
+      "tiff_cuda_pinned|texcv-cuda|TEXCV_BATCH_PINNED_INPUT=1" "tiff_cpu|texcv-cpu|" \
+      "tiff_auto|texcv-auto|" 2>&1 | tee -a $G/ab.txt
+    if [ $(($(date +%s) - T0)) -lt $((${S17_LIMIT:-400} - 15)) ]; then
+      echo "== timed TIFF runs $(at)"
+      timed_tiff cuda $G/timed_tiff_cuda.txt
+      TEXCV_BATCH_PINNED_INPUT=1 timed_tiff cuda $G/timed_tiff_cuda_pinned.txt
+    fi
+    ;;
+  *) echo "session17_device.sh: pack (here), a, b, c, d, e, f, g, h, i, j, k, l or m (on the device)" ;;
 esac
 tar czf /tmp/s17.tgz -C $G --exclude='*.jpg' . 2>/dev/null
 cp /tmp/s17.tgz "$OUT/s17_${1:-x}.tgz"

@@ -25,11 +25,7 @@ namespace {
 constexpr std::size_t kHugeAlign = std::size_t{2} << 20;
 constexpr std::size_t kHugeMinBytes = std::size_t{4} << 20;
 bool huge_pages(std::size_t bytes) noexcept {
-  static const bool on = [] {
-    const char* v = std::getenv("TEXCV_HOST_HUGEPAGES");
-    return !(v && std::strcmp(v, "0") == 0);
-  }();
-  return on && bytes >= kHugeMinBytes;
+  return host_huge_pages() && bytes >= kHugeMinBytes;
 }
 
 // Buffers come from the aligned nothrow operator new, so that a program that replaces it (the
@@ -46,6 +42,18 @@ void raw_delete(void* p, std::size_t bytes) noexcept {
   ::operator delete (p, std::align_val_t{huge_pages(bytes) ? kHugeAlign : kHostImageAlign},
                      std::nothrow);
 }
+
+}  // namespace
+
+bool host_huge_pages() noexcept {
+  static const bool on = [] {
+    const char* v = std::getenv("TEXCV_HOST_HUGEPAGES");
+    return !(v && std::strcmp(v, "0") == 0);
+  }();
+  return on;
+}
+
+namespace {
 
 struct Cache {
   std::mutex m;

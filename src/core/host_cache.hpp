@@ -39,6 +39,11 @@ class HostCacheScope {
 
 HostCacheStats host_cache_stats();
 
+// Whether large host buffers are 2 MB aligned and marked MADV_HUGEPAGE (host_cache.cpp; off with
+// TEXCV_HOST_HUGEPAGES=0, read once): host Image buffers of 4 MB or more, and the CUDA runtime's
+// page-locked buffers (cuda::PinnedBuffer).
+bool host_huge_pages() noexcept;
+
 // Every host Image buffer's alignment (its pitch is a multiple of it too).
 inline constexpr std::size_t kHostImageAlign = 64;
 

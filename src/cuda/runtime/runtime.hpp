@@ -68,7 +68,8 @@ class DeviceBuffer {
   std::size_t pitch_ = 0, width_bytes_ = 0, height_ = 0;
 };
 
-// Page-locked host memory (cudaMallocHost).
+// Page-locked host memory: cudaMallocHost, or for 4 MB and more memory of the process's own
+// (huge pages where host images have them) page-locked with cudaHostRegister (handles.cpp).
 class PinnedBuffer {
  public:
   PinnedBuffer() = default;
@@ -84,6 +85,7 @@ class PinnedBuffer {
  private:
   void* ptr_ = nullptr;
   std::size_t size_ = 0;
+  std::size_t align_ = 0;  // registered memory's alignment; 0: cudaMallocHost's
 };
 
 class Stream {

@@ -15,6 +15,7 @@
 #include "texcv/texcv.hpp"
 
 #if defined(TEXCV_HAS_CUDA)
+#include "src/core/host_cache.hpp"
 #include "src/cuda/runtime/runtime.hpp"
 #endif
 
@@ -280,6 +281,61 @@ TEST(CudaRuntime, RaiiTypesMoveAndCountersReturn) {
     EXPECT_EQ(live_handles().textures, start.textures + 1);
   }
   expect_counts_equal(live_handles(), start, "after every RAII owner left scope");
+  EXPECT_EQ(cuda::counters().release_errors.load(), release_errors);
+  EXPECT_EQ(cudaGetLastError(), cudaSuccess);
+#else
+  GTEST_SKIP() << "built without CUDA";
+#endif
+}
+
+// A large PinnedBuffer (4 MB or more) is memory of the process's own page-locked with
+// cudaHostRegister, 2 MB aligned where host images get huge pages (else 4 KB): CUDA reports it
+// as host memory, asynchronous copies through it round-trip exactly, moving it moves the
+// registration, and releasing it unregisters it (the counters and no release error). A small one
+// still comes from cudaMallocHost.
+TEST(CudaRuntime, LargePinnedBuffersAreRegisteredHostMemory) {
+  TEXCV_REQUIRE_GPU();
+#if defined(TEXCV_HAS_CUDA)
+  const HandleCounts start = live_handles();
+  const long release_errors = cuda::counters().release_errors.load();
+  const std::size_t bytes = (std::size_t{6} << 20) + 12345;  // not a multiple of any page
+  {
+    cuda::PinnedBuffer a(bytes);
+    ASSERT_NE(a.data(), nullptr);
+    EXPECT_EQ(a.size(), bytes);
+    const std::size_t align = detail::host_huge_pages() ? std::size_t{2} << 20 : 4096;
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(a.data()) % align, 0u);
+    cudaPointerAttributes attr{};
+    ASSERT_EQ(cudaPointerGetAttributes(&attr, a.data()), cudaSuccess);
+    EXPECT_EQ(attr.type, cudaMemoryTypeHost);
+    cuda::PinnedBuffer small(4096);
+    cudaPointerAttributes sattr{};
+    ASSERT_EQ(cudaPointerGetAttributes(&sattr, small.data()), cudaSuccess);
+    EXPECT_EQ(sattr.type, cudaMemoryTypeHost);
+    EXPECT_EQ(live_handles().pinned_buffers, start.pinned_buffers + 2);
+
+    auto* in = static_cast<unsigned char*>(a.data());
+    for (std::size_t i = 0; i < bytes; ++i) in[i] = static_cast<unsigned char>(i * 131 + 7);
+    cuda::PinnedBuffer back(bytes);
+    std::memset(back.data(), 0xA5, bytes);  // poisoned
+    cuda::DeviceBuffer dev(bytes, 1);
+    cuda::Stream s;
+    ASSERT_EQ(cudaMemcpyAsync(dev.data(), a.data(), bytes, cudaMemcpyHostToDevice, s.get()),
+              cudaSuccess);
+    ASSERT_EQ(cudaMemcpyAsync(back.data(), dev.data(), bytes, cudaMemcpyDeviceToHost, s.get()),
+              cudaSuccess);
+    s.synchronize();
+    EXPECT_EQ(std::memcmp(back.data(), a.data(), bytes), 0);
+
+    void* const p = a.data();
+    cuda::PinnedBuffer moved(std::move(a));
+    EXPECT_EQ(moved.data(), p);
+    EXPECT_EQ(a.data(), nullptr);  // NOLINT(bugprone-use-after-move)
+    back = std::move(moved);       // back's own buffer is unregistered and freed
+    EXPECT_EQ(back.data(), p);
+    EXPECT_EQ(live_handles().pinned_buffers, start.pinned_buffers + 2);
+  }
+  expect_counts_equal(live_handles(), start, "after the pinned buffers left scope");
   EXPECT_EQ(cuda::counters().release_errors.load(), release_errors);
   EXPECT_EQ(cudaGetLastError(), cudaSuccess);
 #else

@@ -163,6 +163,16 @@ timed_tiff() {
   grep -E "texcv batch:|Elapsed|Minor|System time|User time|Maximum resident" "$2" | grep -v "^texcv batch: [0-9]* file" | head -24
   rm -rf /tmp/s17_tiff
 }
+# The benchmark of record (issue 15, item 7): bench/batch/run.sh on the 1,000 JPEGs, the 8,000
+# and the 32 TIFFs, every tool, median of 3, in one run: record_run TIMEOUT.
+record_run() {
+  echo "== run.sh of record $(at)"
+  TEXCV=$ROOT/build/bin/texcv OUT=$G/rec timeout "$1" bash bench/batch/run.sh \
+    --sets "jpeg jpegx tiff" --jpeg 1000 --jpegx 8 --tiff 32 --repeat 3 \
+    --tools "texcv-auto texcv-cuda texcv-cpu opencv vips" --jpegx-tools "texcv-auto texcv-cuda" \
+    --data /tmp/texcv-batch-data --work /tmp/texcv-batch-work >$G/rec.log 2>&1
+  echo "run.sh rc $?"
+}
 case "${1:-}" in
   a)
     echo "== data $(at)"
@@ -244,12 +254,7 @@ case "${1:-}" in
     # 8,000 and the 32 TIFFs, every tool, median of 3, in one run (carry bench/batch/wheels too,
     # for pyvips: bash bench/batch/fetch_wheels.sh here). Then the 16-thread check, a timed cuda
     # run, the JPEG verdict tests and test_batch in the time left.
-    echo "== run.sh of record $(at)"
-    TEXCV=$ROOT/build/bin/texcv OUT=$G/rec timeout 420 bash bench/batch/run.sh \
-      --sets "jpeg jpegx tiff" --jpeg 1000 --jpegx 8 --tiff 32 --repeat 3 \
-      --tools "texcv-auto texcv-cuda texcv-cpu opencv vips" --jpegx-tools "texcv-auto texcv-cuda" \
-      --data /tmp/texcv-batch-data --work /tmp/texcv-batch-work >$G/rec.log 2>&1
-    echo "run.sh rc $?"
+    record_run 420
     tail -40 $G/rec.log
     echo "== io_jpeg_check $(at)"
     build/bin/io_jpeg_check /tmp/texcv-batch-data/jpeg 16 3 scan,check 2>&1 | tee $G/io_jpeg_check.txt
@@ -460,12 +465,7 @@ case "${1:-}" in
     # JPEGs (5 rounds), the 32 TIFFs and the 8,000 (2 rounds), in the time left.
     batch_tests 90
     cli_batch_tests 160
-    echo "== run.sh of record $(at)"
-    TEXCV=$ROOT/build/bin/texcv OUT=$G/rec timeout 300 bash bench/batch/run.sh \
-      --sets "jpeg jpegx tiff" --jpeg 1000 --jpegx 8 --tiff 32 --repeat 3 \
-      --tools "texcv-auto texcv-cuda texcv-cpu opencv vips" --jpegx-tools "texcv-auto texcv-cuda" \
-      --data /tmp/texcv-batch-data --work /tmp/texcv-batch-work >$G/rec.log 2>&1
-    echo "run.sh rc $?"
+    record_run 300
     grep -E "^\| (jpeg|jpegx|tiff) " $G/rec.log | head -20
     if [ $(($(date +%s) - T0)) -lt $((${S17_LIMIT:-560} - 60)) ]; then
       echo "== 1,000 JPEGs, ${S17_JROUNDS:-5} rounds $(at)"
@@ -524,12 +524,7 @@ case "${1:-}" in
     fi
     batch_tests 90
     cli_batch_tests 160
-    echo "== run.sh of record $(at)"
-    TEXCV=$ROOT/build/bin/texcv OUT=$G/rec timeout 300 bash bench/batch/run.sh \
-      --sets "jpeg jpegx tiff" --jpeg 1000 --jpegx 8 --tiff 32 --repeat 3 \
-      --tools "texcv-auto texcv-cuda texcv-cpu opencv vips" --jpegx-tools "texcv-auto texcv-cuda" \
-      --data /tmp/texcv-batch-data --work /tmp/texcv-batch-work >$G/rec.log 2>&1
-    echo "run.sh rc $?"
+    record_run 300
     grep -E "^\| (jpeg|jpegx|tiff) |peak|Peak" $G/rec.log | head -24
     if [ $(($(date +%s) - T0)) -lt $((${S17_LIMIT:-560} - 45)) ]; then
       echo "== 32 TIFFs, 3 rounds $(at)"

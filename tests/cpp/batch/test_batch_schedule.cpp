@@ -432,6 +432,17 @@ TEST_F(BatchSchedule, GpuThatCanStillHelpJoinsOnceTheCpuRateIsKnown) {
   EXPECT_LT(report_.late_ready_s, 0.15 + 0.1) << "it joined before the latest decision";
 }
 
+// Files that take long: 8 CPU workers, 250 ms a file, a GPU set up in 0.1 s and assumed to need
+// 0.3 s.
+Speeds long_files_in_waves() {
+  Speeds sp;
+  sp.cpu_workers = 8;
+  sp.cpu_per_file = ms(250);
+  sp.gpu_setup = ms(100);
+  sp.late_setup_guess_s = 0.3;
+  return sp;
+}
+
 // Files that take long, started together (the GPU machine's 32 TIFFs: 16 done 0.25 s into the
 // run, then 16 more): 8 CPU workers, 16 files of 250 ms, a GPU assumed to need 0.3 s to set up
 // and 0.6 s more to help. At the first CPU file the engine finds the second wave ends before
@@ -440,11 +451,7 @@ TEST_F(BatchSchedule, GpuThatCanStillHelpJoinsOnceTheCpuRateIsKnown) {
 // 0.53.
 TEST_F(BatchSchedule, GpuDoesNotJoinWavesOfLongFilesItCannotHelp) {
   make_files(16);
-  Speeds sp;
-  sp.cpu_workers = 8;
-  sp.cpu_per_file = ms(250);
-  sp.gpu_setup = ms(100);
-  sp.late_setup_guess_s = 0.3;
+  const Speeds sp = long_files_in_waves();
   const double cpu = run(Mode::cpu_only, sp, 8);
   const double both = run(Mode::hybrid, sp, 8);
   std::cout << "[ info ] cpu alone " << cpu << " ms, auto " << both << " ms; " << report_.late_note
@@ -462,11 +469,7 @@ TEST_F(BatchSchedule, GpuDoesNotJoinWavesOfLongFilesItCannotHelp) {
 // joins then, without waiting for the first CPU file (at 0.25 s), and takes most files.
 TEST_F(BatchSchedule, GpuJoinsManyWavesOfLongFilesBeforeTheFirstIsDone) {
   make_files(40);
-  Speeds sp;
-  sp.cpu_workers = 8;
-  sp.cpu_per_file = ms(250);
-  sp.gpu_setup = ms(100);
-  sp.late_setup_guess_s = 0.3;
+  const Speeds sp = long_files_in_waves();
   (void)run(Mode::hybrid, sp, 8);
   EXPECT_TRUE(report_.late_note.empty()) << report_.late_note;
   EXPECT_GT(counts_->gpu, counts_->cpu);

@@ -561,7 +561,25 @@ case "${1:-}" in
       TEXCV_BATCH_PINNED_INPUT=1 timed_tiff cuda $G/timed_tiff_cuda_pinned.txt
     fi
     ;;
-  *) echo "session17_device.sh: pack (here), a, b, c, d, e, f, g, h, i, j, k, l or m (on the device)" ;;
+  n)
+    # Twenty-second session, third call (carry bench/batch/wheels too): the pinned input pool as
+    # the default (its buffers registered with cudaHostRegister): test_batch (the large padded
+    # input both ways), test_cli's Batch* tests, the benchmark of record on these binaries, then
+    # the 32 TIFFs in 3 rounds (cuda, cuda without the pinned input pool, cpu, auto) in the time
+    # left.
+    batch_tests 100
+    cli_batch_tests 175
+    record_run 300
+    grep -E "^\| (jpeg|jpegx|tiff) " $G/rec.log | head -20
+    if [ $(($(date +%s) - T0)) -lt $((${S17_LIMIT:-560} - 60)) ]; then
+      echo "== 32 TIFFs, 3 rounds $(at)"
+      TEXCV_AB_SETS=tiff TEXCV_AB_TIFF=32 TEXCV_AB_ROUNDS=3 TEXCV=$ROOT/build/bin/texcv OUT=$G/t \
+        bash bench/batch/ab_rounds.sh "tiff_cuda|texcv-cuda|" \
+        "tiff_cuda_pageable|texcv-cuda|TEXCV_BATCH_PINNED_INPUT=0" "tiff_cpu|texcv-cpu|" \
+        "tiff_auto|texcv-auto|" 2>&1 | tee -a $G/ab.txt
+    fi
+    ;;
+  *) echo "session17_device.sh: pack (here), a, b, c, d, e, f, g, h, i, j, k, l, m or n (on the device)" ;;
 esac
 tar czf /tmp/s17.tgz -C $G --exclude='*.jpg' . 2>/dev/null
 cp /tmp/s17.tgz "$OUT/s17_${1:-x}.tgz"

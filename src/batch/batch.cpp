@@ -223,11 +223,15 @@ void run_checked(const std::vector<Job>& jobs, const Options& opt, std::stop_tok
   cfg.faults = injected_faults_from_env();
   cfg.detach_late = opt.fast_exit;
   cfg.timing = timing_from_env();
-  // TEXCV_BATCH_PINNED_INPUT=1 (an A/B aid, docs/batch.md): large inputs decoded into the pinned
-  // pool. Off by default: on the H200 at 5e443d6 the TIFF task on --device cuda took 1.09-1.67 s
-  // with it against 0.71 s without (the pool's page-locking costs more than the staging copy it
-  // saves), and --device auto 0.83-0.86 s against 0.81 s (docs/performance.md).
-  if (want_gpu && env_is_one("TEXCV_BATCH_PINNED_INPUT"))
+  // Inputs of 4 MB or more are decoded into the pinned pool while a CUDA worker runs, so that
+  // the worker uploads them with no staging copy (issue 15, item 5). While the pool's buffers
+  // were page-locked by cudaMallocHost that cost more than it saved (the TIFF task on --device
+  // cuda: 1.09-1.67 s against 0.71 on the H200 at 5e443d6, 1.28 against 0.96 on the H100 at
+  // efd9d25: the decoders waited 0.6 s for their first buffers); with cudaHostRegister on huge
+  // pages (3e26c08) the two tie (0.63 against 0.63 s, 4 rounds on the H100; docs/performance.md).
+  // TEXCV_BATCH_PINNED_INPUT=0 (an A/B aid, docs/batch.md) decodes into pageable memory.
+  const char* pinned_env = std::getenv("TEXCV_BATCH_PINNED_INPUT");
+  if (want_gpu && !(pinned_env && std::string(pinned_env) == "0"))
     cfg.pinned_alloc = TEXCV_CUDA_OR(decltype(cfg.pinned_alloc)(), pinned_input_allocator());
 
   // nvJPEG's states and the hardware decoder are set up (a large part of a second) only for a

@@ -317,9 +317,10 @@ TEST_F(BatchApi, AutomaticGivesTheCpuResultsWhereverTheStepsRan) {
   }
 }
 
-// A CUDA worker uploads an input from pageable memory through its pinned staging buffer: a
-// 2999x1201 RGB input (10.8 MB, rows of 8,997 bytes in a padded host image) comes out as the
-// CPU's result, bit for bit.
+// A CUDA worker uploads a large input decoded into the pinned input pool (the default), or from
+// pageable memory through its pinned staging buffer (TEXCV_BATCH_PINNED_INPUT=0): a 2999x1201
+// RGB input (10.8 MB, rows of 8,997 bytes in a padded host image) comes out as the CPU's result,
+// bit for bit, both ways.
 TEST_F(BatchApi, CudaLargePaddedInputGivesTheCpuResult) {
   TEXCV_REQUIRE_GPU();
   texcv::Image big(2999, 1201, 3, texcv::ElemType::u8);
@@ -337,14 +338,27 @@ TEST_F(BatchApi, CudaLargePaddedInputGivesTheCpuResult) {
       texcv::apply("flip", texcv::imread(in).view(), {{"code", "horizontal"}});
   opt_.steps = texcv::parse_pipeline("flip:code=horizontal");
   opt_.device = batch::Device::cuda;
-  const std::string out = tmp_.file("big_out.png");
-  std::vector<batch::Result> results;
-  opt_.on_result = [&](const batch::Result& r) { results.push_back(r); };
-  const batch::Summary s = batch::run({{in, {}, out}}, opt_);
-  ASSERT_EQ(s.ok, 1u);
-  ASSERT_EQ(results.size(), 1u);
-  EXPECT_EQ(results[0].device, "cuda:0");
-  expect_same(texcv::imread(out).view(), want.view(), out);
+  for (const char* pinned : {"", "0"}) {
+    SCOPED_TRACE(std::string("TEXCV_BATCH_PINNED_INPUT=") + pinned);
+    // Unset for the default; restored (unset) however the iteration ends.
+    struct Env {
+      explicit Env(const char* v) {
+        if (*v)
+          ::setenv("TEXCV_BATCH_PINNED_INPUT", v, 1);
+        else
+          ::unsetenv("TEXCV_BATCH_PINNED_INPUT");
+      }
+      ~Env() { ::unsetenv("TEXCV_BATCH_PINNED_INPUT"); }
+    } env(pinned);
+    const std::string out = tmp_.file(std::string("big_out") + pinned + ".png");
+    std::vector<batch::Result> results;
+    opt_.on_result = [&](const batch::Result& r) { results.push_back(r); };
+    const batch::Summary s = batch::run({{in, {}, out}}, opt_);
+    ASSERT_EQ(s.ok, 1u);
+    ASSERT_EQ(results.size(), 1u);
+    EXPECT_EQ(results[0].device, "cuda:0");
+    expect_same(texcv::imread(out).view(), want.view(), out);
+  }
 }
 
 // A Session keeps its workers between runs: each run's results are batch::run's, the workers

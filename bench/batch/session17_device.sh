@@ -97,6 +97,11 @@ fi
 export LD_LIBRARY_PATH=$P/lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
 ldd build/bin/texcv | grep "not found"
 nproc
+# The virtio devices (id, first feature bits): a balloon (0x0005) with bit 5 set reports free
+# memory to its host, and texcv then leaves huge pages off (detail::huge_pages_by_default).
+for d in /sys/bus/virtio/devices/*; do
+  echo "virtio $(basename "$d") $(cat "$d/device" 2>/dev/null) $(cut -c1-8 "$d/features" 2>/dev/null)"
+done
 JPEG_STEPS="resize:scale=0.5;convolve:kernel=-1|-1|-1|-1|16|-1|-1|-1|-1,scale=0.125"
 # A TEXCV_BATCH_TIMING run of the JPEG task: timed_run DEVICE INPUTS LOG.
 timed_run() {

@@ -1607,12 +1607,12 @@ EngineReport run_engine(const std::vector<Job>& jobs, const std::vector<std::siz
     report.timing.push_back("engine: " + decoded.timing());
     if (host_cache) {
       const detail::HostCacheStats hs = detail::host_cache_stats();
-      char buf[200];
+      char buf[240];
       std::snprintf(buf, sizeof buf,
                     "engine: host image buffers: %zu reused, %zu allocated, %zu dropped; "
-                    "%.0f MB kept, %.0f MB alive at most",
+                    "%.0f MB kept, %.0f MB alive at most; huge pages %s",
                     hs.hits, hs.misses, hs.dropped, hs.cached_bytes / 1048576.0,
-                    hs.peak_live_bytes / 1048576.0);
+                    hs.peak_live_bytes / 1048576.0, detail::host_huge_pages() ? "on" : "off");
       report.timing.push_back(buf);
     }
     for (auto& l : engine_timing) report.timing.push_back("engine: " + l);

@@ -6,9 +6,12 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <mutex>
 #include <new>
+#include <string>
 #include <vector>
 
 namespace texcv::detail {
@@ -45,10 +48,36 @@ void raw_delete(void* p, std::size_t bytes) noexcept {
 
 }  // namespace
 
+bool huge_pages_by_default(const std::string& virtio_devices) noexcept {
+  namespace fs = std::filesystem;
+  try {
+    std::error_code ec;
+    fs::directory_iterator it(virtio_devices, ec), end;
+    for (; !ec && it != end; it.increment(ec)) {
+      auto first_word = [&](const char* name) {
+        std::ifstream f(it->path() / name);
+        std::string w;
+        f >> w;
+        return w;
+      };
+      // A balloon (virtio device id 5) whose feature bits (one character each, bit 0 first)
+      // include VIRTIO_BALLOON_F_REPORTING (bit 5).
+      const std::string features = first_word("features");
+      if (first_word("device") == "0x0005" && features.size() > 5 && features[5] == '1')
+        return false;
+    }
+  } catch (...) {
+    // (out of memory reading sysfs: the default)
+  }
+  return true;
+}
+
 bool host_huge_pages() noexcept {
   static const bool on = [] {
     const char* v = std::getenv("TEXCV_HOST_HUGEPAGES");
-    return !(v && std::strcmp(v, "0") == 0);
+    if (v && std::strcmp(v, "0") == 0) return false;
+    if (v && std::strcmp(v, "1") == 0) return true;
+    return huge_pages_by_default("/sys/bus/virtio/devices");
   }();
   return on;
 }

@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 
 namespace texcv::detail {
 
@@ -39,10 +40,21 @@ class HostCacheScope {
 
 HostCacheStats host_cache_stats();
 
-// Whether large host buffers are 2 MB aligned and marked MADV_HUGEPAGE (host_cache.cpp; off with
-// TEXCV_HOST_HUGEPAGES=0, read once): host Image buffers of 4 MB or more, and the CUDA runtime's
-// page-locked buffers (cuda::PinnedBuffer).
+// Whether large host buffers are 2 MB aligned and marked MADV_HUGEPAGE (host_cache.cpp): host
+// Image buffers of 4 MB or more, and the CUDA runtime's page-locked buffers (cuda::PinnedBuffer).
+// TEXCV_HOST_HUGEPAGES=0 or 1 decides when set; else huge_pages_by_default on
+// /sys/bus/virtio/devices. Read once.
 bool host_huge_pages() noexcept;
+
+// Huge pages pay unless the machine is a VM that hands its free memory back to its host: a
+// virtio balloon (among the devices under `virtio_devices`, sysfs's layout: each a folder with
+// `device` "0x0005" and `features`, one '0' or '1' per bit from bit 0) with free page reporting
+// (VIRTIO_BALLOON_F_REPORTING, bit 5). Such a guest reports free blocks of 2 MB and more, so a
+// fresh huge page is one the host must back again as it is zeroed, where 4 KB pages come from
+// memory the guest recycles: on the 2-core development machine the TIFF task took 0.98-1.26 s
+// with huge pages against 0.68-0.69 s without (docs/performance.md, twenty-first and
+// twenty-second sessions). Unreadable or missing folders: they pay.
+bool huge_pages_by_default(const std::string& virtio_devices) noexcept;
 
 // Every host Image buffer's alignment (its pitch is a multiple of it too).
 inline constexpr std::size_t kHostImageAlign = 64;

@@ -254,6 +254,23 @@ class BatchSchedule : public ::testing::Test {
         << "cpu alone " << cpu << " ms, gpu alone " << gpu << " ms";
   }
 
+  // A cpu-only run, then a hybrid one the GPU must not join: every file on the CPU, the report's
+  // note says why, no GPU worker was set up, and the run takes the CPU's time.
+  void expect_gpu_does_not_join(const Speeds& sp) {
+    const double cpu = run(Mode::cpu_only, sp, 8);
+    const double both = run(Mode::hybrid, sp, 8);
+    std::cout << "[ info ] cpu alone " << cpu << " ms, auto " << both << " ms; "
+              << report_.late_note << "\n";
+    EXPECT_EQ(counts_->gpu, 0);
+    EXPECT_EQ(counts_->cpu, static_cast<int>(jobs_.size()));
+    EXPECT_EQ(report_.late_note.rfind("not joined: the CPU workers were to finish every file ", 0),
+              0u)
+        << report_.late_note;
+    EXPECT_LT(report_.late_ready_s, 0) << "no GPU worker was set up";
+    EXPECT_LE(both, cpu + 60.0);
+    for (const Result& r : results_) EXPECT_EQ(r.device, "cpu");
+  }
+
   texcv::test::TempDir tmp_{"texcv_schedule_"};
   fs::path dir_ = tmp_.path();
   std::vector<Job> jobs_;
@@ -319,19 +336,7 @@ Speeds cpu_ends_before_the_gpu_helps() {
 // report says why, and the run takes the CPU's time.
 TEST_F(BatchSchedule, GpuThatCouldOnlyJoinAtTheEndDoesNotJoin) {
   make_files(240);
-  const Speeds sp = cpu_ends_before_the_gpu_helps();
-  const double cpu = run(Mode::cpu_only, sp, 8);
-  const double both = run(Mode::hybrid, sp, 8);
-  std::cout << "[ info ] cpu alone " << cpu << " ms, auto " << both << " ms; " << report_.late_note
-            << "\n";
-  EXPECT_EQ(counts_->gpu, 0);
-  EXPECT_EQ(counts_->cpu, 240);
-  EXPECT_EQ(report_.late_note.rfind("not joined: the CPU workers were to finish every file ", 0),
-            0u)
-      << report_.late_note;
-  EXPECT_LT(report_.late_ready_s, 0) << "no GPU worker was set up";
-  EXPECT_LE(both, cpu + 60.0);
-  for (const Result& r : results_) EXPECT_EQ(r.device, "cpu");
+  expect_gpu_does_not_join(cpu_ends_before_the_gpu_helps());
 }
 
 // The factory of workers that will not join is still setting up when the engine decides (nvJPEG's
@@ -451,17 +456,7 @@ Speeds long_files_in_waves() {
 // 0.53.
 TEST_F(BatchSchedule, GpuDoesNotJoinWavesOfLongFilesItCannotHelp) {
   make_files(16);
-  const Speeds sp = long_files_in_waves();
-  const double cpu = run(Mode::cpu_only, sp, 8);
-  const double both = run(Mode::hybrid, sp, 8);
-  std::cout << "[ info ] cpu alone " << cpu << " ms, auto " << both << " ms; " << report_.late_note
-            << "\n";
-  EXPECT_EQ(counts_->cpu, 16);
-  EXPECT_EQ(report_.late_note.rfind("not joined: the CPU workers were to finish every file ", 0),
-            0u)
-      << report_.late_note;
-  EXPECT_LT(report_.late_ready_s, 0) << "no GPU worker was set up";
-  EXPECT_LE(both, cpu + 60.0);
+  expect_gpu_does_not_join(long_files_in_waves());
 }
 
 // The same files, 5 waves of them (40): with no CPU file done, each wave taking as long as the

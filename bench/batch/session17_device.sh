@@ -584,7 +584,31 @@ case "${1:-}" in
         "tiff_auto|texcv-auto|" 2>&1 | tee -a $G/ab.txt
     fi
     ;;
-  *) echo "session17_device.sh: pack (here), a, b, c, d, e, f, g, h, i, j, k, l, m or n (on the device)" ;;
+  o)
+    # For the twenty-third session (prepared, not yet run; carry bench/batch/wheels too): the
+    # virtio devices are printed above (e6d5628 turns huge pages off where a balloon reports free
+    # pages: check that the GPU machine has none). Then test_batch, test_cli's Batch* tests, the
+    # benchmark of record, and 3 rounds on the 32 TIFFs: cpu with huge pages forced on and off
+    # (TEXCV_HOST_HUGEPAGES=1/0: the default must match the faster), cuda with the 1 GB pinned
+    # input pool and with 3 GB (TEXCV_BATCH_PINNED_POOL_MB=3072: all inputs from the pool?), and
+    # a timed cuda run with 3 GB (its "inputs uploaded straight from pinned memory" count).
+    batch_tests 100
+    cli_batch_tests 175
+    record_run 300
+    grep -E "^\| (jpeg|jpegx|tiff) " $G/rec.log | head -20
+    if [ $(($(date +%s) - T0)) -lt $((${S17_LIMIT:-560} - 60)) ]; then
+      echo "== 32 TIFFs, 3 rounds $(at)"
+      TEXCV_AB_SETS=tiff TEXCV_AB_TIFF=32 TEXCV_AB_ROUNDS=3 TEXCV=$ROOT/build/bin/texcv OUT=$G/t \
+        bash bench/batch/ab_rounds.sh "tiff_cpu_hp1|texcv-cpu|TEXCV_HOST_HUGEPAGES=1" \
+        "tiff_cpu_hp0|texcv-cpu|TEXCV_HOST_HUGEPAGES=0" "tiff_cuda|texcv-cuda|" \
+        "tiff_cuda_pool3g|texcv-cuda|TEXCV_BATCH_PINNED_POOL_MB=3072" 2>&1 | tee -a $G/ab.txt
+    fi
+    if [ $(($(date +%s) - T0)) -lt $((${S17_LIMIT:-560} - 12)) ]; then
+      echo "== timed TIFF run $(at)"
+      TEXCV_BATCH_PINNED_POOL_MB=3072 timed_tiff cuda $G/timed_tiff_cuda_pool3g.txt
+    fi
+    ;;
+  *) echo "session17_device.sh: pack (here), a, b, c, d, e, f, g, h, i, j, k, l, m, n or o (on the device)" ;;
 esac
 tar czf /tmp/s17.tgz -C $G --exclude='*.jpg' . 2>/dev/null
 cp /tmp/s17.tgz "$OUT/s17_${1:-x}.tgz"

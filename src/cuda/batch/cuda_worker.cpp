@@ -259,12 +259,23 @@ class PinnedPool {
 constexpr std::size_t kResultPoolBytes = std::size_t{256} << 20;
 
 // The decoders' pinned budget for inputs on their way to the GPU workers (pinned_input_allocator):
-// a queue's worth of the TIFF task's 75 MB inputs.
+// a queue's worth of the TIFF task's 75 MB inputs. On the H100 machine (twenty-second session)
+// it held 13 of them, and 8 of each CUDA worker's 14-16 inputs came from it: the decoders run
+// ahead of the GPU and hold the pool's buffers in the queue. TEXCV_BATCH_PINNED_POOL_MB=n (an A/B
+// aid, docs/batch.md, 64 to 65536) sets another budget, read once.
 constexpr std::size_t kInputPoolBytes = std::size_t{1} << 30;
+
+std::size_t input_pool_bytes() {
+  if (const char* v = std::getenv("TEXCV_BATCH_PINNED_POOL_MB")) {
+    const long mb = std::atol(v);
+    if (mb >= 64 && mb <= 65536) return static_cast<std::size_t>(mb) << 20;
+  }
+  return kInputPoolBytes;
+}
 
 std::shared_ptr<PinnedPool> input_pool() {
   static auto* pool =
-      new std::shared_ptr<PinnedPool>(std::make_shared<PinnedPool>(kInputPoolBytes));
+      new std::shared_ptr<PinnedPool>(std::make_shared<PinnedPool>(input_pool_bytes()));
   return *pool;
 }
 

@@ -25,7 +25,6 @@ namespace {
 // without, 1.9-2.1 s of system time against 3.8-5.7 (docs/performance.md, twenty-first
 // session). TEXCV_HOST_HUGEPAGES=0 turns it off (read once): on the 2-core development machine,
 // a VM whose host backs each new 2 MB page as it is zeroed, the task was slower with them.
-constexpr std::size_t kHugeAlign = std::size_t{2} << 20;
 constexpr std::size_t kHugeMinBytes = std::size_t{4} << 20;
 bool huge_pages(std::size_t bytes) noexcept {
   return host_huge_pages() && bytes >= kHugeMinBytes;
@@ -34,19 +33,21 @@ bool huge_pages(std::size_t bytes) noexcept {
 // Buffers come from the aligned nothrow operator new, so that a program that replaces it (the
 // tests' failing-allocation injector) sees image buffers too.
 void* raw_new(std::size_t bytes) noexcept {
-  if (huge_pages(bytes)) {
-    void* p = ::operator new (bytes, std::align_val_t{kHugeAlign}, std::nothrow);
-    if (p) (void)::madvise(p, bytes & ~(kHugeAlign - 1), MADV_HUGEPAGE);  // advice only
-    return p;
-  }
+  if (huge_pages(bytes)) return huge_page_new(bytes);
   return ::operator new (bytes, std::align_val_t{kHostImageAlign}, std::nothrow);
 }
 void raw_delete(void* p, std::size_t bytes) noexcept {
-  ::operator delete (p, std::align_val_t{huge_pages(bytes) ? kHugeAlign : kHostImageAlign},
+  ::operator delete (p, std::align_val_t{huge_pages(bytes) ? kHugePageBytes : kHostImageAlign},
                      std::nothrow);
 }
 
 }  // namespace
+
+void* huge_page_new(std::size_t bytes) noexcept {
+  void* p = ::operator new (bytes, std::align_val_t{kHugePageBytes}, std::nothrow);
+  if (p) (void)::madvise(p, bytes & ~(kHugePageBytes - 1), MADV_HUGEPAGE);  // advice only
+  return p;
+}
 
 bool huge_pages_by_default(const std::string& virtio_devices) noexcept {
   namespace fs = std::filesystem;

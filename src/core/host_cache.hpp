@@ -46,6 +46,14 @@ HostCacheStats host_cache_stats();
 // /sys/bus/virtio/devices. Read once.
 bool host_huge_pages() noexcept;
 
+// Transparent huge pages' size, and `bytes` of memory aligned to it and marked MADV_HUGEPAGE
+// (advice only: the kernel's THP setting decides), from the aligned nothrow operator new so that
+// a program that replaces it sees these buffers too; nullptr when out of memory. Released with
+// ::operator delete(p, std::align_val_t{kHugePageBytes}, std::nothrow). The host image buffers and
+// cuda::PinnedBuffer's registered memory both come from here when host_huge_pages().
+inline constexpr std::size_t kHugePageBytes = std::size_t{2} << 20;
+void* huge_page_new(std::size_t bytes) noexcept;
+
 // Huge pages pay unless the machine is a VM that hands its free memory back to its host: a
 // virtio balloon (among the devices under `virtio_devices`, sysfs's layout: each a folder with
 // `device` "0x0005" and `features`, one '0' or '1' per bit from bit 0) with free page reporting

@@ -1,7 +1,5 @@
 // Move-only owners of CUDA resources. Constructors throw Error (through TEXCV_CUDA_CHECK);
 // destructors never throw: a failed release is counted in Counters::release_errors.
-#include <sys/mman.h>
-
 #include <new>
 #include <string>
 #include <utility>
@@ -99,15 +97,15 @@ namespace {
 // from cudaMallocHost.
 constexpr std::size_t kRegisterMinBytes = std::size_t{4} << 20;
 constexpr std::size_t kSmallPage = 4096;
-constexpr std::size_t kHugePage = std::size_t{2} << 20;
 
 // Registered memory of at least `bytes` (its alignment in `align`), or nullptr.
 void* registered_alloc(std::size_t bytes, std::size_t& align) noexcept {
-  align = detail::host_huge_pages() ? kHugePage : kSmallPage;
+  const bool huge = detail::host_huge_pages();
+  align = huge ? detail::kHugePageBytes : kSmallPage;
   const std::size_t rounded = (bytes + align - 1) / align * align;
-  void* p = ::operator new (rounded, std::align_val_t{align}, std::nothrow);
+  void* p = huge ? detail::huge_page_new(rounded)
+                 : ::operator new (rounded, std::align_val_t{align}, std::nothrow);
   if (p == nullptr) return nullptr;
-  if (align == kHugePage) (void)::madvise(p, rounded, MADV_HUGEPAGE);  // advice only
   for (std::size_t o = 0; o < rounded; o += kSmallPage) static_cast<volatile char*>(p)[o] = 0;
   if (cudaHostRegister(p, rounded, cudaHostRegisterDefault) != cudaSuccess) {
     (void)cudaGetLastError();  // the caller takes cudaMallocHost's way, with its own error

@@ -572,9 +572,13 @@ case "${1:-}" in
     # input both ways), test_cli's Batch* tests, the benchmark of record on these binaries, then
     # the 32 TIFFs in 3 rounds (cuda, cuda without the pinned input pool, cpu, auto) in the time
     # left.
-    batch_tests 100
-    cli_batch_tests 175
-    record_run 300
+    echo "== test_cuda CudaRuntime.* $(at)"
+    timeout 60 build/tests/test_cuda --gtest_filter='CudaRuntime.*' >$G/test_cuda_rt.log 2>&1
+    echo "CudaRuntime rc $?"
+    grep -E "^\[  (PASSED|FAILED|  SKIPPED) |^\[  FAILED  \]|Failure" $G/test_cuda_rt.log | head
+    batch_tests 110
+    cli_batch_tests 185
+    record_run 310
     grep -E "^\| (jpeg|jpegx|tiff) " $G/rec.log | head -20
     if [ $(($(date +%s) - T0)) -lt $((${S17_LIMIT:-560} - 60)) ]; then
       echo "== 32 TIFFs, 3 rounds $(at)"
@@ -592,9 +596,13 @@ case "${1:-}" in
     # (TEXCV_HOST_HUGEPAGES=1/0: the default must match the faster), cuda with the 1 GB pinned
     # input pool and with 3 GB (TEXCV_BATCH_PINNED_POOL_MB=3072: all inputs from the pool?), and
     # a timed cuda run with 3 GB (its "inputs uploaded straight from pinned memory" count).
-    batch_tests 100
-    cli_batch_tests 175
-    record_run 300
+    echo "== test_cuda CudaRuntime.* $(at)"
+    timeout 60 build/tests/test_cuda --gtest_filter='CudaRuntime.*' >$G/test_cuda_rt.log 2>&1
+    echo "CudaRuntime rc $?"
+    grep -E "^\[  (PASSED|FAILED|  SKIPPED) |^\[  FAILED  \]|Failure" $G/test_cuda_rt.log | head
+    batch_tests 110
+    cli_batch_tests 185
+    record_run 310
     grep -E "^\| (jpeg|jpegx|tiff) " $G/rec.log | head -20
     if [ $(($(date +%s) - T0)) -lt $((${S17_LIMIT:-560} - 60)) ]; then
       echo "== 32 TIFFs, 3 rounds $(at)"

@@ -72,7 +72,6 @@ void flip(const ImageView& src, const ImageView& dst, FlipCode code, void* strea
 void copy(const ImageView& src, const ImageView& dst, void* stream);
 // Pitched device allocation for Image (freed by the returned deleter-owning pointer).
 std::shared_ptr<void> allocate_device(int width_bytes, int height, std::size_t& pitch);
-std::shared_ptr<void> allocate_pinned(std::size_t bytes);
 bool available();
 std::vector<GpuInfo> gpus();
 HandleCounts live_handles();

@@ -142,25 +142,6 @@ std::shared_ptr<void> allocate_device(int width_bytes, int height, std::size_t& 
   return owner;
 }
 
-std::shared_ptr<void> allocate_pinned(std::size_t bytes) {
-  constexpr const char* kOp = "allocate_pinned";
-  if (bytes == 0)
-    fail(ErrorCode::InvalidArgument, kOp, "pinned allocation size must be positive", "0 bytes",
-         "> 0 bytes");
-  require_device(kOp);
-  void* p = nullptr;
-  const cudaError_t err = cudaMallocHost(&p, bytes);
-  if (err != cudaSuccess) {
-    const std::string call = "cudaMallocHost(" + std::to_string(bytes) + " bytes)";
-    throw_cuda_error(err, kOp, call.c_str());
-  }
-  counters().pinned_buffers.fetch_add(1, std::memory_order_relaxed);
-  return std::shared_ptr<void>(p, [](void* q) noexcept {
-    record_release_error(cudaFreeHost(q));
-    counters().pinned_buffers.fetch_sub(1, std::memory_order_relaxed);
-  });
-}
-
 void copy(const ImageView& src, const ImageView& dst, void* stream) {
   constexpr const char* kOp = "copy";
   validate_view(src, kOp, "source");

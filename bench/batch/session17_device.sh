@@ -616,7 +616,42 @@ case "${1:-}" in
       TEXCV_BATCH_PINNED_POOL_MB=3072 timed_tiff cuda $G/timed_tiff_cuda_pool3g.txt
     fi
     ;;
-  *) echo "session17_device.sh: pack (here), a, b, c, d, e, f, g, h, i, j, k, l, m, n or o (on the device)" ;;
+  p)
+    # Twenty-third session: the pinned input pool's budget from the machine's memory (1/32, 1 to
+    # 4 GB: 4 GB on these 128 GB machines; stage o measured 3 GB against 1 GB, 0.56 s against 0.64
+    # on --device cuda). test_batch and test_cli's Batch* tests, 3 rounds on the 32 TIFFs (cuda by
+    # default and with the old 1 GB, cpu, auto), a timed cuda run (all 32 inputs straight from the
+    # pool?), 3 rounds of cpu and auto on the 1,000 JPEGs (item 2: stage o had auto 1.13 s against
+    # cpu 1.08 in 5 rounds, not joined), then the TIFF task alone with every tool (run.sh).
+    batch_tests 60
+    cli_batch_tests 100
+    if [ $(($(date +%s) - T0)) -lt $((${S17_LIMIT:-560} - 100)) ]; then
+      echo "== 32 TIFFs, 3 rounds $(at)"
+      TEXCV_AB_SETS=tiff TEXCV_AB_TIFF=32 TEXCV_AB_ROUNDS=3 TEXCV=$ROOT/build/bin/texcv OUT=$G/t \
+        bash bench/batch/ab_rounds.sh "tiff_cuda|texcv-cuda|" \
+        "tiff_cuda_pool1g|texcv-cuda|TEXCV_BATCH_PINNED_POOL_MB=1024" "tiff_cpu|texcv-cpu|" \
+        "tiff_auto|texcv-auto|" 2>&1 | tee -a $G/ab.txt
+    fi
+    if [ $(($(date +%s) - T0)) -lt $((${S17_LIMIT:-560} - 12)) ]; then
+      echo "== timed TIFF run $(at)"
+      timed_tiff cuda $G/timed_tiff_cuda.txt
+    fi
+    if [ $(($(date +%s) - T0)) -lt $((${S17_LIMIT:-560} - 90)) ]; then
+      echo "== 1,000 JPEGs, 3 rounds $(at)"
+      TEXCV_AB_SETS=jpeg TEXCV_AB_ROUNDS=3 TEXCV=$ROOT/build/bin/texcv OUT=$G/j \
+        bash bench/batch/ab_rounds.sh "jpeg_cpu|texcv-cpu|" "jpeg_auto|texcv-auto|" 2>&1 |
+        tee -a $G/ab.txt
+    fi
+    if [ $(($(date +%s) - T0)) -lt $((${S17_LIMIT:-560} - 60)) ]; then
+      echo "== run.sh, the TIFF task alone $(at)"
+      TEXCV=$ROOT/build/bin/texcv OUT=$G/rect timeout 80 bash bench/batch/run.sh --sets tiff \
+        --tiff 32 --repeat 3 --tools "texcv-auto texcv-cuda texcv-cpu opencv vips" \
+        --data /tmp/texcv-batch-data --work /tmp/texcv-batch-work >$G/rect.log 2>&1
+      echo "run.sh rc $?"
+      grep -E "^\| tiff " $G/rect.log | head
+    fi
+    ;;
+  *) echo "session17_device.sh: pack (here), a, b, c, d, e, f, g, h, i, j, k, l, m, n, o or p (on the device)" ;;
 esac
 tar czf /tmp/s17.tgz -C $G --exclude='*.jpg' . 2>/dev/null
 cp /tmp/s17.tgz "$OUT/s17_${1:-x}.tgz"

@@ -624,6 +624,11 @@ bool env_is_one(const char* name) {
   return v && std::string(v) == "1";
 }
 
+std::size_t pinned_input_budget(std::uint64_t ram_bytes) {
+  constexpr std::uint64_t kMin = std::uint64_t{1} << 30, kMax = std::uint64_t{4} << 30;
+  return static_cast<std::size_t>(std::clamp<std::uint64_t>(ram_bytes / 32, kMin, kMax));
+}
+
 std::vector<InjectedFault> injected_faults_from_env() {
   const char* v = std::getenv(kInjectFaultEnv);
   return v ? parse_injected_faults(v) : std::vector<InjectedFault>();

@@ -132,9 +132,15 @@ std::vector<std::unique_ptr<Worker>> make_cuda_workers(const std::vector<Pipelin
                                                        const std::vector<int>& devices, int streams,
                                                        bool nvjpeg, int jpeg_batch);
 // An allocator for ReadOptions::allocate that gives images in pinned host memory from a
-// process-wide pool (1 GB; beyond it ordinary host images), so that a CUDA worker copies such an
-// input to the GPU without a staging copy. Empty in a build without CUDA.
+// process-wide pool (pinned_input_budget of the machine's memory; beyond it ordinary host
+// images), so that a CUDA worker copies such an input to the GPU without a staging copy. Empty in
+// a build without CUDA.
 std::function<Image(int, int, int, ElemType)> pinned_input_allocator();
+// The pinned input pool's budget on a machine with `ram_bytes` of memory (0: unknown): 1/32 of
+// it, at least 1 GB and at most 4 GB. The engine's memory model already bounds how many inputs
+// are alive; the budget bounds how much of that is page-locked (never swapped, and kept by the
+// pool until the process ends). TEXCV_BATCH_PINNED_POOL_MB=n (64 to 65536) sets another.
+std::size_t pinned_input_budget(std::uint64_t ram_bytes);
 // Whether the CUDA workers can decode and encode JPEG with nvJPEG (a build with nvJPEG).
 bool nvjpeg_compiled();
 // Whether nvJPEG's hardware decoder (NVJPEG_BACKEND_HARDWARE) can be used on GPU `device`.

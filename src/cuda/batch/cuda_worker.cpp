@@ -22,6 +22,8 @@
 // whole process on that GPU) makes process() throw WorkerLost: the engine retires every worker of
 // that GPU and runs the file on another worker. So does a failure to set up the worker on its GPU
 // (cudaSetDevice, the stream, nvJPEG).
+#include <unistd.h>
+
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -259,18 +261,21 @@ class PinnedPool {
 constexpr std::size_t kResultPoolBytes = std::size_t{256} << 20;
 
 // The decoders' pinned budget for inputs on their way to the GPU workers (pinned_input_allocator):
-// a queue's worth of the TIFF task's 75 MB inputs. On the H100 machine (twenty-second session)
-// it held 13 of them, and 8 of each CUDA worker's 14-16 inputs came from it: the decoders run
-// ahead of the GPU and hold the pool's buffers in the queue. TEXCV_BATCH_PINNED_POOL_MB=n (an A/B
-// aid, docs/batch.md, 64 to 65536) sets another budget, read once.
-constexpr std::size_t kInputPoolBytes = std::size_t{1} << 30;
-
+// pinned_input_budget of the machine's memory (4 GB on the 128 GB GPU machines). On the H100
+// machine (twenty-second and twenty-third sessions) a 1 GB pool held 13 of the TIFF task's 75 MB
+// inputs, and 8 of each CUDA worker's 14-16 inputs came from it (the decoders run ahead of the
+// GPU and hold the pool's buffers in the queue); with 3 GB all 32 did, and `--device cuda` took
+// 0.56 s against 0.64 (3 interleaved rounds). TEXCV_BATCH_PINNED_POOL_MB=n (64 to 65536) sets
+// another budget, read once.
 std::size_t input_pool_bytes() {
   if (const char* v = std::getenv("TEXCV_BATCH_PINNED_POOL_MB")) {
     const long mb = std::atol(v);
     if (mb >= 64 && mb <= 65536) return static_cast<std::size_t>(mb) << 20;
   }
-  return kInputPoolBytes;
+  const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGESIZE);
+  return pinned_input_budget(pages > 0 && page > 0 ? static_cast<std::uint64_t>(pages) *
+                                                         static_cast<std::uint64_t>(page)
+                                                   : 0);
 }
 
 std::shared_ptr<PinnedPool> input_pool() {

@@ -617,15 +617,27 @@ case "${1:-}" in
     fi
     ;;
   p)
-    # Twenty-third session: the pinned input pool's budget from the machine's memory (1/32, 1 to
-    # 4 GB: 4 GB on these 128 GB machines; stage o measured 3 GB against 1 GB, 0.56 s against 0.64
-    # on --device cuda). test_batch and test_cli's Batch* tests, 3 rounds on the 32 TIFFs (cuda by
-    # default and with the old 1 GB, cpu, auto), a timed cuda run (all 32 inputs straight from the
-    # pool?), 3 rounds of cpu and auto on the 1,000 JPEGs (item 2: stage o had auto 1.13 s against
-    # cpu 1.08 in 5 rounds, not joined), then the TIFF task alone with every tool (run.sh).
+    # Twenty-third session. (1) item 2 on the 1,000 JPEGs: stage o had auto 2-6 % slower than cpu
+    # in each of its 3 record runs and 1.13 s against 1.08 in 5 rounds, the GPU never joining;
+    # TEXCV_BATCH_LATE_WAIT=1 sets up nothing until the decision (none at all on a "never"):
+    # cpu, auto, auto_wait in 3 rounds, then auto and auto_wait on the 8,000 (where the GPU
+    # joins: the wait's cost). (2) the pinned input pool's budget from the machine's memory
+    # (1/32, 1 to 4 GB: ~3.9 GB here; stage o: 3 GB against 1 GB, 0.56 s against 0.64 on cuda):
+    # 3 rounds on the 32 TIFFs (cuda by default and with the old 1 GB, cpu, auto), a timed cuda
+    # run, then the TIFF task alone with every tool (run.sh). test_batch and Batch* first.
     batch_tests 60
     cli_batch_tests 100
-    if [ $(($(date +%s) - T0)) -lt $((${S17_LIMIT:-560} - 100)) ]; then
+    echo "== 1,000 JPEGs, 3 rounds $(at)"
+    TEXCV_AB_SETS=jpeg TEXCV_AB_ROUNDS=3 TEXCV=$ROOT/build/bin/texcv OUT=$G/j \
+      bash bench/batch/ab_rounds.sh "jpeg_cpu|texcv-cpu|" "jpeg_auto|texcv-auto|" \
+      "jpeg_auto_wait|texcv-auto|TEXCV_BATCH_LATE_WAIT=1" 2>&1 | tee -a $G/ab.txt
+    if [ $(($(date +%s) - T0)) -lt $((${S17_LIMIT:-560} - 150)) ]; then
+      echo "== 8,000 JPEGs, 2 rounds $(at)"
+      TEXCV_AB_SETS=jpegx TEXCV_AB_ROUNDS=2 TEXCV=$ROOT/build/bin/texcv OUT=$G/x \
+        bash bench/batch/ab_rounds.sh "x_auto|texcv-auto|" \
+        "x_auto_wait|texcv-auto|TEXCV_BATCH_LATE_WAIT=1" 2>&1 | tee -a $G/ab.txt
+    fi
+    if [ $(($(date +%s) - T0)) -lt $((${S17_LIMIT:-560} - 110)) ]; then
       echo "== 32 TIFFs, 3 rounds $(at)"
       TEXCV_AB_SETS=tiff TEXCV_AB_TIFF=32 TEXCV_AB_ROUNDS=3 TEXCV=$ROOT/build/bin/texcv OUT=$G/t \
         bash bench/batch/ab_rounds.sh "tiff_cuda|texcv-cuda|" \
@@ -635,12 +647,6 @@ case "${1:-}" in
     if [ $(($(date +%s) - T0)) -lt $((${S17_LIMIT:-560} - 12)) ]; then
       echo "== timed TIFF run $(at)"
       timed_tiff cuda $G/timed_tiff_cuda.txt
-    fi
-    if [ $(($(date +%s) - T0)) -lt $((${S17_LIMIT:-560} - 90)) ]; then
-      echo "== 1,000 JPEGs, 3 rounds $(at)"
-      TEXCV_AB_SETS=jpeg TEXCV_AB_ROUNDS=3 TEXCV=$ROOT/build/bin/texcv OUT=$G/j \
-        bash bench/batch/ab_rounds.sh "jpeg_cpu|texcv-cpu|" "jpeg_auto|texcv-auto|" 2>&1 |
-        tee -a $G/ab.txt
     fi
     if [ $(($(date +%s) - T0)) -lt $((${S17_LIMIT:-560} - 60)) ]; then
       echo "== run.sh, the TIFF task alone $(at)"

@@ -324,6 +324,8 @@ void run_checked(const std::vector<Job>& jobs, const Options& opt, std::stop_tok
     // TEXCV_BATCH_HOST_CACHE=0 (an A/B aid, docs/batch.md): no cache of host image buffers.
     if (const char* v = std::getenv("TEXCV_BATCH_HOST_CACHE"); v && std::string(v) == "0")
       cfg.host_cache = false;
+    // TEXCV_BATCH_LATE_WAIT=1 (an A/B aid, docs/batch.md): the set-up only after the decision.
+    cfg.late_wait_verdict = env_is_one("TEXCV_BATCH_LATE_WAIT");
     // TEXCV_BATCH_SETUP_NICE=n (an A/B aid, docs/batch.md): the set-up at that nice value.
     if (const char* v = std::getenv("TEXCV_BATCH_SETUP_NICE"); v && std::atoi(v) > 0)
       cfg.late_nice = std::clamp(std::atoi(v), 1, 19);

@@ -1445,7 +1445,8 @@ EngineReport run_engine(const std::vector<Job>& jobs, const std::vector<std::siz
     };
     late_maker = std::thread([shared = late_shared, make = cfg.late, join_late, none_joined,
                               &report, &event, &late_pending, what = cfg.late_what,
-                              nice = cfg.late_nice] {
+                              nice = cfg.late_nice,
+                              wait_verdict = cfg.late_wait_verdict && cfg.late_setup_guess_s > 0] {
       if (nice > 0) (void)::setpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()), nice);
       {
         std::lock_guard<std::mutex> lock(shared->tid_m);
@@ -1461,10 +1462,18 @@ EngineReport run_engine(const std::vector<Job>& jobs, const std::vector<std::siz
       } clear_tid{*shared};
       std::vector<std::unique_ptr<Worker>> made;
       std::string why;
-      try {
-        made = make();  // empty: none for this run (the factory says why, if it should)
-      } catch (const std::exception& e) {
-        why = e.what();
+      // EngineConfig::late_wait_verdict: no set-up before the decision (or kLateDecideS + 0.02 s
+      // without a CPU file's rate), none after a "never".
+      while (wait_verdict && shared->decision.load() == 0 &&
+             std::chrono::duration<double>(Clock::now() - shared->run_start).count() <
+                 kLateDecideS + 0.02)
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      if (!(wait_verdict && shared->decision.load() == 2)) {
+        try {
+          made = make();  // empty: none for this run (the factory says why, if it should)
+        } catch (const std::exception& e) {
+          why = e.what();
+        }
       }
       // EngineConfig::late_setup_guess_s: the workers made before the decision wait for it (the
       // first CPU file to finish from kLateDecideS on makes it). With no CPU file done they join

@@ -231,6 +231,11 @@ struct EngineConfig {
   // > 0: how long after that set-up the late workers need before they help (the "0.6 s" above;
   // TEXCV_BATCH_LATE_USEFUL_S, an A/B aid). 0: 0.6 s.
   double late_useful_s = 0;
+  // true: with late_setup_guess_s, the factory is called only once the decision above is made
+  // (a CPU file's rate, or kLateDecideS + 0.02 s without one): a "never join" verdict then costs
+  // no set-up at all (no CUDA runtime, no nvJPEG handle), and a "join" starts it a CPU file's
+  // time later (TEXCV_BATCH_LATE_WAIT=1, an A/B aid). false: the set-up starts at once.
+  bool late_wait_verdict = false;
   // > 0: the factory's thread (and the threads the driver starts from it) runs at this nice
   // value (TEXCV_BATCH_SETUP_NICE, an A/B aid). 0: the process's own.
   int late_nice = 0;

@@ -52,6 +52,7 @@ struct Counts {
   // The late-worker factory's thread: its nice value before and after its own set-up (Speeds::
   // factory), -100 until it ran.
   std::atomic<int> factory_nice_before{-100}, factory_nice_after{-100};
+  std::atomic<int> factory_calls{0};  // the late-worker factory's calls
 };
 
 class FakeCpu final : public Worker {
@@ -143,6 +144,7 @@ struct Speeds {
   ms factory{0};                    // the late-worker factory's own set-up (nvJPEG's handle)
   double late_useful_s = 0;         // EngineConfig::late_useful_s
   int cpu_join_nice = 0;            // EngineConfig::cpu_join_nice
+  bool wait_verdict = false;        // EngineConfig::late_wait_verdict
 };
 
 // hybrid: the GPU workers join late (EngineConfig::late); both: CPU and GPU workers from the
@@ -188,11 +190,13 @@ class BatchSchedule : public ::testing::Test {
     cfg.late_setup_guess_s = sp.late_setup_guess_s;
     cfg.late_useful_s = sp.late_useful_s;
     cfg.cpu_join_nice = sp.cpu_join_nice;
+    cfg.late_wait_verdict = sp.wait_verdict;
     std::vector<std::unique_ptr<Worker>> workers;
     if (mode != Mode::gpu_only && mode != Mode::gpu_late)
       for (int i = 0; i < sp.cpu_workers; ++i)
         workers.push_back(std::make_unique<FakeCpu>(i, sp.cpu_per_file, c));
     auto gpus = [sp, &c] {
+      ++c.factory_calls;
       if (sp.factory.count() > 0) {
         const auto tid = static_cast<id_t>(::gettid());
         c.factory_nice_before = ::getpriority(PRIO_PROCESS, tid);
@@ -337,6 +341,35 @@ Speeds cpu_ends_before_the_gpu_helps() {
 TEST_F(BatchSchedule, GpuThatCouldOnlyJoinAtTheEndDoesNotJoin) {
   make_files(240);
   expect_gpu_does_not_join(cpu_ends_before_the_gpu_helps());
+}
+
+// EngineConfig::late_wait_verdict: the factory waits for the decision. A GPU that will not join
+// is then never set up at all (no factory call: on a GPU machine, no CUDA runtime and no nvJPEG
+// handle), and one that joins is set up once the CPU's rate says so and still takes most files.
+TEST_F(BatchSchedule, FactoryWaitingForTheDecisionIsNotCalledForAGpuThatWillNotJoin) {
+  make_files(240);
+  Speeds never = cpu_ends_before_the_gpu_helps();
+  never.wait_verdict = true;
+  expect_gpu_does_not_join(never);
+  EXPECT_EQ(counts_->factory_calls.load(), 0);
+
+  Speeds joins;
+  joins.gpu_setup = ms(100);
+  joins.late_setup_guess_s = 0.1;
+  joins.wait_verdict = true;
+  const double cpu = run(Mode::cpu_only, joins, 8);
+  const double both = run(Mode::hybrid, joins, 8);
+  std::cout << "[ info ] cpu alone " << cpu << " ms, together " << both << " ms (cpu "
+            << counts_->cpu << " files, gpu " << counts_->gpu << ")\n";
+  EXPECT_EQ(counts_->factory_calls.load(), 1);
+  EXPECT_TRUE(report_.late_note.empty()) << report_.late_note;
+  EXPECT_GT(counts_->gpu, counts_->cpu);
+  EXPECT_LT(both, cpu);
+
+  // Without it (the default) the factory runs from the start, also for a GPU that never joins.
+  (void)run(Mode::hybrid, cpu_ends_before_the_gpu_helps(), 8);
+  EXPECT_EQ(counts_->gpu, 0);
+  EXPECT_EQ(counts_->factory_calls.load(), 1);
 }
 
 // The factory of workers that will not join is still setting up when the engine decides (nvJPEG's

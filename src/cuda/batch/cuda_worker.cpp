@@ -261,7 +261,7 @@ class PinnedPool {
 constexpr std::size_t kResultPoolBytes = std::size_t{256} << 20;
 
 // The decoders' pinned budget for inputs on their way to the GPU workers (pinned_input_allocator):
-// pinned_input_budget of the machine's memory (4 GB on the 128 GB GPU machines). On the H100
+// pinned_input_budget of the machine's memory (3.9 GB on the 125.8 GiB GPU machines). On the H100
 // machine (twenty-second and twenty-third sessions) a 1 GB pool held 13 of the TIFF task's 75 MB
 // inputs, and 8 of each CUDA worker's 14-16 inputs came from it (the decoders run ahead of the
 // GPU and hold the pool's buffers in the queue); with 3 GB all 32 did, and `--device cuda` took

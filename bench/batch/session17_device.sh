@@ -111,12 +111,17 @@ timed_run() {
   grep -E "texcv batch:|Maximum resident|Elapsed|Minor|System time|User time" "$3" | grep -v "^texcv batch: [0-9]* file" | head -24
   rm -rf /tmp/s17_timed
 }
+# One gtest binary's tests within 60 s, a summary of its log: gtests LABEL BINARY FILTER LOG
+# [EXTRA: another line pattern to show].
+gtests() {
+  echo "== $1 $(at)"
+  timeout 60 build/tests/$2 --gtest_filter="$3" >$G/$4 2>&1
+  echo "$1 rc $?"
+  grep -E "^\[  (PASSED|FAILED|  SKIPPED) |^\[  FAILED  \]|Failure${5:+|$5}" $G/$4 | head
+}
 # The JPEG verdict tests.
 verdict_tests() {
-  echo "== test_io JPEG verdicts $(at)"
-  timeout 60 build/tests/test_io --gtest_filter='IoJpegScan.*:IoCorruptJpeg.*' >$G/test_io.log 2>&1
-  echo "test_io rc $?"
-  grep -E "^\[  (PASSED|FAILED) |^\[  FAILED  \]|damaged copies" $G/test_io.log | head
+  gtests "test_io JPEG verdicts" test_io 'IoJpegScan.*:IoCorruptJpeg.*' test_io.log "damaged copies"
 }
 # test_batch within LIMIT seconds of the start: batch_tests LIMIT.
 batch_tests() {
@@ -177,6 +182,27 @@ record_run() {
     --tools "texcv-auto texcv-cuda texcv-cpu opencv vips" --jpegx-tools "texcv-auto texcv-cuda" \
     --data /tmp/texcv-batch-data --work /tmp/texcv-batch-work >$G/rec.log 2>&1
   echo "run.sh rc $?"
+}
+# test_cuda's CudaRuntime tests (the pinned and huge-page buffers).
+runtime_tests() { gtests "test_cuda CudaRuntime.*" test_cuda 'CudaRuntime.*' test_cuda_rt.log; }
+# The runtime, batch and Batch* tests, then the benchmark of record (stages n and o).
+tests_and_record() {
+  runtime_tests
+  batch_tests 110
+  cli_batch_tests 185
+  record_run 310
+  grep -E "^\| (jpeg|jpegx|tiff) " $G/rec.log | head -20
+}
+# Whether more than MARGIN seconds of S17_LIMIT (default 560) are left: time_left MARGIN.
+time_left() { [ $(($(date +%s) - T0)) -lt $((${S17_LIMIT:-560} - $1)) ]; }
+# Interleaved rounds of texcv batch variants (ab_rounds.sh; the TIFF set has 32 files), logged to
+# $G/ab.txt: rounds SETS ROUNDS OUTDIR "NAME|TOOL|ENV" ...
+rounds() {
+  local sets=$1 n=$2 out=$3
+  shift 3
+  echo "== $sets, $n rounds $(at)"
+  TEXCV_AB_SETS=$sets TEXCV_AB_TIFF=32 TEXCV_AB_ROUNDS=$n TEXCV=$ROOT/build/bin/texcv \
+    OUT=$G/$out bash bench/batch/ab_rounds.sh "$@" 2>&1 | tee -a $G/ab.txt
 }
 case "${1:-}" in
   a)
@@ -572,46 +598,24 @@ case "${1:-}" in
     # input both ways), test_cli's Batch* tests, the benchmark of record on these binaries, then
     # the 32 TIFFs in 3 rounds (cuda, cuda without the pinned input pool, cpu, auto) in the time
     # left.
-    echo "== test_cuda CudaRuntime.* $(at)"
-    timeout 60 build/tests/test_cuda --gtest_filter='CudaRuntime.*' >$G/test_cuda_rt.log 2>&1
-    echo "CudaRuntime rc $?"
-    grep -E "^\[  (PASSED|FAILED|  SKIPPED) |^\[  FAILED  \]|Failure" $G/test_cuda_rt.log | head
-    batch_tests 110
-    cli_batch_tests 185
-    record_run 310
-    grep -E "^\| (jpeg|jpegx|tiff) " $G/rec.log | head -20
-    if [ $(($(date +%s) - T0)) -lt $((${S17_LIMIT:-560} - 60)) ]; then
-      echo "== 32 TIFFs, 3 rounds $(at)"
-      TEXCV_AB_SETS=tiff TEXCV_AB_TIFF=32 TEXCV_AB_ROUNDS=3 TEXCV=$ROOT/build/bin/texcv OUT=$G/t \
-        bash bench/batch/ab_rounds.sh "tiff_cuda|texcv-cuda|" \
-        "tiff_cuda_pageable|texcv-cuda|TEXCV_BATCH_PINNED_INPUT=0" "tiff_cpu|texcv-cpu|" \
-        "tiff_auto|texcv-auto|" 2>&1 | tee -a $G/ab.txt
-    fi
+    tests_and_record
+    time_left 60 && rounds tiff 3 t "tiff_cuda|texcv-cuda|" \
+      "tiff_cuda_pageable|texcv-cuda|TEXCV_BATCH_PINNED_INPUT=0" "tiff_cpu|texcv-cpu|" \
+      "tiff_auto|texcv-auto|"
     ;;
   o)
-    # For the twenty-third session (prepared, not yet run; carry bench/batch/wheels too): the
-    # virtio devices are printed above (e6d5628 turns huge pages off where a balloon reports free
-    # pages: check that the GPU machine has none). Then test_batch, test_cli's Batch* tests, the
-    # benchmark of record, and 3 rounds on the 32 TIFFs: cpu with huge pages forced on and off
-    # (TEXCV_HOST_HUGEPAGES=1/0: the default must match the faster), cuda with the 1 GB pinned
-    # input pool and with 3 GB (TEXCV_BATCH_PINNED_POOL_MB=3072: all inputs from the pool?), and
-    # a timed cuda run with 3 GB (its "inputs uploaded straight from pinned memory" count).
-    echo "== test_cuda CudaRuntime.* $(at)"
-    timeout 60 build/tests/test_cuda --gtest_filter='CudaRuntime.*' >$G/test_cuda_rt.log 2>&1
-    echo "CudaRuntime rc $?"
-    grep -E "^\[  (PASSED|FAILED|  SKIPPED) |^\[  FAILED  \]|Failure" $G/test_cuda_rt.log | head
-    batch_tests 110
-    cli_batch_tests 185
-    record_run 310
-    grep -E "^\| (jpeg|jpegx|tiff) " $G/rec.log | head -20
-    if [ $(($(date +%s) - T0)) -lt $((${S17_LIMIT:-560} - 60)) ]; then
-      echo "== 32 TIFFs, 3 rounds $(at)"
-      TEXCV_AB_SETS=tiff TEXCV_AB_TIFF=32 TEXCV_AB_ROUNDS=3 TEXCV=$ROOT/build/bin/texcv OUT=$G/t \
-        bash bench/batch/ab_rounds.sh "tiff_cpu_hp1|texcv-cpu|TEXCV_HOST_HUGEPAGES=1" \
-        "tiff_cpu_hp0|texcv-cpu|TEXCV_HOST_HUGEPAGES=0" "tiff_cuda|texcv-cuda|" \
-        "tiff_cuda_pool3g|texcv-cuda|TEXCV_BATCH_PINNED_POOL_MB=3072" 2>&1 | tee -a $G/ab.txt
-    fi
-    if [ $(($(date +%s) - T0)) -lt $((${S17_LIMIT:-560} - 12)) ]; then
+    # Twenty-third session, first call (carry bench/batch/wheels too): the virtio devices are
+    # printed above (e6d5628 turns huge pages off where a balloon reports free pages: check that
+    # the GPU machine has none). Then as stage n, and 3 rounds on the 32 TIFFs: cpu with huge
+    # pages forced on and off (TEXCV_HOST_HUGEPAGES=1/0: the default must match the faster), cuda
+    # with the 1 GB pinned input pool and with 3 GB (TEXCV_BATCH_PINNED_POOL_MB=3072: all inputs
+    # from the pool?), and a timed cuda run with 3 GB (its "inputs uploaded straight from pinned
+    # memory" count).
+    tests_and_record
+    time_left 60 && rounds tiff 3 t "tiff_cpu_hp1|texcv-cpu|TEXCV_HOST_HUGEPAGES=1" \
+      "tiff_cpu_hp0|texcv-cpu|TEXCV_HOST_HUGEPAGES=0" "tiff_cuda|texcv-cuda|" \
+      "tiff_cuda_pool3g|texcv-cuda|TEXCV_BATCH_PINNED_POOL_MB=3072"
+    if time_left 12; then
       echo "== timed TIFF run $(at)"
       TEXCV_BATCH_PINNED_POOL_MB=3072 timed_tiff cuda $G/timed_tiff_cuda_pool3g.txt
     fi
@@ -627,28 +631,18 @@ case "${1:-}" in
     # run, then the TIFF task alone with every tool (run.sh). test_batch and Batch* first.
     batch_tests 60
     cli_batch_tests 100
-    echo "== 1,000 JPEGs, 3 rounds $(at)"
-    TEXCV_AB_SETS=jpeg TEXCV_AB_ROUNDS=3 TEXCV=$ROOT/build/bin/texcv OUT=$G/j \
-      bash bench/batch/ab_rounds.sh "jpeg_cpu|texcv-cpu|" "jpeg_auto|texcv-auto|" \
-      "jpeg_auto_wait|texcv-auto|TEXCV_BATCH_LATE_WAIT=1" 2>&1 | tee -a $G/ab.txt
-    if [ $(($(date +%s) - T0)) -lt $((${S17_LIMIT:-560} - 150)) ]; then
-      echo "== 8,000 JPEGs, 2 rounds $(at)"
-      TEXCV_AB_SETS=jpegx TEXCV_AB_ROUNDS=2 TEXCV=$ROOT/build/bin/texcv OUT=$G/x \
-        bash bench/batch/ab_rounds.sh "x_auto|texcv-auto|" \
-        "x_auto_wait|texcv-auto|TEXCV_BATCH_LATE_WAIT=1" 2>&1 | tee -a $G/ab.txt
-    fi
-    if [ $(($(date +%s) - T0)) -lt $((${S17_LIMIT:-560} - 110)) ]; then
-      echo "== 32 TIFFs, 3 rounds $(at)"
-      TEXCV_AB_SETS=tiff TEXCV_AB_TIFF=32 TEXCV_AB_ROUNDS=3 TEXCV=$ROOT/build/bin/texcv OUT=$G/t \
-        bash bench/batch/ab_rounds.sh "tiff_cuda|texcv-cuda|" \
-        "tiff_cuda_pool1g|texcv-cuda|TEXCV_BATCH_PINNED_POOL_MB=1024" "tiff_cpu|texcv-cpu|" \
-        "tiff_auto|texcv-auto|" 2>&1 | tee -a $G/ab.txt
-    fi
-    if [ $(($(date +%s) - T0)) -lt $((${S17_LIMIT:-560} - 12)) ]; then
+    rounds jpeg 3 j "jpeg_cpu|texcv-cpu|" "jpeg_auto|texcv-auto|" \
+      "jpeg_auto_wait|texcv-auto|TEXCV_BATCH_LATE_WAIT=1"
+    time_left 150 && rounds jpegx 2 x "x_auto|texcv-auto|" \
+      "x_auto_wait|texcv-auto|TEXCV_BATCH_LATE_WAIT=1"
+    time_left 110 && rounds tiff 3 t "tiff_cuda|texcv-cuda|" \
+      "tiff_cuda_pool1g|texcv-cuda|TEXCV_BATCH_PINNED_POOL_MB=1024" "tiff_cpu|texcv-cpu|" \
+      "tiff_auto|texcv-auto|"
+    if time_left 12; then
       echo "== timed TIFF run $(at)"
       timed_tiff cuda $G/timed_tiff_cuda.txt
     fi
-    if [ $(($(date +%s) - T0)) -lt $((${S17_LIMIT:-560} - 60)) ]; then
+    if time_left 60; then
       echo "== run.sh, the TIFF task alone $(at)"
       TEXCV=$ROOT/build/bin/texcv OUT=$G/rect timeout 80 bash bench/batch/run.sh --sets tiff \
         --tiff 32 --repeat 3 --tools "texcv-auto texcv-cuda texcv-cpu opencv vips" \

@@ -651,7 +651,23 @@ case "${1:-}" in
       grep -E "^\| tiff " $G/rect.log | head
     fi
     ;;
-  *) echo "session17_device.sh: pack (here), a, b, c, d, e, f, g, h, i, j, k, l, m, n, o or p (on the device)" ;;
+  q)
+    # Twenty-third session, issue 21: u8 one-channel separable filters with dyadic int8 taps
+    # (box 3/5, sobel, scharr, the fixed 3- and 5-tap Gaussians) run as the 2-D dp4a kernel of
+    # their taps' outer product. test_cuda's filter and batched-launch tests, then bench_filters'
+    # u8x1 box, sobel and convolve rows with NPP in the same process (before, H100 5bead0d: box
+    # 5x5 0.1968 ms, sobel 0.1306; NPP 0.125 and 0.073).
+    echo "== test_cuda FiltersCuda.*:LaunchBatchCuda.* $(at)"
+    timeout 150 build/tests/test_cuda --gtest_filter='FiltersCuda.*:LaunchBatchCuda.*' \
+      >$G/test_cuda_filters.log 2>&1
+    echo "test_cuda rc $?"
+    grep -E "^\[  (PASSED|FAILED|  SKIPPED) |^\[  FAILED  \]|Failure" $G/test_cuda_filters.log | head -20
+    echo "== bench_filters $(at)"
+    timeout 60 build/bin/bench_filters --reps 20 --filter box,sobel,convolve,sharpen \
+      --config u8x1 --out $G/filters_q.json >$G/filters_q.txt 2>&1 || echo "bench_filters: exit $?"
+    grep -v "^$" $G/filters_q.txt | tail -30
+    ;;
+  *) echo "session17_device.sh: pack (here), a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p or q (on the device)" ;;
 esac
 tar czf /tmp/s17.tgz -C $G --exclude='*.jpg' . 2>/dev/null
 cp /tmp/s17.tgz "$OUT/s17_${1:-x}.tgz"

@@ -4,7 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <functional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "common/test_support.hpp"
@@ -46,6 +48,125 @@ TEST(FiltersCuda, SeparableFilterIdenticalToCpu) {
       }
     }
   });
+}
+
+}  // namespace
+}  // namespace texcv::filter_cuda_test
+
+namespace texcv::filter_cuda_test {
+namespace {
+
+// u8 one channel, separable taps of the form m * 2^-e (m in int8) in both directions, 3 or 5 of
+// them: the CUDA backend runs them as the 2-D dp4a kernel of the taps' outer product
+// (src/cuda/ops/filter/filter.cpp, separable_as_dp4a) where the source's rows start at 16-byte
+// steps and the path is global or automatic, else the separable float kernels; every case must
+// give the CPU's bytes. box_filter (normalized and the saturating sum), sobel, scharr, the 3- and
+// 5-tap Gaussians of OpenCV's fixed table, separable_filter with the int8 extremes, and one with
+// a tap that is not dyadic (0.3: the float kernels). Sources as ConvolveU8DyadicTapsIdenticalTo
+// Cpu's: wide enough for interior blocks and narrower than one, at column 16 (aligned) and 3
+// (not) of a larger image, the destination whole and at (1, 1); a constant border of 11 (an
+// integer byte) and of 11.5.
+TEST(FiltersCuda, SeparableU8DyadicTapsIdenticalToCpu) {
+  TEXCV_REQUIRE_GPU();
+  using Call = std::function<void(const ImageView&, const ImageView&, const FilterBorder&)>;
+  struct Case {
+    std::string name;
+    bool f32_out;  // also into f32
+    Call call;
+  };
+  std::vector<Case> cases;
+  for (int k : {3, 5})
+    for (bool norm : {true, false})
+      cases.push_back({"box " + std::to_string(k) + (norm ? " mean" : " sum"), false,
+                       [k, norm](const ImageView& s, const ImageView& d, const FilterBorder& b) {
+                         BoxParams p;
+                         p.ksize_x = p.ksize_y = k;
+                         p.normalize = norm;
+                         p.border = b;
+                         box_filter(s, d, p);
+                       }});
+  const int sobels[][4] = {{1, 0, 3, 0}, {0, 1, 3, 1}, {1, 1, 5, 0}, {2, 0, 5, 1}};
+  for (const auto& k : sobels)
+    cases.push_back({"sobel dx " + std::to_string(k[0]) + " dy " + std::to_string(k[1]) +
+                         " ksize " + std::to_string(k[2]),
+                     true, [k](const ImageView& s, const ImageView& d, const FilterBorder& b) {
+                       SobelParams p;
+                       p.dx = k[0];
+                       p.dy = k[1];
+                       p.ksize = k[2];
+                       p.scale = k[3] ? 0.25 : 1.0;
+                       p.delta = k[3] ? 128.0 : 0.0;
+                       p.border = b;
+                       sobel(s, d, p);
+                     }});
+  cases.push_back(
+      {"scharr dx 1", true, [](const ImageView& s, const ImageView& d, const FilterBorder& b) {
+         ScharrParams p;
+         p.dx = 1;
+         p.dy = 0;
+         p.scale = 0.0625;
+         p.delta = 3.0;
+         p.border = b;
+         scharr(s, d, p);
+       }});
+  for (int k : {3, 5})
+    cases.push_back({"gaussian " + std::to_string(k) + " sigma 0", false,
+                     [k](const ImageView& s, const ImageView& d, const FilterBorder& b) {
+                       GaussianParams p;
+                       p.ksize_x = p.ksize_y = k;
+                       p.border = b;
+                       gaussian_blur(s, d, p);
+                     }});
+  const std::vector<float> extremes{127.0f / 128, -1.0f, 0.5f, -0.25f, 127.0f / 128};
+  const std::vector<float> halves{0.5f, -1.0f, 0.75f};
+  const std::vector<float> not_dyadic{0.25f, 0.3f, 0.25f};
+  for (const auto& [name, kx, ky] :
+       {std::tuple{"separable int8 extremes", extremes, extremes},
+        std::tuple{"separable halves", halves, halves},
+        std::tuple{"separable 0.3 (float kernels)", not_dyadic, halves}})
+    cases.push_back(
+        {name, true, [kx, ky](const ImageView& s, const ImageView& d, const FilterBorder& b) {
+           SeparableParams p;
+           p.delta = 0.5;
+           p.border = b;
+           separable_filter(s, d, kx, ky, p);
+         }});
+  const int sizes[][2] = {{1100, 70}, {75, 141}, {20, 3}, {1, 1}};
+  std::uint32_t seed = 91;
+  for (const auto& wh : sizes) {
+    const int w = wh[0], h = wh[1];
+    const Image host = test::random_image(w, h, 1, ElemType::u8, ++seed);
+    Image dsrc(w + 32, h + 2, 1, ElemType::u8, Location::device);
+    ASSERT_EQ(dsrc.view().pitch % 16, 0u);
+    for (int sx : {16, 3}) {
+      const ImageView sv = dsrc.view().roi({sx, 1, w, h});
+      texcv::copy(host, sv);
+      for (const Case& c : cases)
+        for (Border b : kBorders)
+          for (double cval : {11.0, 11.5}) {
+            if (cval != 11.0 && b != Border::constant) continue;
+            FilterBorder fb;
+            fb.border = b;
+            fb.value = {cval, cval, cval, cval};
+            for (ElemType dt : {ElemType::u8, ElemType::f32}) {
+              if (dt == ElemType::f32 && !c.f32_out) continue;
+              Image want(w, h, 1, dt);
+              c.call(host, want, fb);
+              for (int f : {0, 1}) {
+                Image dout(w + 2 * f + 1, h + 2 * f, 1, dt, Location::device);
+                test::poison(dout);
+                c.call(sv, dout.view().roi({f, f, w, h}), fb);
+                const Image all = test::to_host(dout);
+                const test::Diff d = test::compare(all.view().roi({f, f, w, h}), want);
+                EXPECT_EQ(d.count, 0) << c.name << " " << w << "x" << h << " source column " << sx
+                                      << " " << to_string(b) << " " << cval << " -> "
+                                      << to_string(dt) << " frame " << f << ": " << d.describe();
+                EXPECT_EQ(test::written_outside(all.view(), {f, f, w, h}), 0);
+              }
+            }
+          }
+    }
+  }
 }
 
 }  // namespace

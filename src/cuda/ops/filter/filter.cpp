@@ -75,6 +75,32 @@ ops::Kernel1DArgs taps_1d(const std::vector<float>& k, int anchor) {
   return a;
 }
 
+// A u8 one-channel separable filter as the 2-D kernel of its taps' outer product, where that
+// takes launch_filter_2d's dp4a kernel (box 3x3 / 5x5, sobel 3 / 5, the 3- and 5-tap binomial):
+// the same bytes (dyadic_int8_taps), 2-D integer sums instead of two float passes. Only where the
+// caller's path is global or automatic, and the source's rows start on 16-byte steps (the dp4a
+// kernel's loads).
+bool separable_as_dp4a(const ImageView& src, const detail::SepFilterDesc& desc,
+                       const ops::FilterBorderArgs& b, ops::Kernel2DArgs& k) {
+  const int n = static_cast<int>(desc.kx.size());
+  if (src.type != ElemType::u8 || src.channels != 1 || (n != 3 && n != 5) ||
+      static_cast<int>(desc.ky.size()) != n || desc.ax != n / 2 || desc.ay != n / 2)
+    return false;
+  if (desc.border.path != Path::automatic && desc.border.path != Path::global) return false;
+  if (reinterpret_cast<std::uintptr_t>(src.data) % 16 != 0 || src.pitch % 16 != 0) return false;
+  if (!ops::dyadic_int8_taps(desc.kx.data(), n) || !ops::dyadic_int8_taps(desc.ky.data(), n))
+    return false;
+  k.kw = k.kh = n;
+  k.ax = k.ay = n / 2;
+  k.scale = desc.scale;
+  k.delta = desc.delta;
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < n; ++i)
+      k.k[j * n + i] = desc.ky[static_cast<std::size_t>(j)] * desc.kx[static_cast<std::size_t>(i)];
+  ops::Dp4aTaps dt{};
+  return ops::dp4a_taps(k, b, dt);
+}
+
 }  // namespace
 
 namespace filter {
@@ -84,6 +110,17 @@ namespace filter {
 void separable(const char* op, const ImageView& src, const ops::DstArgs& d, ElemType dst_type,
                const detail::SepFilterDesc& desc, cudaStream_t st) {
   const int channels = src.channels;
+  if (ops::Kernel2DArgs k2; separable_as_dp4a(src, desc, border_args(desc.border), k2)) {
+    detail::FilterBorderDesc global = desc.border;
+    global.path = Path::global;
+    ops::SourcePlan plan =
+        stencil_source(op, ops::StencilKind::filter_2d, src, global, k2.kw, k2.kh, true, false,
+                       ops::filter_2d_tile_bytes(k2.kw, k2.kh, 1, ops::filter_px(src.type, 1)), st);
+    ops::launch_filter_2d<std::uint8_t>(plan.args(), d, 1, dst_type, k2, border_args(desc.border),
+                                        st);
+    plan.finish();
+    return;
+  }
   const ops::Kernel1DArgs kx = taps_1d(desc.kx, desc.ax);
   const ops::Kernel1DArgs ky = taps_1d(desc.ky, desc.ay);
   const bool vec =

@@ -364,51 +364,7 @@ struct Filter2DVecCall {
 // CPU's. The 3x3 and 5x5 binomial, sharpen and box-sum kernels are of this form. Borders: any but
 // a constant whose value is not an integer in [0, 255].
 
-// The packed taps: per kernel row, word 0 holds taps 0-3, word 1 tap 4 (5x5), as int8 bytes.
-struct Dp4aTaps {
-  int w[5][2];
-  float unit;  // 2^-e
-  float scale, delta;
-  std::uint8_t cval;  // the constant border's value
-};
-
-// Whether k's taps and border take the dp4a kernel (3x3 or 5x5 with a centred anchor), and its
-// packed taps.
-inline bool dp4a_taps(const Kernel2DArgs& k, const FilterBorderArgs& b, Dp4aTaps& out) {
-  if (k.kw != k.kh || (k.kw != 3 && k.kw != 5) || k.ax != k.kw / 2 || k.ay != k.kh / 2)
-    return false;
-  if (b.border == Border::constant) {
-    const float v = b.value[0];
-    if (!(v >= 0.0f && v <= 255.0f) || v != static_cast<float>(static_cast<int>(v))) return false;
-    out.cval = static_cast<std::uint8_t>(v);
-  } else {
-    out.cval = 0;
-  }
-  const int n = k.kw * k.kh;
-  for (int e = 0; e <= 24; ++e) {
-    const double f = static_cast<double>(1u << e);
-    bool fits = true;
-    int m[25] = {};
-    for (int i = 0; i < n && fits; ++i) {
-      const double v = static_cast<double>(k.k[i]) * f;
-      fits = v == static_cast<double>(static_cast<long long>(v)) && v >= -128.0 && v <= 127.0;
-      if (fits) m[i] = static_cast<int>(v);
-    }
-    if (!fits) continue;
-    for (int j = 0; j < 5; ++j) out.w[j][0] = out.w[j][1] = 0;
-    for (int j = 0; j < k.kh; ++j)
-      for (int i = 0; i < k.kw; ++i) {
-        const unsigned byte = static_cast<unsigned>(m[j * k.kw + i]) & 0xffu;
-        out.w[j][i / 4] =
-            static_cast<int>(static_cast<unsigned>(out.w[j][i / 4]) | (byte << (8 * (i % 4))));
-      }
-    out.unit = static_cast<float>(1.0 / f);
-    out.scale = k.scale;
-    out.delta = k.delta;
-    return true;
-  }
-  return false;
-}
+// Dp4aTaps and dp4a_taps (which taps take this kernel): filter_launch.hpp.
 
 // The sum of the four unsigned bytes of a times the four signed bytes of b, plus c.
 __device__ __forceinline__ int dp4a_us(unsigned a, int b, int c) {

@@ -16,6 +16,7 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <cstdint>
 
 #include "src/cuda/ops/common/kernel_args.hpp"
 #include "texcv/filters.hpp"
@@ -69,6 +70,71 @@ struct ColumnArgs {
   float crow[4] = {0, 0, 0, 0};
   float scale = 1.0f, delta = 0.0f;
 };
+
+// The dp4a kernel of launch_filter_2d (u8 one channel; filter_kernels.cuh says why its sums are
+// exact). The packed taps: per kernel row, word 0 holds taps 0-3, word 1 tap 4 (5x5), as int8
+// bytes.
+struct Dp4aTaps {
+  int w[5][2];
+  float unit;  // 2^-e
+  float scale, delta;
+  std::uint8_t cval;  // the constant border's value
+};
+
+// Whether k's taps and border take the dp4a kernel (3x3 or 5x5 with a centred anchor), and its
+// packed taps.
+inline bool dp4a_taps(const Kernel2DArgs& k, const FilterBorderArgs& b, Dp4aTaps& out) {
+  if (k.kw != k.kh || (k.kw != 3 && k.kw != 5) || k.ax != k.kw / 2 || k.ay != k.kh / 2)
+    return false;
+  if (b.border == Border::constant) {
+    const float v = b.value[0];
+    if (!(v >= 0.0f && v <= 255.0f) || v != static_cast<float>(static_cast<int>(v))) return false;
+    out.cval = static_cast<std::uint8_t>(v);
+  } else {
+    out.cval = 0;
+  }
+  const int n = k.kw * k.kh;
+  for (int e = 0; e <= 24; ++e) {
+    const double f = static_cast<double>(1u << e);
+    bool fits = true;
+    int m[25] = {};
+    for (int i = 0; i < n && fits; ++i) {
+      const double v = static_cast<double>(k.k[i]) * f;
+      fits = v == static_cast<double>(static_cast<long long>(v)) && v >= -128.0 && v <= 127.0;
+      if (fits) m[i] = static_cast<int>(v);
+    }
+    if (!fits) continue;
+    for (int j = 0; j < 5; ++j) out.w[j][0] = out.w[j][1] = 0;
+    for (int j = 0; j < k.kh; ++j)
+      for (int i = 0; i < k.kw; ++i) {
+        const unsigned byte = static_cast<unsigned>(m[j * k.kw + i]) & 0xffu;
+        out.w[j][i / 4] =
+            static_cast<int>(static_cast<unsigned>(out.w[j][i / 4]) | (byte << (8 * (i % 4))));
+      }
+    out.unit = static_cast<float>(1.0 / f);
+    out.scale = k.scale;
+    out.delta = k.delta;
+    return true;
+  }
+  return false;
+}
+
+// Whether the n taps k are m * 2^-e for one e <= 24, every m an integer in [-128, 127]. A
+// separable filter of a u8 source with such taps in both directions computes exactly in float
+// (its row sums and column sums are multiples of 2^-(ex + ey) far below 2^24 of them), so where
+// the outer product of its taps also passes dp4a_taps, the dp4a kernel gives its bytes.
+inline bool dyadic_int8_taps(const float* k, int n) {
+  for (int e = 0; e <= 24; ++e) {
+    const double f = static_cast<double>(1u << e);
+    bool fits = true;
+    for (int i = 0; i < n && fits; ++i) {
+      const double v = static_cast<double>(k[i]) * f;
+      fits = v == static_cast<double>(static_cast<long long>(v)) && v >= -128.0 && v <= 127.0;
+    }
+    if (fits) return true;
+  }
+  return false;
+}
 
 // Dynamic shared memory of the shared-path kernels (bytes) for px pixels a thread: the source
 // window as floats, and for separable filters also its row pass.

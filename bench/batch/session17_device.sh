@@ -111,11 +111,11 @@ timed_run() {
   grep -E "texcv batch:|Maximum resident|Elapsed|Minor|System time|User time" "$3" | grep -v "^texcv batch: [0-9]* file" | head -24
   rm -rf /tmp/s17_timed
 }
-# One gtest binary's tests within 60 s, a summary of its log: gtests LABEL BINARY FILTER LOG
-# [EXTRA: another line pattern to show].
+# One gtest binary's tests within GT_TIMEOUT s (default 60), a summary of its log: gtests LABEL
+# BINARY FILTER LOG [EXTRA: another line pattern to show].
 gtests() {
   echo "== $1 $(at)"
-  timeout 60 build/tests/$2 --gtest_filter="$3" >$G/$4 2>&1
+  timeout "${GT_TIMEOUT:-60}" build/tests/$2 --gtest_filter="$3" >$G/$4 2>&1
   echo "$1 rc $?"
   grep -E "^\[  (PASSED|FAILED|  SKIPPED) |^\[  FAILED  \]|Failure${5:+|$5}" $G/$4 | head
 }
@@ -203,6 +203,21 @@ rounds() {
   echo "== $sets, $n rounds $(at)"
   TEXCV_AB_SETS=$sets TEXCV_AB_TIFF=32 TEXCV_AB_ROUNDS=$n TEXCV=$ROOT/build/bin/texcv \
     OUT=$G/$out bash bench/batch/ab_rounds.sh "$@" 2>&1 | tee -a $G/ab.txt
+}
+# Nsight Compute on one kernel of one bench_filters row (the second launch after a warm-up):
+# profile_kernel CONFIG FILTER KERNEL_REGEX; the report in $G/ncu_CONFIG_FILTER.txt.
+profile_kernel() {
+  local ncu=/usr/local/cuda/bin/ncu f=$G/ncu_$1_$2.txt
+  command -v ncu >/dev/null 2>&1 && ncu=$(command -v ncu)
+  time_left 60 || { echo "no time left for ncu $1 $2"; return; }
+  echo "== ncu $1 $2 ($3) $(at)"
+  timeout 60 "$ncu" --kernel-name regex:"$3" --launch-skip 1 --launch-count 1 \
+    --section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats \
+    --section InstructionStats --section MemoryWorkloadAnalysis --section SchedulerStats \
+    build/bin/bench_filters --config "$1" --filter "$2" --reps 2 --warmup 1 --no-npp \
+    --out /tmp/prof.json >"$f" 2>&1 || echo "ncu rc $?"
+  grep -E "^  [a-z_0-9]+.*\(|Duration|Memory Throughput|DRAM Throughput|L1/TEX Hit|L2 Hit|Achieved Occupancy|Theoretical Occ|Registers Per|Executed Ipc A|Issue Slots Busy|No Eligible|Stall|Block Limit|Waves|ERR" \
+    "$f" | head -30
 }
 case "${1:-}" in
   a)
@@ -652,20 +667,25 @@ case "${1:-}" in
     fi
     ;;
   q)
-    # Twenty-third session, issue 21: u8 one-channel separable filters with dyadic int8 taps
-    # (box 3/5, sobel, scharr, the fixed 3- and 5-tap Gaussians) run as the 2-D dp4a kernel of
-    # their taps' outer product. test_cuda's filter and batched-launch tests, then bench_filters'
-    # u8x1 box, sobel and convolve rows with NPP in the same process (before, H100 5bead0d: box
-    # 5x5 0.1968 ms, sobel 0.1306; NPP 0.125 and 0.073).
-    echo "== test_cuda FiltersCuda.*:LaunchBatchCuda.* $(at)"
-    timeout 150 build/tests/test_cuda --gtest_filter='FiltersCuda.*:LaunchBatchCuda.*' \
-      >$G/test_cuda_filters.log 2>&1
-    echo "test_cuda rc $?"
-    grep -E "^\[  (PASSED|FAILED|  SKIPPED) |^\[  FAILED  \]|Failure" $G/test_cuda_filters.log | head -20
+    # Twenty-third/twenty-fourth sessions, issue 21: u8 one-channel separable filters with dyadic
+    # int8 taps (box 3/5, sobel, scharr, the fixed 3- and 5-tap Gaussians) run as the 2-D dp4a
+    # kernel of their taps' outer product. test_cuda's filter, morphology and batched-launch
+    # tests, then bench_filters' u8x1 rows with NPP in the same process (before, H100 5bead0d:
+    # box 5x5 0.1968 ms, sobel 0.1306; NPP 0.125 and 0.073), the morphology rows of every
+    # config, then ncu on the kernels that still trail (profile_kernel).
+    GT_TIMEOUT=150 gtests "test_cuda filters and morphology" test_cuda \
+      'FiltersCuda.*:MorphCuda.*:LaunchBatchCuda.*' test_cuda_filters.log
     echo "== bench_filters $(at)"
-    timeout 60 build/bin/bench_filters --reps 20 --filter box,sobel,convolve,sharpen \
+    timeout 90 build/bin/bench_filters --reps 20 --filter box,sobel,convolve,sharpen,erode,dilate \
       --config u8x1 --out $G/filters_q.json >$G/filters_q.txt 2>&1 || echo "bench_filters: exit $?"
     grep -v "^$" $G/filters_q.txt | tail -30
+    timeout 90 build/bin/bench_filters --reps 20 --filter erode,dilate,bilateral \
+      --config f32x1,u8x4 --out $G/filters_q2.json >$G/filters_q2.txt 2>&1 || echo "bench_filters: exit $?"
+    grep -v "^$" $G/filters_q2.txt | tail -30
+    profile_kernel u8x1 erode morph_rect_u8_split
+    profile_kernel f32x1 erode morph_rect_kernel
+    profile_kernel u8x1 sobel dp4a
+    profile_kernel f32x1 bilateral bilateral_tile
     ;;
   *) echo "session17_device.sh: pack (here), a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p or q (on the device)" ;;
 esac

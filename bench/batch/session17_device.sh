@@ -682,7 +682,15 @@ case "${1:-}" in
     timeout 90 build/bin/bench_filters --reps 20 --filter erode,dilate,bilateral \
       --config f32x1,u8x4 --out $G/filters_q2.json >$G/filters_q2.txt 2>&1 || echo "bench_filters: exit $?"
     grep -v "^$" $G/filters_q2.txt | tail -30
-    profile_kernel u8x1 erode morph_rect_u8_split
+    # The u8 erode: the sliding-window kernel (default, 16 rows a thread), 8 and 32 rows, and
+    # the split kernel it replaces, one process each.
+    for v in "TEXCV_MORPH_U8_KERNEL=split" "TEXCV_MORPH_U8_ROWS=8" "TEXCV_MORPH_U8_ROWS=16" \
+      "TEXCV_MORPH_U8_ROWS=32"; do
+      echo "-- $v"
+      env "$v" timeout 30 build/bin/bench_filters --reps 20 --filter erode,dilate --config u8x1 \
+        --out $G/erode_ab.json 2>&1 | grep -E "^ *u8x1 .*(erode|dilate)" | head -4
+    done
+    profile_kernel u8x1 erode morph_rect_u8_slide
     profile_kernel f32x1 erode morph_rect_kernel
     profile_kernel u8x1 sobel dp4a
     profile_kernel f32x1 bilateral bilateral_tile

@@ -305,6 +305,8 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
 // misalignment (the view's start modulo 4), so that sub-views at any column take the words too.
 constexpr int kRectU8MaxTaps = tuning::Morph::kRectU8MaxTaps;  // morph_tuning.hpp
 constexpr int kRectU8Rows = tuning::Morph::kRectU8Rows;
+constexpr int kRectU8SlideRows = tuning::Morph::kRectU8SlideRows;
+constexpr int kRectU8SlidePrefetch = tuning::Morph::kRectU8SlidePrefetch;
 
 template <bool Max>
 __device__ __forceinline__ unsigned vpick(unsigned a, unsigned b) {
@@ -664,6 +666,158 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
           out[q] = __byte_perm(me, mo, 0x6240u);
         }
         std::uint8_t* op = morph_out_row<std::uint8_t>(d, y0 + r) + x0;
+        if (n == PX && (reinterpret_cast<std::uintptr_t>(op) & 15) == 0) {
+          *reinterpret_cast<uint4*>(op) = make_uint4(out[0], out[1], out[2], out[3]);
+        } else {
+#pragma unroll 1
+          for (int b = 0; b < n; ++b) {
+            const unsigned wv = b < 4 ? out[0] : b < 8 ? out[1] : b < 12 ? out[2] : out[3];
+            op[b] = static_cast<std::uint8_t>(wv >> (8 * (b & 3)));
+          }
+        }
+      }
+    }
+  }
+}
+
+// The u8 one-channel 3x3 and 5x5 rectangles on sliding windows of rows: each thread owns one
+// 16-byte source chunk of a row band (16 output pixels, RS output rows) and loads only that chunk
+// of each source row; the 4 to 8 bytes its window takes beyond the chunk come from the
+// neighbouring lanes' chunks (__shfl_*_sync; a warp is 32 neighbouring chunks of one band, lanes 0
+// and 31 load their outer word themselves). The picks along x are the split kernel's (even and
+// odd bytes as u16x2 lanes, VIMNMX3), computed once per source row and kept for the KY output rows
+// that use them (a ring of KY rows, indices known when compiling), so a thread holds KY rows of
+// picks instead of RS - 1 + KY. r: output x0's first tap relative to the chunk's first byte, the
+// same for every thread (x0 steps by 16 and rows by a pitch of 16-byte steps), in [-4, 3]; LW:
+// r < 0 (the window starts in the word before the chunk). Same bytes as the CPU (min and max of
+// integers do not depend on the order).
+// One source row of the sliding-window kernel as loaded: the thread's chunk and the outer words
+// lanes 0 and 31 load themselves (row null: a constant-border row).
+struct SlideRow {
+  const std::uint8_t* row;
+  uint4 c;
+  unsigned wl, wr, wr2;
+};
+
+template <bool Max, int KX, int KY, int RS, bool LW>
+__global__ void __launch_bounds__(kBlockX* kBlockY)
+    morph_rect_u8_slide_kernel(const MorphSrc s, const DstArgs d, const MorphAxisArgs ax,
+                               const MorphAxisArgs ay, const int r) {
+  static_assert(kBlockX == 32, "a warp is one row band of 32 chunks");
+  static_assert(KX % 2 == 1 && KY % 2 == 1 && KX >= 3 && KX <= 5 && KY >= 3, "3 or 5 taps");
+  constexpr int Q = 4;                            // output words a thread
+  constexpr int PX = 4 * Q;                       // output pixels a thread
+  constexpr int NA = Q + ((KX - 1) / 2 + 1) / 2;  // window words from the first tap
+  constexpr int T = RS - 1 + KY;                  // source rows
+  constexpr int PD = kRectU8SlidePrefetch;        // rows loaded ahead of the one folded
+  // Source words -1 .. 5 around the chunk (W[i + 1] is word i); window word k is made of words
+  // k + F and k + F + 1.
+  constexpr int F = LW ? -1 : 0;
+  static_assert(F + NA + 1 <= 6, "the window's words are at most word 5");
+  const unsigned full = 0xFFFFFFFFu;
+  const int lane = static_cast<int>(threadIdx.x);
+  const int x0 = static_cast<int>(blockIdx.x * kBlockX + threadIdx.x) * PX;
+  const int y0 = static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y) * RS;
+  if (y0 >= d.height) return;  // the same in the whole warp
+  std::uint8_t bv[1];
+  border_values<std::uint8_t, 1>(ax.bv, bv);
+  const unsigned bvw = 0x01010101u * bv[0];
+  const int first = x0 - ax.anchor;  // source x of output x0's first tap
+  const int c0 = first - r;          // the chunk's first byte (16-byte aligned in memory)
+  // Loads touch only aligned words and chunks holding a byte of the row, so never another page.
+  const bool chunk_ok = c0 < s.width && c0 + 16 > 0;
+  const bool left_ok = LW && lane == 0 && c0 - 1 >= 0 && c0 - 1 < s.width;
+  const bool right_ok = lane == kBlockX - 1 && c0 + 16 >= 0 && c0 + 16 < s.width;
+  const bool right2_ok = !LW && right_ok && c0 + 20 < s.width;
+  const bool active = x0 < d.width;
+  const bool inside = first >= 0 && first + PX + KX - 1 <= s.width && x0 + PX <= d.width;
+  const unsigned sel = 0x3210u + 0x1111u * static_cast<unsigned>(r & 3);
+  const int n = min(PX, d.width - x0);
+  // Source row t's loads (issued PD rows before it is folded, so that its latency overlaps the
+  // folding of the rows before it).
+  auto fetch = [&](int t) {
+    const int yy = y0 + t - ay.anchor;
+    const int iy = static_cast<unsigned>(yy) < static_cast<unsigned>(s.height)
+                       ? yy
+                       : border_index_out_of_line(yy, s.height, ay.border);
+    SlideRow f{iy >= 0 ? morph_row<std::uint8_t>(s, iy) : nullptr, make_uint4(0u, 0u, 0u, 0u), 0u,
+               0u, 0u};
+    if (f.row != nullptr) {
+      if (chunk_ok) f.c = __ldg(reinterpret_cast<const uint4*>(f.row + c0));
+      if (left_ok) f.wl = __ldg(reinterpret_cast<const unsigned*>(f.row + c0 - 4));
+      if (right_ok) f.wr = __ldg(reinterpret_cast<const unsigned*>(f.row + c0 + 16));
+      if (right2_ok) f.wr2 = __ldg(reinterpret_cast<const unsigned*>(f.row + c0 + 20));
+    }
+    return f;
+  };
+  SlideRow ahead[PD];
+#pragma unroll
+  for (int t = 0; t < PD && t < T; ++t) ahead[t] = fetch(t);
+  unsigned he[KY][Q], ho[KY][Q];  // the last KY source rows' picks along x, split
+#pragma unroll
+  for (int t = 0; t < T; ++t) {
+    const SlideRow f = ahead[t % PD];
+    if (t + PD < T) ahead[t % PD] = fetch(t + PD);
+    const int slot = t % KY;
+    unsigned W[7];
+    W[1] = f.c.x;
+    W[2] = f.c.y;
+    W[3] = f.c.z;
+    W[4] = f.c.w;
+    // Every lane shuffles (a row is the same in the whole warp, so null in all lanes or none).
+    W[5] = __shfl_down_sync(full, f.c.x, 1);
+    if constexpr (LW) {
+      W[0] = __shfl_up_sync(full, f.c.w, 1);
+      W[6] = 0u;
+    } else {
+      W[0] = 0u;
+      W[6] = __shfl_down_sync(full, f.c.y, 1);
+    }
+    if (left_ok) W[0] = f.wl;
+    if (right_ok) W[5] = f.wr;
+    if (right2_ok) W[6] = f.wr2;
+    if (f.row != nullptr && inside) {
+      unsigned e[NA], o[NA];  // the window's bytes from the first tap, split
+#pragma unroll
+      for (int k = 0; k < NA; ++k) {
+        const unsigned a = __byte_perm(W[k + F + 1], W[k + F + 2], sel);
+        e[k] = even_bytes(a);
+        o[k] = odd_bytes(a);
+      }
+#pragma unroll
+      for (int q = 0; q < Q; ++q) {
+        he[slot][q] = pick_taps<Max, KX, 0>(e, o, q);
+        ho[slot][q] = pick_taps<Max, KX, 1>(o, e, q);
+      }
+    } else {
+      // A constant-border row is the value itself; threads at the row's ends go byte by byte
+      // (out of line).
+#pragma unroll
+      for (int q = 0; q < Q; ++q) {
+        const unsigned m4 =
+            f.row == nullptr || !active
+                ? bvw
+                : rect_u8_word_border<Max>(f.row, first + 4 * q, KX, s.width, ax.border, bv[0]);
+        he[slot][q] = even_bytes(m4);
+        ho[slot][q] = odd_bytes(m4);
+      }
+    }
+    // Output row t - KY + 1 has all its source rows: fold them and store it.
+    if (t >= KY - 1 && active) {
+      const int ro = t - (KY - 1);
+      if (y0 + ro < d.height) {
+        unsigned out[Q];
+#pragma unroll
+        for (int q = 0; q < Q; ++q) {
+          unsigned me = he[ro % KY][q], mo = ho[ro % KY][q];
+#pragma unroll
+          for (int j = 1; j < KY; j += 2) {
+            me = pick3_u16x2<Max>(me, he[(ro + j) % KY][q], he[(ro + j + 1) % KY][q]);
+            mo = pick3_u16x2<Max>(mo, ho[(ro + j) % KY][q], ho[(ro + j + 1) % KY][q]);
+          }
+          out[q] = __byte_perm(me, mo, 0x6240u);
+        }
+        std::uint8_t* op = morph_out_row<std::uint8_t>(d, y0 + ro) + x0;
         if (n == PX && (reinterpret_cast<std::uintptr_t>(op) & 15) == 0) {
           *reinterpret_cast<uint4*>(op) = make_uint4(out[0], out[1], out[2], out[3]);
         } else {

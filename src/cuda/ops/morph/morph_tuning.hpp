@@ -18,11 +18,18 @@ struct MorphSm90 {
   // choice (the f32 kernel's 8 rows), not swept yet.
   static constexpr int kRectU8MaxTaps = 15;
   static constexpr int kRectU8Rows = 8;
+  // Output rows a thread of the u8 sliding-window kernel (3x3 and 5x5, morph_rect_u8_slide_kernel):
+  // its source rows are RS + KY - 1, each loaded once. A first choice; TEXCV_MORPH_U8_ROWS=8 or 32
+  // measures the others.
+  static constexpr int kRectU8SlideRows = 16;
+  // Source rows its threads load ahead of the row they fold (each is a 16-byte load in flight).
+  static constexpr int kRectU8SlidePrefetch = 3;
 };
 
 using Morph = MorphSm90;
 
 static_assert(Morph::kFusedRectMax % 2 == 1, "an odd side");
-static_assert(Morph::kRectU8MaxTaps >= 1 && Morph::kRectU8Rows >= 1, "at least one tap and row");
+static_assert(Morph::kRectU8MaxTaps >= 1 && Morph::kRectU8Rows >= 1 && Morph::kRectU8SlideRows >= 1,
+              "at least one tap and row");
 
 }  // namespace texcv::cuda::ops::tuning

@@ -688,7 +688,7 @@ case "${1:-}" in
       "TEXCV_MORPH_U8_ROWS=32"; do
       echo "-- $v"
       env "$v" timeout 30 build/bin/bench_filters --reps 20 --filter erode,dilate --config u8x1 \
-        --out $G/erode_ab.json 2>&1 | grep -E "^ *u8x1 .*(erode|dilate)" | head -4
+        --out $G/erode_ab.json 2>&1 | grep -E "^(erode|dilate) " | head -6
     done
     profile_kernel u8x1 erode morph_rect_u8_slide
     profile_kernel f32x1 erode morph_rect_kernel

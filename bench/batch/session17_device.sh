@@ -690,8 +690,14 @@ case "${1:-}" in
       env "$v" timeout 30 build/bin/bench_filters --reps 20 --filter erode,dilate --config u8x1 \
         --out $G/erode_ab.json 2>&1 | grep -E "^(erode|dilate) " | head -6
     done
+    # f32: the sliding-window kernel (default) and the fused kernel.
+    for v in "TEXCV_MORPH_F32_KERNEL=fused" "TEXCV_MORPH_F32_KERNEL=slide"; do
+      echo "-- $v"
+      env "$v" timeout 30 build/bin/bench_filters --reps 20 --filter erode --config f32x1 \
+        --out $G/erode_f32_ab.json 2>&1 | grep -E "^erode " | head -4
+    done
     profile_kernel u8x1 erode morph_rect_u8_slide
-    profile_kernel f32x1 erode morph_rect_kernel
+    profile_kernel f32x1 erode morph_rect_f32_slide
     profile_kernel u8x1 sobel dp4a
     profile_kernel f32x1 bilateral bilateral_tile
     ;;

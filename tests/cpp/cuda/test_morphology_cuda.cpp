@@ -135,6 +135,60 @@ TEST(MorphCuda, U8SlidingWindowRectanglesAcrossWarpsIdenticalToCpu) {
   }
 }
 
+// f32's sliding-window kernel (3x3 and 5x5 anchored at the centre, rows at 16-byte steps): rows
+// wider than a warp's 128 pixels, several row bands with a partial last one, NaN, infinities and
+// signed zeros (only the CPU's order of picks gives the same bytes), sources at 16-byte offsets
+// (the kernel) and at 4 and 8 bytes (the fused kernel), outputs at odd columns (scalar stores),
+// every border, 1 and 2 iterations (2 enlarges 3x3 to 5x5), and off-centre anchors (the fused
+// kernel).
+TEST(MorphCuda, F32SlidingWindowRectanglesIdenticalToCpu) {
+  TEXCV_REQUIRE_GPU();
+  constexpr int w = 301, h = 37;
+  Image host = test::random_image(w, h, 1, ElemType::f32, 6262);
+  const float specials[] = {std::numeric_limits<float>::quiet_NaN(),
+                            std::numeric_limits<float>::infinity(),
+                            -std::numeric_limits<float>::infinity(), 0.0f, -0.0f};
+  std::mt19937 g(91);
+  std::uniform_int_distribution<int> pick(0, 4), coin(0, 7);
+  for (int y = 0; y < h; ++y) {
+    float* r = host.view().row<float>(y);
+    for (int x = 0; x < w; ++x)
+      if (coin(g) == 0) r[x] = specials[pick(g)];
+  }
+  Image dsrc(w + 4, h + 2, 1, ElemType::f32, Location::device);
+  Image dout(w + 1, h, 1, ElemType::f32, Location::device);
+  ASSERT_EQ(dsrc.view().pitch % 16, 0u);
+  for (int ox : {0, 4, 1, 2}) {
+    const ImageView sv = dsrc.view().roi({ox, 1, w, h});
+    const ImageView dv = dout.view().roi({ox == 4 ? 1 : 0, 0, w, h});
+    texcv::copy(host, sv);
+    for (int k : {3, 5})
+      for (int a : {-1, 0})
+        for (int it : {1, 2})
+          for (int bi = 0; bi < kBorderCases; ++bi)
+            for (MorphOp op : {MorphOp::erode, MorphOp::dilate}) {
+              MorphParams p;
+              p.ksize_x = p.ksize_y = k;
+              p.anchor_x = p.anchor_y = a;
+              p.iterations = it;
+              p.border = border_case(bi);
+              Image want(w, h, 1, ElemType::f32);
+              morphology(host, want, op, p);
+              test::poison(dout);
+              morphology(sv, dv, op, p);
+              const Image got = test::to_host(dv);
+              const test::Diff d = test::compare(got, want);
+              EXPECT_EQ(differing_elements(got, want), 0)
+                  << to_string(op) << " " << k << "x" << k << " anchor " << a << " iterations "
+                  << it << " " << border_name(bi) << " offset " << ox << ": not byte-identical; "
+                  << d.describe();
+              EXPECT_EQ(d.count, 0)
+                  << to_string(op) << " " << k << "x" << k << " anchor " << a << " iterations "
+                  << it << " " << border_name(bi) << " offset " << ox << ": " << d.describe();
+            }
+  }
+}
+
 // f32 sources sprinkled with NaN, +-inf, +-0 and +-FLT_MAX: min/max keep the first of equal or
 // unordered values, so only the CPU's exact comparison order gives the same bytes.
 TEST(MorphCuda, F32SpecialValuesIdenticalToCpu) {

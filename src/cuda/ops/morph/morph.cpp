@@ -7,6 +7,8 @@
 // Other elements (ellipse, cross) run as one run of ones per element row in a single kernel. The
 // kernels are in morph_kernels.cuh.
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
 #include <limits>
 #include <memory>
 #include <string>
@@ -177,5 +179,28 @@ void morph_subtract(const ImageView& a, const ImageView& b, const ImageView& dst
     ops::launch_morph_subtract<T>(sa, sb, o, static_cast<cudaStream_t>(stream));
   });
 }
+
+namespace ops {
+
+int u8_slide_rows() {
+  static const int rows = [] {
+    const char* k = std::getenv("TEXCV_MORPH_U8_KERNEL");
+    if (k != nullptr && std::strcmp(k, "split") == 0) return 0;
+    const char* v = std::getenv("TEXCV_MORPH_U8_ROWS");
+    const int n = v != nullptr ? std::atoi(v) : 0;
+    return n == 8 || n == 16 || n == 32 ? n : tuning::Morph::kRectU8SlideRows;
+  }();
+  return rows;
+}
+
+bool fused_f32_forced() {
+  static const bool fused = [] {
+    const char* v = std::getenv("TEXCV_MORPH_F32_KERNEL");
+    return v != nullptr && std::strcmp(v, "fused") == 0;
+  }();
+  return fused;
+}
+
+}  // namespace ops
 
 }  // namespace texcv::cuda

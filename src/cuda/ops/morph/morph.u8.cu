@@ -1,28 +1,8 @@
 // Morphology kernels for u8 images, the u8 one-channel rectangle kernels on 32-bit words, and the
 // fused rectangle kernel on u8x4 pixel words.
-#include <cstdlib>
-#include <cstring>
-
 #include "src/cuda/ops/morph/morph_kernels.cuh"
 
 namespace texcv::cuda::ops {
-
-namespace {
-
-// Output rows a thread of the sliding-window kernel: the tuning's, or 8 / 16 / 32 from
-// TEXCV_MORPH_U8_ROWS (an A/B aid); 0 when TEXCV_MORPH_U8_KERNEL=split (the split kernel instead).
-int slide_rows() {
-  static const int rows = [] {
-    const char* k = std::getenv("TEXCV_MORPH_U8_KERNEL");
-    if (k != nullptr && std::strcmp(k, "split") == 0) return 0;
-    const char* v = std::getenv("TEXCV_MORPH_U8_ROWS");
-    const int n = v != nullptr ? std::atoi(v) : 0;
-    return n == 8 || n == 16 || n == 32 ? n : kRectU8SlideRows;
-  }();
-  return rows;
-}
-
-}  // namespace
 
 TEXCV_INSTANTIATE_MORPH(std::uint8_t)
 template void launch_morph_rect<U8x4Word>(const MorphSrc&, const DstArgs&, int, bool,
@@ -42,7 +22,7 @@ void launch_morph_rect_u8(const MorphSrc& s, const DstArgs& d, bool max, const M
     // 3x3 and 5x5 whose first tap lies within 4 bytes of a chunk: the sliding-window kernel
     // (every anchor of a source whose rows start at 16-byte steps).
     const int r = s0 <= 3 ? s0 : s0 >= 12 ? s0 - 16 : 99;
-    const int rows = slide_rows();
+    const int rows = u8_slide_rows();
     if (r != 99 && rows != 0 && ax.n == ay.n && (ax.n == 3 || ax.n == 5)) {
       const dim3 b(kBlockX, kBlockY);
       auto go = [&]<int K, int RS, bool LW>() {

@@ -306,7 +306,7 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
 constexpr int kRectU8MaxTaps = tuning::Morph::kRectU8MaxTaps;  // morph_tuning.hpp
 constexpr int kRectU8Rows = tuning::Morph::kRectU8Rows;
 constexpr int kRectU8SlideRows = tuning::Morph::kRectU8SlideRows;
-constexpr int kRectU8SlidePrefetch = tuning::Morph::kRectU8SlidePrefetch;
+constexpr int kRectSlidePrefetch = tuning::Morph::kRectSlidePrefetch;
 
 template <bool Max>
 __device__ __forceinline__ unsigned vpick(unsigned a, unsigned b) {
@@ -709,7 +709,7 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
   constexpr int PX = 4 * Q;                       // output pixels a thread
   constexpr int NA = Q + ((KX - 1) / 2 + 1) / 2;  // window words from the first tap
   constexpr int T = RS - 1 + KY;                  // source rows
-  constexpr int PD = kRectU8SlidePrefetch;        // rows loaded ahead of the one folded
+  constexpr int PD = kRectSlidePrefetch;          // rows loaded ahead of the one folded
   // Source words -1 .. 5 around the chunk (W[i + 1] is word i); window word k is made of words
   // k + F and k + F + 1.
   constexpr int F = LW ? -1 : 0;
@@ -827,6 +827,141 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
             op[b] = static_cast<std::uint8_t>(wv >> (8 * (b & 3)));
           }
         }
+      }
+    }
+  }
+}
+
+// The pick along x of n taps for output pixel x (first tap x - anchor... given as `first`), pixel
+// by pixel with the border, from tap 0 (the f32 sliding-window kernel's threads at a row's ends).
+template <bool Max>
+__device__ __noinline__ float rect_f32_px_border(const float* row, int first, int n, int width,
+                                                 Border border, float bv) {
+  const float bvs[1] = {bv};
+  float v[1];
+  load_px_border<float, 1>(row, first, width, border, bvs, v);
+  float m = v[0];
+  for (int i = 1; i < n; ++i) {
+    load_px_border<float, 1>(row, first + i, width, border, bvs, v);
+    m = morph_pick<Max>(m, v[0]);
+  }
+  return m;
+}
+
+// f32, one channel: 3x3 and 5x5 rectangles anchored at their centre on sliding windows of rows.
+// Each thread owns 4 neighbouring pixels of a row band (RS output rows) and loads one 16-byte
+// chunk a source row; the K / 2 pixels its window takes on each side come from the neighbouring
+// lanes (lanes 0 and 31 load theirs), and its rows are loaded kRectSlidePrefetch ahead of the one
+// it folds. Each source row's picks along x are kept for the K output rows that use them (a ring
+// of K rows). The picks are the fused kernel's and the CPU's, in the same order (taps left to
+// right from the first, rows top to bottom from the first), so NaN, -0 and equal values give the
+// same bytes. Sources whose rows start at 16-byte steps.
+template <bool Max, int K, int RS>
+__global__ void __launch_bounds__(kBlockX* kBlockY)
+    morph_rect_f32_slide_kernel(const MorphSrc s, const DstArgs d, const MorphAxisArgs ax,
+                                const MorphAxisArgs ay) {
+  static_assert(kBlockX == 32, "a warp is one row band of 32 chunks");
+  static_assert(K == 3 || K == 5, "3 or 5 taps");
+  constexpr int A = K / 2;  // the anchor: pixels on each side
+  constexpr int PX = 4;     // output pixels a thread
+  constexpr int T = RS - 1 + K;
+  constexpr int PD = kRectSlidePrefetch;
+  const unsigned full = 0xFFFFFFFFu;
+  const int lane = static_cast<int>(threadIdx.x);
+  const int x0 = static_cast<int>(blockIdx.x * kBlockX + threadIdx.x) * PX;
+  const int y0 = static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y) * RS;
+  if (y0 >= d.height) return;  // the same in the whole warp
+  float bv[1];
+  border_values<float, 1>(ax.bv, bv);
+  const bool chunk_ok = x0 < s.width;
+  const bool left_ok = lane == 0 && x0 - A >= 0 && x0 - A < s.width;
+  const bool right_ok = lane == kBlockX - 1 && x0 + PX + A <= s.width;
+  const bool active = x0 < d.width;
+  const bool inside = x0 - A >= 0 && x0 + PX + A <= s.width && x0 + PX <= d.width;
+  const int n = min(PX, d.width - x0);
+  struct Row {
+    const float* row;
+    float4 c;
+    float l[A], r[A];
+  };
+  auto fetch = [&](int t) {
+    const int yy = y0 + t - ay.anchor;
+    const int iy = static_cast<unsigned>(yy) < static_cast<unsigned>(s.height)
+                       ? yy
+                       : border_index_out_of_line(yy, s.height, ay.border);
+    Row f;
+    f.row = iy >= 0 ? morph_row<float>(s, iy) : nullptr;
+    f.c = make_float4(0.f, 0.f, 0.f, 0.f);
+#pragma unroll
+    for (int i = 0; i < A; ++i) f.l[i] = f.r[i] = 0.f;
+    if (f.row != nullptr) {
+      if (chunk_ok) f.c = __ldg(reinterpret_cast<const float4*>(f.row + x0));
+#pragma unroll
+      for (int i = 0; i < A; ++i) {
+        if (left_ok) f.l[i] = __ldg(f.row + x0 - A + i);
+        if (right_ok) f.r[i] = __ldg(f.row + x0 + PX + i);
+      }
+    }
+    return f;
+  };
+  Row ahead[PD];
+#pragma unroll
+  for (int t = 0; t < PD && t < T; ++t) ahead[t] = fetch(t);
+  float hv[K][PX];  // the last K source rows' picks along x
+#pragma unroll
+  for (int t = 0; t < T; ++t) {
+    const Row f = ahead[t % PD];
+    if (t + PD < T) ahead[t % PD] = fetch(t + PD);
+    const int slot = t % K;
+    // The window: pixels x0 - A .. x0 + PX - 1 + A (every lane shuffles; a row is null in all
+    // lanes of the warp or none).
+    float P[PX + 2 * A];
+    P[A] = f.c.x;
+    P[A + 1] = f.c.y;
+    P[A + 2] = f.c.z;
+    P[A + 3] = f.c.w;
+    P[A - 1] = __shfl_up_sync(full, f.c.w, 1);
+    P[PX + A] = __shfl_down_sync(full, f.c.x, 1);
+    if constexpr (A == 2) {
+      P[0] = __shfl_up_sync(full, f.c.z, 1);
+      P[PX + A + 1] = __shfl_down_sync(full, f.c.y, 1);
+    }
+#pragma unroll
+    for (int i = 0; i < A; ++i) {
+      if (left_ok) P[i] = f.l[i];
+      if (right_ok) P[PX + A + i] = f.r[i];
+    }
+    if (f.row != nullptr && inside) {
+#pragma unroll
+      for (int p = 0; p < PX; ++p) {
+        float m = P[p];
+#pragma unroll
+        for (int i = 1; i < K; ++i) m = morph_pick<Max>(m, P[p + i]);
+        hv[slot][p] = m;
+      }
+    } else {
+      // A constant-border row is the value itself; threads at the row's ends go pixel by pixel
+      // (out of line).
+#pragma unroll
+      for (int p = 0; p < PX; ++p)
+        hv[slot][p] =
+            f.row == nullptr || !active
+                ? bv[0]
+                : rect_f32_px_border<Max>(f.row, x0 + p - A, K, s.width, ax.border, bv[0]);
+    }
+    // Output row t - K + 1 has all its source rows: fold them, top to bottom, and store it.
+    if (t >= K - 1 && active) {
+      const int ro = t - (K - 1);
+      if (y0 + ro < d.height) {
+        float out[PX];
+#pragma unroll
+        for (int p = 0; p < PX; ++p) {
+          float m = hv[ro % K][p];
+#pragma unroll
+          for (int j = 1; j < K; ++j) m = morph_pick<Max>(m, hv[(ro + j) % K][p]);
+          out[p] = m;
+        }
+        store_elems<float, PX>(morph_out_row<float>(d, y0 + ro) + x0, out, n);
       }
     }
   }
@@ -950,6 +1085,29 @@ void launch_morph_rect(const MorphSrc& s, const DstArgs& d, int channels, bool m
   // Instantiated for 1-channel f32 and u8x4 words only: the host takes this path for nothing
   // else (measured).
   if constexpr (std::is_same_v<T, float> || std::is_same_v<T, U8x4Word>) {
+    if constexpr (std::is_same_v<T, float>) {
+      // 3x3 and 5x5 anchored at the centre, rows at 16-byte steps: the sliding-window kernel.
+      const auto addr = reinterpret_cast<std::uintptr_t>(s.data);
+      if (channels == 1 && ax.n == ay.n && (ax.n == 3 || ax.n == 5) && ax.anchor == ax.n / 2 &&
+          ay.anchor == ay.n / 2 && addr % 16 == 0 && s.pitch % 16 == 0 && !fused_f32_forced()) {
+        constexpr int RS = tuning::Morph::kRectF32SlideRows;
+        const dim3 g = grid_for(d.width, (d.height + RS - 1) / RS, 4);
+        auto go = [&]<int K>() {
+          if (max)
+            morph_rect_f32_slide_kernel<true, K, RS>
+                <<<g, dim3(kBlockX, kBlockY), 0, st>>>(s, d, ax, ay);
+          else
+            morph_rect_f32_slide_kernel<false, K, RS>
+                <<<g, dim3(kBlockX, kBlockY), 0, st>>>(s, d, ax, ay);
+        };
+        if (ax.n == 3)
+          go.template operator()<3>();
+        else
+          go.template operator()<5>();
+        TEXCV_CUDA_CHECK_LAUNCH(morph_op(max));
+        return;
+      }
+    }
     if (channels == 1) {
       constexpr int R = kRectRows<1>;
       const dim3 g = grid_for(d.width, (d.height + R - 1) / R, kMorphPx<T>);

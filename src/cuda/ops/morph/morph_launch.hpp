@@ -54,6 +54,12 @@ void launch_morph_rows(const MorphSrc& s, const DstArgs& d, int channels, bool m
 template <typename T>
 void launch_morph_cols(const MorphSrc& s, const DstArgs& d, int channels, bool max,
                        const MorphAxisArgs& a, cudaStream_t st);
+// A/B aids read once from the environment (morph.cpp): the u8 sliding-window kernel's output rows
+// a thread (the tuning's, or 8 / 16 / 32 from TEXCV_MORPH_U8_ROWS; 0 with
+// TEXCV_MORPH_U8_KERNEL=split, which keeps the split kernel), and whether f32's 3x3 and 5x5 stay on
+// the fused kernel (TEXCV_MORPH_F32_KERNEL=fused).
+int u8_slide_rows();
+bool fused_f32_forced();
 // A whole rectangle in one kernel (rows ax, columns ay), no temporary.
 template <typename T>
 void launch_morph_rect(const MorphSrc& s, const DstArgs& d, int channels, bool max,

@@ -22,14 +22,20 @@ struct MorphSm90 {
   // its source rows are RS + KY - 1, each loaded once. A first choice; TEXCV_MORPH_U8_ROWS=8 or 32
   // measures the others.
   static constexpr int kRectU8SlideRows = 16;
-  // Source rows its threads load ahead of the row they fold (each is a 16-byte load in flight).
-  static constexpr int kRectU8SlidePrefetch = 3;
+  // f32's sliding-window kernel (3x3 and 5x5 anchored at the centre, 4 pixels a thread): output
+  // rows a thread. A first choice.
+  static constexpr int kRectF32SlideRows = 16;
+  // Source rows the sliding-window kernels' threads load ahead of the row they fold (each a
+  // 16-byte load in flight).
+  static constexpr int kRectSlidePrefetch = 3;
 };
 
 using Morph = MorphSm90;
 
 static_assert(Morph::kFusedRectMax % 2 == 1, "an odd side");
-static_assert(Morph::kRectU8MaxTaps >= 1 && Morph::kRectU8Rows >= 1 && Morph::kRectU8SlideRows >= 1,
+static_assert(Morph::kRectU8MaxTaps >= 1 && Morph::kRectU8Rows >= 1 &&
+                  Morph::kRectU8SlideRows >= 1 && Morph::kRectF32SlideRows >= 1 &&
+                  Morph::kRectSlidePrefetch >= 1,
               "at least one tap and row");
 
 }  // namespace texcv::cuda::ops::tuning

@@ -696,6 +696,9 @@ case "${1:-}" in
       env "$v" timeout 30 build/bin/bench_filters --reps 20 --filter erode --config f32x1 \
         --out $G/erode_f32_ab.json 2>&1 | grep -E "^erode " | head -4
     done
+    # f32 resize to half size (the half-size kernel now takes f32: linear and area).
+    timeout 60 build/bin/bench_geometry --reps 20 --filter resize --config f32x1,f32x3 \
+      --out $G/resize_q.json 2>&1 | grep -E "^resize .*0\.5" | head -20
     profile_kernel u8x1 erode morph_rect_u8_slide
     profile_kernel f32x1 erode morph_rect_f32_slide
     profile_kernel u8x1 sobel dp4a

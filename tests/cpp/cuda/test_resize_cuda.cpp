@@ -6,6 +6,9 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstring>
+#include <limits>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -156,6 +159,72 @@ TEST(ResizeHalfCuda, U8AndU16MatchTheCpuAndTheMeanBitForBit) {
             }
           }
       }
+}
+
+// resize to exactly half size on f32 (linear and area, the half-size kernel on aligned images):
+// the CPU's float operations in its order, so the same bits, -0 included (area's sums start from
+// 0 and turn a -0 block into +0, linear keeps it), NaN, infinities, FLT_MAX (whose halves add
+// back to it) and subnormals (halving rounds them). 1, 3 and 4 channels, rows that end inside a
+// thread's chunk, whole images and sub-images (the general kernels), outputs poisoned first.
+TEST(ResizeHalfCuda, F32MatchesTheCpuBitForBit) {
+  TEXCV_REQUIRE_GPU();
+  const float specials[] = {std::numeric_limits<float>::quiet_NaN(),
+                            std::numeric_limits<float>::infinity(),
+                            -std::numeric_limits<float>::infinity(),
+                            0.0f,
+                            -0.0f,
+                            std::numeric_limits<float>::max(),
+                            -std::numeric_limits<float>::max(),
+                            std::numeric_limits<float>::denorm_min(),
+                            3 * std::numeric_limits<float>::denorm_min(),
+                            -5 * std::numeric_limits<float>::denorm_min()};
+  struct Shape {
+    int sw, sh, dw, dh;
+  };
+  for (int c : {1, 3, 4})
+    for (const Shape sh : {Shape{64, 48, 32, 24}, Shape{74, 46, 37, 23}, Shape{2000, 6, 1000, 3},
+                           Shape{101, 69, 50, 34}}) {
+      Image src = random_image(sh.sw, sh.sh, c, ElemType::f32, 11 * sh.sw + c);
+      std::mt19937 g(static_cast<std::uint32_t>(sh.sw + c));
+      std::uniform_int_distribution<int> pick(0, 9), coin(0, 5);
+      for (int y = 0; y < sh.sh; ++y) {
+        float* r = src.view().row<float>(y);
+        for (int k = 0; k < sh.sw * c; ++k)
+          if (coin(g) == 0) r[k] = specials[pick(g)];
+      }
+      // A block of four -0: linear gives -0, area +0 (checked on the CPU below).
+      for (int k = 0; k < c; ++k)
+        for (int j = 0; j < 4; ++j) src.view().row<float>(j / 2)[(j % 2) * c + k] = -0.0f;
+      for (Interp ip : {Interp::linear, Interp::area}) {
+        ResizeParams p;
+        p.interp = ip;
+        Image want(sh.dw, sh.dh, c, ElemType::f32);
+        texcv::resize(src, want, p);
+        const std::string what = "f32 c" + std::to_string(c) + " " + std::to_string(sh.sw) + "x" +
+                                 std::to_string(sh.sh) + " " + to_string(ip);
+        EXPECT_EQ(std::signbit(want.view().row<float>(0)[0]), ip == Interp::linear) << what;
+        for (Layout l : {Layout::image, Layout::roi}) {
+          const Dev in = upload(src, l);
+          const Dev out = device_image(sh.dw, sh.dh, c, ElemType::f32, l, 1, 2);
+          texcv::resize(in.view, out.view, p);
+          const Image all = to_host(out.owner.view());
+          const ImageView got = all.view().roi(out.rect);
+          long bad = 0;
+          for (int y = 0; y < sh.dh; ++y) {
+            const auto* a = got.row<const unsigned char>(y);
+            const auto* b = want.view().row<const unsigned char>(y);
+            for (int k = 0; k < sh.dw * c; ++k) {
+              float fa, fb;
+              std::memcpy(&fa, a + 4 * k, 4);
+              std::memcpy(&fb, b + 4 * k, 4);
+              bad += std::memcmp(&fa, &fb, 4) != 0 && !(std::isnan(fa) && std::isnan(fb));
+            }
+          }
+          EXPECT_EQ(bad, 0) << what << " " << to_string(l) << ": elements not bit-identical";
+          EXPECT_EQ(test::written_outside(all.view(), out.rect), 0) << what << " " << to_string(l);
+        }
+      }
+    }
 }
 
 // resize to exactly twice the size on u8 and u16 with linear interpolation: the integer kernel

@@ -287,16 +287,20 @@ __device__ __forceinline__ void resize_area_sep_body(const Src src, const DstArg
   }
 }
 
-// ---- Exactly half size, u8 and u16 (Interp::linear or area, no align_corners) ----
+// ---- Exactly half size (Interp::linear or area, no align_corners) ----
 //
 // Each output element is then the mean of a 2x2 block: linear's taps are 2x and 2x + 1 with
-// weights 0.5, area's cells are the same block, and sampling.hpp's float passes are exact on such
-// sums, so the result is the sum s of the four rounded half to even, (s + 1 + ((s >> 2) & 1)) >> 2,
-// as the CPU backend's resize_half_linear computes it. A thread makes one chunk of an output row,
+// weights 0.5, area's cells are the same block. For u8 and u16 sampling.hpp's float passes are
+// exact on such sums, so the result is the sum s of the four rounded half to even,
+// (s + 1 + ((s >> 2) & 1)) >> 2, as the CPU backend's resize_half_linear computes it. f32 takes
+// the CPU's float operations in its order: linear (resize_half_linear) r = a * 0.5 + b * 0.5 per
+// row, then r0 * 0.5 + r1 * 0.5; area (resize_area_shrink, whose sums start from 0, which turns a
+// -0 into +0) (0 + a * 0.5) + b * 0.5 per row, then (0 + r0 * 0.5) + r1 * 0.5 (the library is
+// compiled without fused multiply-adds, as the CPU). A thread makes one chunk of an output row,
 // kE elements (16 bytes; 48 for 3 channels, whole pixels), from 2 kE elements of each of the two
 // source rows, with 16-byte loads and stores; a chunk cut by the row's end element by element.
 // Launched only when both images' pointers and pitches are 16-byte aligned (resize_half_fits).
-template <typename T, int C>
+template <typename T, int C, bool Area = false>
 struct ResizeHalfCall {
   static constexpr int kE = static_cast<int>(16 / sizeof(T)) * (C == 3 ? 3 : 1);
   static constexpr int kV = kE * static_cast<int>(sizeof(T)) / 16;  // 16-byte stores
@@ -308,8 +312,21 @@ struct ResizeHalfCall {
   int elems;  // output elements a row: width * C
   int height;
 
-  static __device__ __forceinline__ T mean(unsigned s) {
-    return static_cast<T>((s + 1u + ((s >> 2) & 1u)) >> 2);
+  static __device__ __forceinline__ T mean(T a0, T a1, T b0, T b1) {
+    if constexpr (std::is_same_v<T, float>) {
+      if constexpr (Area) {
+        const float r0 = (0.0f + a0 * 0.5f) + a1 * 0.5f;
+        const float r1 = (0.0f + b0 * 0.5f) + b1 * 0.5f;
+        return (0.0f + r0 * 0.5f) + r1 * 0.5f;
+      } else {
+        const float r0 = a0 * 0.5f + a1 * 0.5f;
+        const float r1 = b0 * 0.5f + b1 * 0.5f;
+        return r0 * 0.5f + r1 * 0.5f;
+      }
+    } else {
+      const unsigned s = static_cast<unsigned>(a0) + a1 + b0 + b1;
+      return static_cast<T>((s + 1u + ((s >> 2) & 1u)) >> 2);
+    }
   }
   __device__ __forceinline__ void operator()() const {
     const int e0 = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x) * kE;
@@ -333,7 +350,7 @@ struct ResizeHalfCall {
 #pragma unroll
       for (int j = 0; j < kE; ++j) {
         const int s0 = 2 * C * (j / C) + j % C;  // element c of source pixel 2x, then 2x + 1
-        po[j] = mean(static_cast<unsigned>(pa[s0]) + pa[s0 + C] + pb[s0] + pb[s0 + C]);
+        po[j] = mean(pa[s0], pa[s0 + C], pb[s0], pb[s0 + C]);
       }
 #pragma unroll
       for (int i = 0; i < kV; ++i) reinterpret_cast<uint4*>(o)[i] = out[i];
@@ -341,16 +358,16 @@ struct ResizeHalfCall {
     }
     for (int j = 0; j < elems - e0; ++j) {
       const int s0 = 2 * C * (j / C) + j % C;
-      o[j] = mean(static_cast<unsigned>(a[s0]) + a[s0 + C] + b[s0] + b[s0 + C]);
+      o[j] = mean(a[s0], a[s0 + C], b[s0], b[s0 + C]);
     }
   }
 };
 
-// Whether resize_half applies: u8 or u16, linear or area, both axes exactly 2 without
-// align_corners, the source at least twice the destination, 16-byte aligned pointers and pitches.
+// Whether resize_half applies: linear or area, both axes exactly 2 without align_corners, the
+// source at least twice the destination, 16-byte aligned pointers and pitches.
 template <typename T, int C>
 bool resize_half_fits(const GlobalSource<T, C>& src, const DstArgs& d, const ResizeArgs& a) {
-  if constexpr (std::is_same_v<T, float> || C == 2) {
+  if constexpr (C == 2) {
     return false;
   } else {
     auto aligned = [](const void* p, std::size_t pitch) {
@@ -575,15 +592,28 @@ struct ResizeCoord {
 
 template <typename T, int C, class Src>
 void launch_resize_src(const Src& src, const DstArgs& d, const ResizeArgs& a, cudaStream_t st) {
-  // u8 and u16 (not 2 channels) on plain loads: the exact half and double sizes.
-  if constexpr (std::is_same_v<Src, GlobalSource<T, C>> && !std::is_same_v<T, float> && C != 2) {
+  // Plain loads (not 2 channels): the exact half size, and for u8 and u16 the exact double size.
+  if constexpr (std::is_same_v<Src, GlobalSource<T, C>> && C != 2) {
     if (resize_half_fits<T, C>(src, d, a)) {
-      using Call = ResizeHalfCall<T, C>;
       const int elems = d.width * C;
-      const Call c{src.data, src.pitch, d.data, d.pitch, elems, d.height};
-      launch_resize_call<T, C, Src>(grid_for(elems, d.height, Call::kE), c, st);
+      auto half = [&]<bool Area>() {
+        using Call = ResizeHalfCall<T, C, Area>;
+        const Call c{src.data, src.pitch, d.data, d.pitch, elems, d.height};
+        launch_resize_call<T, C, Src>(grid_for(elems, d.height, Call::kE), c, st);
+      };
+      // u8 and u16 give the same bytes either way (the exact mean): one kernel.
+      if constexpr (std::is_same_v<T, float>) {
+        if (a.s.interp == Interp::area)
+          half.template operator()<true>();
+        else
+          half.template operator()<false>();
+      } else {
+        half.template operator()<false>();
+      }
       return;
     }
+  }
+  if constexpr (std::is_same_v<Src, GlobalSource<T, C>> && !std::is_same_v<T, float> && C != 2) {
     if (resize_double_fits<T, C>(src, d, a)) {
       using Call = ResizeDoubleCall<T, C>;
       constexpr int kRows = 8;  // source rows a thread: 2 of every 10 row sums made twice

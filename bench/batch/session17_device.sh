@@ -669,12 +669,11 @@ case "${1:-}" in
   q)
     # Twenty-third/twenty-fourth sessions, issue 21: u8 one-channel separable filters with dyadic
     # int8 taps (box 3/5, sobel, scharr, the fixed 3- and 5-tap Gaussians) run as the 2-D dp4a
-    # kernel of their taps' outer product. test_cuda's filter, morphology and batched-launch
-    # tests, then bench_filters' u8x1 rows with NPP in the same process (before, H100 5bead0d:
+    # kernel of their taps' outer product; the sliding-window rectangles (u8 and f32), f32 resize
+    # to half size. All of test_cuda, then bench_filters' u8x1 rows with NPP in the same process (before, H100 5bead0d:
     # box 5x5 0.1968 ms, sobel 0.1306; NPP 0.125 and 0.073), the morphology rows of every
     # config, then ncu on the kernels that still trail (profile_kernel).
-    GT_TIMEOUT=150 gtests "test_cuda filters and morphology" test_cuda \
-      'FiltersCuda.*:MorphCuda.*:LaunchBatchCuda.*' test_cuda_filters.log
+    GT_TIMEOUT=200 gtests "test_cuda (all)" test_cuda '*' test_cuda_all.log
     echo "== bench_filters $(at)"
     timeout 90 build/bin/bench_filters --reps 20 --filter box,sobel,convolve,sharpen,erode,dilate \
       --config u8x1 --out $G/filters_q.json >$G/filters_q.txt 2>&1 || echo "bench_filters: exit $?"

@@ -669,10 +669,11 @@ case "${1:-}" in
   q)
     # Twenty-third/twenty-fourth sessions, issue 21: u8 one-channel separable filters with dyadic
     # int8 taps (box 3/5, sobel, scharr, the fixed 3- and 5-tap Gaussians) run as the 2-D dp4a
-    # kernel of their taps' outer product; the sliding-window rectangles (u8 and f32), f32 resize
-    # to half size. All of test_cuda, then bench_filters' u8x1 rows with NPP in the same process (before, H100 5bead0d:
-    # box 5x5 0.1968 ms, sobel 0.1306; NPP 0.125 and 0.073), the morphology rows of every
-    # config, then ncu on the kernels that still trail (profile_kernel).
+    # kernel of their taps' outer product; the sliding-window rectangles (u8 and f32); f32
+    # resize to half size. All of test_cuda, then bench_filters' u8x1 rows with NPP in the same
+    # process (before, H100 5bead0d: box 5x5 0.1968 ms, sobel 0.1306; NPP 0.125 and 0.073), the
+    # morphology rows of every config, the A/B of the new kernels, then ncu on the kernels that
+    # still trail (profile_kernel).
     GT_TIMEOUT=200 gtests "test_cuda (all)" test_cuda '*' test_cuda_all.log
     echo "== bench_filters $(at)"
     timeout 90 build/bin/bench_filters --reps 20 --filter box,sobel,convolve,sharpen,erode,dilate \
@@ -695,9 +696,13 @@ case "${1:-}" in
       env "$v" timeout 30 build/bin/bench_filters --reps 20 --filter erode --config f32x1 \
         --out $G/erode_f32_ab.json 2>&1 | grep -E "^erode " | head -4
     done
-    # f32 resize to half size (the half-size kernel now takes f32: linear and area).
-    timeout 60 build/bin/bench_geometry --reps 20 --filter resize --config f32x1,f32x3 \
-      --out $G/resize_q.json 2>&1 | grep -E "^resize .*0\.5" | head -20
+    # Resize to half size: the half-size kernels (f32 linear and area, cubic on 1 and 4
+    # channels) and the general kernels (TEXCV_RESIZE_HALF=0), one process each.
+    for v in "TEXCV_RESIZE_HALF=0" "TEXCV_RESIZE_HALF=1"; do
+      echo "-- $v"
+      env "$v" timeout 60 build/bin/bench_geometry --reps 20 --filter resize \
+        --config f32x1,u8x1,u8x4 --out $G/resize_q.json 2>&1 | grep -E "^resize .*0\.5" | head -24
+    done
     profile_kernel u8x1 erode morph_rect_u8_slide
     profile_kernel f32x1 erode morph_rect_f32_slide
     profile_kernel u8x1 sobel dp4a

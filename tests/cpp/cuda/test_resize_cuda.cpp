@@ -227,6 +227,70 @@ TEST(ResizeHalfCuda, F32MatchesTheCpuBitForBit) {
     }
 }
 
+// resize to exactly half size with cubic interpolation (the half-size cubic kernel: 1 and 4
+// channels on aligned sources; 3 channels and sub-images take the general kernels): u8, u16 and
+// f32, every border (the constant one with a value of its own), rows that end inside a thread's
+// chunk, sources of 2 to 4 pixels (every thread at a row's ends), thread rows cut by the image's
+// last row. Every element has the CPU's bits (f32 NaNs: any NaN); the f32 sources carry NaN,
+// infinities and -0. Outputs poisoned first, nothing written outside the destination.
+TEST(ResizeHalfCuda, CubicMatchesTheCpuBitForBit) {
+  TEXCV_REQUIRE_GPU();
+  struct Shape {
+    int sw, sh, dw, dh;
+  };
+  const Border borders[] = {Border::constant, Border::replicate, Border::reflect,
+                            Border::reflect101, Border::wrap};
+  for (ElemType t : {ElemType::u8, ElemType::u16, ElemType::f32})
+    for (int c : {1, 3, 4})
+      for (const Shape sh : {Shape{64, 48, 32, 24}, Shape{74, 46, 37, 23}, Shape{2000, 6, 1000, 3},
+                             Shape{101, 69, 50, 34}, Shape{4, 4, 2, 2}, Shape{130, 38, 65, 19}}) {
+        Image src = random_image(sh.sw, sh.sh, c, t, 13 * sh.sw + c);
+        if (t == ElemType::f32) {
+          const float sp[] = {std::numeric_limits<float>::quiet_NaN(),
+                              std::numeric_limits<float>::infinity(), -0.0f};
+          for (int y = 0; y < sh.sh; y += 3)
+            src.view().row<float>(y)[(7 * y) % (sh.sw * c)] = sp[y % 3];
+        }
+        for (Border b : borders) {
+          ResizeParams p;
+          p.interp = Interp::cubic;
+          p.border = b;
+          p.border_value = {7, 9, 11, 13};
+          Image want(sh.dw, sh.dh, c, t);
+          texcv::resize(src, want, p);
+          const std::string what = std::string(to_string(t)) + " c" + std::to_string(c) + " " +
+                                   std::to_string(sh.sw) + "x" + std::to_string(sh.sh) + " " +
+                                   to_string(b);
+          for (Layout l : {Layout::image, Layout::roi}) {
+            const Dev in = upload(src, l);
+            const Dev out = device_image(sh.dw, sh.dh, c, t, l, 1, 2);
+            texcv::resize(in.view, out.view, p);
+            const Image all = to_host(out.owner.view());
+            const ImageView got = all.view().roi(out.rect);
+            const std::size_t es = elem_size(t);
+            long bad = 0;
+            for (int y = 0; y < sh.dh; ++y) {
+              const auto* pa = got.row<const unsigned char>(y);
+              const auto* pb = want.view().row<const unsigned char>(y);
+              for (int k = 0; k < sh.dw * c; ++k) {
+                if (std::memcmp(pa + es * k, pb + es * k, es) == 0) continue;
+                if (t == ElemType::f32) {
+                  float fa, fb;
+                  std::memcpy(&fa, pa + es * k, 4);
+                  std::memcpy(&fb, pb + es * k, 4);
+                  if (std::isnan(fa) && std::isnan(fb)) continue;
+                }
+                ++bad;
+              }
+            }
+            EXPECT_EQ(bad, 0) << what << " " << to_string(l) << ": elements not bit-identical";
+            EXPECT_EQ(test::written_outside(all.view(), out.rect), 0)
+                << what << " " << to_string(l);
+          }
+        }
+      }
+}
+
 // resize to exactly twice the size on u8 and u16 with linear interpolation: the integer kernel
 // (resize_double_fits: every border but constant) and the general kernels (constant border),
 // 1, 3 and 4 channels, every border, rows that end inside a thread's chunk (37, 50 and 1000

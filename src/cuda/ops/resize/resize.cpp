@@ -1,4 +1,7 @@
 // resize on the CUDA backend: choose the access path, launch on the caller's stream.
+#include <cstdlib>
+#include <cstring>
+
 #include "src/core/backends.hpp"
 #include "src/cuda/ops/common/dispatch.hpp"
 #include "src/cuda/ops/common/host_common.hpp"
@@ -6,6 +9,14 @@
 #include "src/cuda/ops/resize/resize_launch.hpp"
 
 namespace texcv::cuda {
+
+bool ops::resize_half_off() {
+  static const bool off = [] {
+    const char* v = std::getenv("TEXCV_RESIZE_HALF");
+    return v != nullptr && std::strcmp(v, "0") == 0;
+  }();
+  return off;
+}
 
 void resize(const ImageView& src, const ImageView& dst, const ResizeDesc& d, void* stream) {
   constexpr const char* kOp = "resize";

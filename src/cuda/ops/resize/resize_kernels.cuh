@@ -377,7 +377,154 @@ bool resize_half_fits(const GlobalSource<T, C>& src, const DstArgs& d, const Res
     return (a.s.interp == Interp::linear || a.s.interp == Interp::area) && a.scale_x == 2.0 &&
            a.scale_y == 2.0 && !a.ax.align_corners && !a.ay.align_corners &&
            2L * d.width <= src.width && 2L * d.height <= src.height && d.width > 0 &&
-           d.height > 0 && aligned(src.data, src.pitch) && aligned(d.data, d.pitch);
+           d.height > 0 && aligned(src.data, src.pitch) && aligned(d.data, d.pitch) &&
+           !resize_half_off();
+  }
+}
+
+// ---- Exactly half size with Interp::cubic (no align_corners), 1 and 4 channels ----
+//
+// Output column x then samples source columns 2x - 1 .. 2x + 2 with cubic_weights(0.5), the rows
+// likewise, so a thread's PX output pixels take the 2 PX source pixels of one aligned chunk (16
+// or 32 bytes, vector loads) and one pixel on each side. A thread walks RS output rows: each
+// source row's horizontal sums are made once and kept in a ring of 4 (consecutive output rows
+// share 2 source rows), and rows are loaded tuning::Resize::kHalfCubicPrefetch rows ahead of
+// the one summed. The sums are the separable kernel's (the CPU's two passes): per row
+// ((((0 + p0 w0) + p1 w1) + p2 w2) + p3 w3), then the same over the 4 rows' sums; the border
+// as the CPU (border_index; the constant border's value as a tap). Threads whose taps cross the
+// row's ends take their taps through border_index one by one. Launched for sources whose pointer
+// and pitch are 16-byte aligned (resize_half_cubic_fits).
+template <typename T, int C>
+struct ResizeHalfCubicCall {
+  // Output pixels a thread: a 16-byte source chunk for u8 and u16, 32 bytes for f32 x1.
+  static constexpr int PX = C == 1 ? (sizeof(T) == 1 ? 8 : 4) : (sizeof(T) == 1 ? 2 : 1);
+  static constexpr int kChunk = 2 * PX * C * static_cast<int>(sizeof(T));  // bytes
+  static constexpr int kV = kChunk / 16;                                   // 16-byte loads
+  static constexpr int RS = tuning::Resize::kHalfCubicRows;
+  static constexpr int PD = tuning::Resize::kHalfCubicPrefetch;
+  static_assert(kChunk % 16 == 0, "a chunk is whole 16-byte loads");
+  const unsigned char* src;
+  std::size_t spitch;
+  int swidth, sheight;
+  DstArgs d;
+  Border border;
+  float bv[4];
+
+  struct Row {
+    const T* row;  // null: the constant border's row
+    uint4 v[kV];
+    T l[C], r[C];
+  };
+
+  __device__ __forceinline__ void operator()() const {
+    const int x0 = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x) * PX;
+    const int y0 = static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y) * RS;
+    if (x0 >= d.width || y0 >= d.height) return;
+    const int n = min(PX, d.width - x0);
+    const int sx0 = 2 * x0 - 1;  // the first tap's column
+    const bool inside = sx0 >= 0 && sx0 + 2 * PX + 1 < swidth && x0 + PX <= d.width;
+    float w[4];
+    detail::cubic_weights(0.5f, w);
+    constexpr int T_ROWS = 2 * RS + 2;  // source rows 2 y0 - 1 .. 2 (y0 + RS) inclusive
+    auto fetch = [&](int t) {
+      const int iy = detail::border_index(2 * y0 - 1 + t, sheight, border);
+      Row f;
+      f.row = iy >= 0 ? reinterpret_cast<const T*>(src + spitch * static_cast<std::size_t>(iy))
+                      : nullptr;
+      if (f.row != nullptr && inside) {
+        const auto* q =
+            reinterpret_cast<const uint4*>(f.row + static_cast<std::size_t>(sx0 + 1) * C);
+#pragma unroll
+        for (int k = 0; k < kV; ++k) f.v[k] = __ldg(q + k);
+#pragma unroll
+        for (int c = 0; c < C; ++c) {
+          f.l[c] = __ldg(f.row + static_cast<std::size_t>(sx0) * C + c);
+          f.r[c] = __ldg(f.row + static_cast<std::size_t>(sx0 + 2 * PX + 1) * C + c);
+        }
+      }
+      return f;
+    };
+    Row ahead[PD];
+#pragma unroll
+    for (int t = 0; t < PD; ++t) ahead[t] = fetch(t);
+    float hs[4][PX * C];  // the last 4 source rows' horizontal sums
+#pragma unroll
+    for (int t = 0; t < T_ROWS; ++t) {
+      const Row f = ahead[t % PD];
+      if (t + PD < T_ROWS) ahead[t % PD] = fetch(t + PD);
+      // The taps' values: pixel j of the window is source column sx0 + j.
+      float p[2 * PX + 2][C];
+      if (f.row == nullptr) {
+#pragma unroll
+        for (int j = 0; j < 2 * PX + 2; ++j)
+#pragma unroll
+          for (int c = 0; c < C; ++c) p[j][c] = bv[c];
+      } else if (inside) {
+        const T* e = reinterpret_cast<const T*>(f.v);
+#pragma unroll
+        for (int c = 0; c < C; ++c) {
+          p[0][c] = static_cast<float>(f.l[c]);
+          p[2 * PX + 1][c] = static_cast<float>(f.r[c]);
+        }
+#pragma unroll
+        for (int j = 0; j < 2 * PX; ++j)
+#pragma unroll
+          for (int c = 0; c < C; ++c) p[j + 1][c] = static_cast<float>(e[j * C + c]);
+      } else {
+        // The window's columns one by one (unrolled, so that p stays in registers; the border's
+        // index out of line).
+#pragma unroll
+        for (int j = 0; j < 2 * PX + 2; ++j) {
+          const int xx = sx0 + j;
+          const int ix = static_cast<unsigned>(xx) < static_cast<unsigned>(swidth)
+                             ? xx
+                             : border_index_out_of_line(xx, swidth, border);
+#pragma unroll
+          for (int c = 0; c < C; ++c)
+            p[j][c] =
+                ix >= 0 ? static_cast<float>(f.row[static_cast<std::size_t>(ix) * C + c]) : bv[c];
+        }
+      }
+#pragma unroll
+      for (int i = 0; i < PX; ++i)
+#pragma unroll
+        for (int c = 0; c < C; ++c) {
+          float h = 0.0f;
+#pragma unroll
+          for (int k = 0; k < 4; ++k) h += p[2 * i + k][c] * w[k];
+          hs[t % 4][i * C + c] = h;
+        }
+      // Output row r takes source rows t = 2r .. 2r + 3: complete at odd t from 3.
+      if (t >= 3 && t % 2 == 1) {
+        const int r = (t - 3) / 2;
+        if (y0 + r < d.height) {
+          float v[PX * C];
+#pragma unroll
+          for (int e = 0; e < PX * C; ++e) {
+            float o = 0.0f;
+#pragma unroll
+            for (int k = 0; k < 4; ++k) o += hs[(2 * r + k) % 4][e] * w[k];
+            v[e] = o;
+          }
+          store_pixels<T, C, PX>(d, x0, y0 + r, v, n);
+        }
+      }
+    }
+  }
+};
+
+// Whether resize_half_cubic applies: cubic, both axes exactly 2 without align_corners, the source
+// at least twice the destination, 1 or 4 channels, the source's pointer and pitch 16-byte aligned.
+template <typename T, int C>
+bool resize_half_cubic_fits(const GlobalSource<T, C>& src, const DstArgs& d, const ResizeArgs& a) {
+  if constexpr (C != 1 && C != 4) {
+    return false;
+  } else {
+    return a.s.interp == Interp::cubic && a.scale_x == 2.0 && a.scale_y == 2.0 &&
+           !a.ax.align_corners && !a.ay.align_corners && 2L * d.width <= src.width &&
+           2L * d.height <= src.height && d.width > 0 && d.height > 0 &&
+           reinterpret_cast<std::uintptr_t>(src.data) % 16 == 0 && src.pitch % 16 == 0 &&
+           !resize_half_off();
   }
 }
 
@@ -611,6 +758,20 @@ void launch_resize_src(const Src& src, const DstArgs& d, const ResizeArgs& a, cu
         half.template operator()<false>();
       }
       return;
+    }
+  }
+  if constexpr (std::is_same_v<Src, GlobalSource<T, C>>) {
+    if (resize_half_cubic_fits<T, C>(src, d, a)) {
+      if constexpr (C == 1 || C == 4) {
+        using Call = ResizeHalfCubicCall<T, C>;
+        Call c{src.data, src.pitch, src.width, src.height, d, a.s.border, {}};
+        for (int k = 0; k < 4; ++k) c.bv[k] = a.s.bv[k];
+        const dim3 grid(
+            static_cast<unsigned>(((d.width + Call::PX - 1) / Call::PX + kBlockX - 1) / kBlockX),
+            static_cast<unsigned>(((d.height + Call::RS - 1) / Call::RS + kBlockY - 1) / kBlockY));
+        launch_resize_call<T, C, Src>(grid, c, st);
+        return;
+      }
     }
   }
   if constexpr (std::is_same_v<Src, GlobalSource<T, C>> && !std::is_same_v<T, float> && C != 2) {

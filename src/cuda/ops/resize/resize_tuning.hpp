@@ -17,6 +17,10 @@ struct ResizeSm90 {
   // grid would have fewer than kMinBlocks blocks.
   static constexpr int kMaxRowsPerThread = 8;
   static constexpr long long kMinBlocks = 4096;
+  // The half-size cubic kernel (ResizeHalfCubicCall): output rows a thread (2 RS + 2 source rows
+  // loaded, each once) and source rows loaded ahead of the one summed. A first choice.
+  static constexpr int kHalfCubicRows = 8;
+  static constexpr int kHalfCubicPrefetch = 2;
 };
 
 using Resize = ResizeSm90;

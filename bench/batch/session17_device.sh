@@ -690,6 +690,12 @@ case "${1:-}" in
       env "$v" timeout 30 build/bin/bench_filters --reps 20 --filter erode,dilate --config u8x1 \
         --out $G/erode_ab.json 2>&1 | grep -E "^(erode|dilate) " | head -6
     done
+    # The u8 dp4a kernel on sliding windows (default) and in strips of 2 rows.
+    for v in "TEXCV_DP4A_KERNEL=strip" "TEXCV_DP4A_KERNEL=slide"; do
+      echo "-- $v"
+      env "$v" timeout 30 build/bin/bench_filters --reps 20 --filter box,sobel,convolve,sharpen \
+        --config u8x1 --out $G/dp4a_ab.json 2>&1 | grep -E "^(box|sobel|convolve|sharpen)" | head -8
+    done
     # f32: the sliding-window kernel (default) and the fused kernel.
     for v in "TEXCV_MORPH_F32_KERNEL=fused" "TEXCV_MORPH_F32_KERNEL=slide"; do
       echo "-- $v"

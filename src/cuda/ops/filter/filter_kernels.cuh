@@ -490,6 +490,131 @@ struct Filter2DDp4aCall {
   }
 };
 
+// The same sums on sliding windows of rows: each thread makes 16 pixels (one aligned 16-byte
+// chunk) of RS output rows and loads one 16-byte chunk a source row; the window's 4 bytes on
+// each side come from the neighbouring lanes (__shfl_*_sync; a warp is 32 neighbouring chunks of
+// one row band, lanes 0 and 31 load their outer word themselves), and rows are loaded PD ahead of
+// the one folded. Each window row is folded into the integer sums of the K output rows it belongs
+// to, held in a ring of K rows of 16 sums (an output row's sums start at its first window row and
+// are stored at its last). The dp4a operands and their order per output pixel are the strip
+// kernel's, so the sums and the bytes are the same. Sources whose rows start at 16-byte steps.
+template <typename Tout, int K, int RS>
+struct Filter2DDp4aSlideCall {
+  static constexpr int R = K / 2, PX = 16;
+  static constexpr int PD = tuning::Filter::kDp4aSlidePrefetch;
+  GlobalSource<std::uint8_t, 1> src;
+  DstArgs d;
+  Dp4aTaps a;
+  FilterBorderArgs b;
+
+  struct Row {
+    const std::uint8_t* row;  // null: the constant border's row
+    uint4 c;
+    unsigned wl, wr;
+  };
+
+  __device__ __forceinline__ void operator()() const {
+    static_assert(kBlockX == 32, "a warp is one row band of 32 chunks");
+    const unsigned full = 0xFFFFFFFFu;
+    const int lane = static_cast<int>(threadIdx.x);
+    const int x0 = (static_cast<int>(blockIdx.x) * kBlockX + lane) * PX;
+    const int y0 = (static_cast<int>(blockIdx.y) * kBlockY + static_cast<int>(threadIdx.y)) * RS;
+    if (y0 >= d.height) return;  // the same in the whole warp
+    int taps[K][2];
+#pragma unroll
+    for (int j = 0; j < K; ++j) {
+      taps[j][0] = a.w[j][0];
+      taps[j][1] = a.w[j][1];
+    }
+    const bool chunk_ok = x0 < src.width;  // the chunk holds a byte of the row
+    const bool left_ok = lane == 0 && x0 - 4 >= 0 && x0 <= src.width;
+    const bool right_ok = lane == kBlockX - 1 && x0 + PX < src.width;
+    const bool active = x0 < d.width;
+    const bool inside = x0 - 4 >= 0 && x0 + PX + 4 <= src.width;
+    constexpr int T = RS + K - 1;
+    auto fetch = [&](int t) {
+      const int yy = y0 - R + t;
+      const int iy = static_cast<unsigned>(yy) < static_cast<unsigned>(src.height)
+                         ? yy
+                         : border_index_out_of_line(yy, src.height, b.border);
+      Row f{iy < 0 ? nullptr : src.data + src.pitch * static_cast<std::size_t>(iy),
+            make_uint4(0u, 0u, 0u, 0u), 0u, 0u};
+      if (f.row != nullptr) {
+        if (chunk_ok) f.c = __ldg(reinterpret_cast<const uint4*>(f.row + x0));
+        if (left_ok) f.wl = __ldg(reinterpret_cast<const unsigned*>(f.row + x0 - 4));
+        if (right_ok) f.wr = __ldg(reinterpret_cast<const unsigned*>(f.row + x0 + PX));
+      }
+      return f;
+    };
+    Row ahead[PD];
+#pragma unroll
+    for (int t = 0; t < PD && t < T; ++t) ahead[t] = fetch(t);
+    int acc[K][PX];  // output row p's sums in slot p % K
+#pragma unroll
+    for (int t = 0; t < T; ++t) {
+      const Row f = ahead[t % PD];
+      if (t + PD < T) ahead[t % PD] = fetch(t + PD);
+      unsigned w[8];  // bytes x0 - 4 .. x0 + 27 (the last 8 only for 5x5's zero taps)
+      w[0] = __shfl_up_sync(full, f.c.w, 1);
+      w[1] = f.c.x;
+      w[2] = f.c.y;
+      w[3] = f.c.z;
+      w[4] = f.c.w;
+      w[5] = __shfl_down_sync(full, f.c.x, 1);
+      if (left_ok) w[0] = f.wl;
+      if (right_ok) w[5] = f.wr;
+      if (!inside && active) {
+#pragma unroll
+        for (int i = 0; i < 6; ++i)
+          w[i] = dp4a_border_word(f.row, x0 - 4 + 4 * i, src.width, b.border, a.cval);
+      } else if (f.row == nullptr) {
+#pragma unroll
+        for (int i = 0; i < 6; ++i) w[i] = 0x01010101u * a.cval;
+      }
+      w[6] = 0;
+      w[7] = 0;
+#pragma unroll
+      for (int q = 0; q < PX; ++q) {
+        const int o = q - R + 4;  // the first tap's byte in w
+        const unsigned p0 = (o & 3) == 0
+                                ? w[o >> 2]
+                                : __byte_perm(w[o >> 2], w[(o >> 2) + 1],
+                                              0x3210u + 0x1111u * static_cast<unsigned>(o & 3));
+        unsigned p1 = 0;
+        if constexpr (K == 5) {
+          const int o1 = o + 4;
+          p1 = (o1 & 3) == 0 ? w[o1 >> 2]
+                             : __byte_perm(w[o1 >> 2], w[(o1 >> 2) + 1],
+                                           0x3210u + 0x1111u * static_cast<unsigned>(o1 & 3));
+        }
+        // Window row t is row j = t - p of output row p, for p = t - K + 1 .. t; j = 0 starts
+        // the sums.
+#pragma unroll
+        for (int j = K - 1; j >= 0; --j) {
+          const int p = t - j;
+          if (p < 0 || p >= RS) continue;
+          int& s = acc[p % K][q];
+          s = dp4a_us(p0, taps[j][0], j == 0 ? 0 : s);
+          if constexpr (K == 5) s = dp4a_us(p1, taps[j][1], s);
+        }
+      }
+      // Output row t - K + 1 has its K window rows.
+      const int p = t - (K - 1);
+      if (p >= 0 && active && y0 + p < d.height) {
+        float f2[1][PX];
+#pragma unroll
+        for (int q = 0; q < PX; ++q) f2[0][q] = static_cast<float>(acc[p % K][q]) * a.unit;
+        store_acc<Tout, 1, PX, 1>(d, x0, y0 + p, f2, a.scale, a.delta);
+      }
+    }
+  }
+};
+
+template <class Call>
+__global__ void __launch_bounds__(kFilterThreads) filter_call_kernel(const Call c) {
+  c();
+}
+
 // How far sep_vec_kernel's border blocks unroll their window-row loop: 1 (the default) keeps
 // the loop; 0 unrolls it fully, as the interior blocks do (for comparing the two on a GPU).
 #ifndef TEXCV_SEP_BORDER_UNROLL
@@ -850,6 +975,18 @@ void launch_filter_2d(const SourceArgs& s, const DstArgs& d, int channels, ElemT
           constexpr int S = tuning::Filter::kDp4aRows;
           const GlobalSource<T, C> src = make_global_source<T, C>(s);
           const auto run = [&]<int K>() {
+            if (dp4a_slide()) {
+              // The sliding-window kernel (tuning::Filter::kDp4aSlideRows output rows a thread).
+              constexpr int RS = tuning::Filter::kDp4aSlideRows;
+              using Call = Filter2DDp4aSlideCall<Tout, K, RS>;
+              const Call c{src, d, dt, b};
+              const dim3 g(static_cast<unsigned>(((d.width + 15) / 16 + kBlockX - 1) / kBlockX),
+                           static_cast<unsigned>((d.height + kBlockY * RS - 1) / (kBlockY * RS)));
+              if (defer_launch<kFilterThreads>(g, block, st, c)) return;
+              filter_call_kernel<Call><<<g, block, 0, st>>>(c);
+              TEXCV_CUDA_CHECK_LAUNCH(kOp);
+              return;
+            }
             // Interior blocks: the window's 24 bytes a row (4 each side) inside the image.
             const BlockRange in = interior_blocks(s.width, s.height, kBlockX * 16, kBlockY * S, 4);
             if (!in.empty()) {

@@ -874,7 +874,7 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
   float bv[1];
   border_values<float, 1>(ax.bv, bv);
   const bool chunk_ok = x0 < s.width;
-  const bool left_ok = lane == 0 && x0 - A >= 0 && x0 - A < s.width;
+  const bool left_ok = lane == 0 && x0 - A >= 0 && x0 <= s.width;  // x0 - A .. x0 - 1 in the row
   const bool right_ok = lane == kBlockX - 1 && x0 + PX + A <= s.width;
   const bool active = x0 < d.width;
   const bool inside = x0 - A >= 0 && x0 + PX + A <= s.width && x0 + PX <= d.width;

@@ -211,7 +211,8 @@ profile_kernel() {
   command -v ncu >/dev/null 2>&1 && ncu=$(command -v ncu)
   time_left 60 || { echo "no time left for ncu $1 $2"; return; }
   echo "== ncu $1 $2 ($3) $(at)"
-  timeout 60 "$ncu" --kernel-name regex:"$3" --launch-skip 1 --launch-count 1 \
+  timeout 60 "$ncu" --kernel-name-base mangled --kernel-name regex:"$3" --launch-skip 1 \
+    --launch-count 1 \
     --section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats \
     --section InstructionStats --section MemoryWorkloadAnalysis --section SchedulerStats \
     build/bin/bench_filters --config "$1" --filter "$2" --reps 2 --warmup 1 --no-npp \
@@ -669,49 +670,39 @@ case "${1:-}" in
   q)
     # Twenty-third/twenty-fourth sessions, issue 21: u8 one-channel separable filters with dyadic
     # int8 taps (box 3/5, sobel, scharr, the fixed 3- and 5-tap Gaussians) run as the 2-D dp4a
-    # kernel of their taps' outer product; the sliding-window rectangles (u8 and f32); f32
-    # resize to half size. All of test_cuda, then bench_filters' u8x1 rows with NPP in the same
-    # process (before, H100 5bead0d: box 5x5 0.1968 ms, sobel 0.1306; NPP 0.125 and 0.073), the
-    # morphology rows of every config, the A/B of the new kernels, then ncu on the kernels that
-    # still trail (profile_kernel).
+    # kernel of their taps' outer product, which now runs on sliding windows of rows; the
+    # sliding-window rectangles (u8 and f32); resize to half size (f32 linear and area, cubic).
+    # All of test_cuda, then A/B runs of bench_filters and bench_geometry (NPP in the same
+    # process; before, H100 5bead0d: box 5x5 u8 0.1968 ms, sobel 0.1306, NPP 0.125 and 0.073),
+    # the morphology and bilateral rows of f32 and u8x4, then ncu on the new kernels.
     GT_TIMEOUT=200 gtests "test_cuda (all)" test_cuda '*' test_cuda_all.log
-    echo "== bench_filters $(at)"
-    timeout 90 build/bin/bench_filters --reps 20 --filter box,sobel,convolve,sharpen,erode,dilate \
-      --config u8x1 --out $G/filters_q.json >$G/filters_q.txt 2>&1 || echo "bench_filters: exit $?"
-    grep -v "^$" $G/filters_q.txt | tail -30
-    timeout 90 build/bin/bench_filters --reps 20 --filter erode,dilate,bilateral \
-      --config f32x1,u8x4 --out $G/filters_q2.json >$G/filters_q2.txt 2>&1 || echo "bench_filters: exit $?"
-    grep -v "^$" $G/filters_q2.txt | tail -30
-    # The u8 erode: the sliding-window kernel (default, 16 rows a thread), 8 and 32 rows, and
-    # the split kernel it replaces, one process each.
-    for v in "TEXCV_MORPH_U8_KERNEL=split" "TEXCV_MORPH_U8_ROWS=8" "TEXCV_MORPH_U8_ROWS=16" \
-      "TEXCV_MORPH_U8_ROWS=32"; do
-      echo "-- $v"
-      env "$v" timeout 30 build/bin/bench_filters --reps 20 --filter erode,dilate --config u8x1 \
-        --out $G/erode_ab.json 2>&1 | grep -E "^(erode|dilate) " | head -6
-    done
-    # The u8 dp4a kernel on sliding windows (default) and in strips of 2 rows.
-    for v in "TEXCV_DP4A_KERNEL=strip" "TEXCV_DP4A_KERNEL=slide"; do
-      echo "-- $v"
-      env "$v" timeout 30 build/bin/bench_filters --reps 20 --filter box,sobel,convolve,sharpen \
-        --config u8x1 --out $G/dp4a_ab.json 2>&1 | grep -E "^(box|sobel|convolve|sharpen)" | head -8
-    done
-    # f32: the sliding-window kernel (default) and the fused kernel.
-    for v in "TEXCV_MORPH_F32_KERNEL=fused" "TEXCV_MORPH_F32_KERNEL=slide"; do
-      echo "-- $v"
-      env "$v" timeout 30 build/bin/bench_filters --reps 20 --filter erode --config f32x1 \
-        --out $G/erode_f32_ab.json 2>&1 | grep -E "^erode " | head -4
-    done
-    # Resize to half size: the half-size kernels (f32 linear and area, cubic on 1 and 4
-    # channels) and the general kernels (TEXCV_RESIZE_HALF=0), one process each.
-    for v in "TEXCV_RESIZE_HALF=0" "TEXCV_RESIZE_HALF=1"; do
-      echo "-- $v"
-      env "$v" timeout 60 build/bin/bench_geometry --reps 20 --filter resize \
-        --config f32x1,u8x1,u8x4 --out $G/resize_q.json 2>&1 | grep -E "^resize .*0\.5" | head -24
-    done
+    ab_bench() {  # ab_bench BENCH CONFIGS FILTERS ROW_PATTERN VARIANT...
+      local bin=$1 cfg=$2 flt=$3 pat=$4
+      shift 4
+      for v in "$@"; do
+        echo "-- $v $(at)"
+        env "$v" timeout 60 build/bin/$bin --reps 20 --filter "$flt" --config "$cfg" \
+          --out $G/ab.json 2>&1 | grep -E "$pat" | head -24
+      done
+    }
+    # The u8 rectangles: split kernel, sliding windows of 8, 16 (default), 32 rows.
+    ab_bench bench_filters u8x1 erode,dilate "^(erode|dilate) " TEXCV_MORPH_U8_KERNEL=split \
+      TEXCV_MORPH_U8_ROWS=8 TEXCV_MORPH_U8_ROWS=16 TEXCV_MORPH_U8_ROWS=32
+    # The u8 dp4a kernel in strips of 2 rows and on sliding windows (default).
+    ab_bench bench_filters u8x1 box,sobel,convolve,sharpen "^(box|sobel|convolve|sharpen)" \
+      TEXCV_DP4A_KERNEL=strip TEXCV_DP4A_KERNEL=slide
+    # f32 rectangles: the fused kernel and the sliding-window kernel (default).
+    ab_bench bench_filters f32x1 erode "^erode " TEXCV_MORPH_F32_KERNEL=fused \
+      TEXCV_MORPH_F32_KERNEL=slide
+    # Resize to half size: the general kernels and the half-size kernels (default).
+    ab_bench bench_geometry f32x1,u8x1,u8x4 resize "^resize .*0\.5" TEXCV_RESIZE_HALF=0 \
+      TEXCV_RESIZE_HALF=1
+    echo "== bench_filters f32x1, u8x4 $(at)"
+    timeout 60 build/bin/bench_filters --reps 20 --filter erode,dilate,bilateral \
+      --config f32x1,u8x4 --out $G/filters_q2.json >$G/filters_q2.txt 2>&1 || echo "exit $?"
+    grep -E "^(erode|dilate|bilateral)" $G/filters_q2.txt | head -30
     profile_kernel u8x1 erode morph_rect_u8_slide
-    profile_kernel f32x1 erode morph_rect_f32_slide
-    profile_kernel u8x1 sobel dp4a
+    profile_kernel u8x1 sobel Dp4aSlide
     profile_kernel f32x1 bilateral bilateral_tile
     ;;
   *) echo "session17_device.sh: pack (here), a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p or q (on the device)" ;;

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -41,6 +42,38 @@ TEST(MorphologyCpu, ChannelsAreIndependentF32) {
   EXPECT_EQ(values(b.view()), (std::vector<int>{65535, 65535, 65535}));
   erode(a, b, row3());
   EXPECT_EQ(values(b.view()), (std::vector<int>{65535, 0, 0}));
+}
+
+// f32 rectangles pick rows top to bottom at every height (a tall rectangle too, whose integer
+// column pass runs van Herk / Gil-Werman): a NaN that comes first in a window stays, a later one
+// never wins, and of -0 and +0 the first stays. A 1x5 erode (replicate border) of the column
+// 3, NaN, 1, 2, 5, -0, +0, 4, 6, the values worked by hand from the rows' order; the same 1x5 on
+// a 2-wide image, which takes the rectangle path with a row pass.
+TEST(MorphologyCpu, F32TallRectanglesPickRowsTopToBottom) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const float in[9] = {3, nan, 1, 2, 5, -0.0f, 0.0f, 4, 6};
+  for (int w : {1, 2}) {
+    Image src(w, 9, 1, ElemType::f32), dst(w, 9, 1, ElemType::f32);
+    for (int y = 0; y < 9; ++y)
+      for (int x = 0; x < w; ++x) src.view().row<float>(y)[x] = in[y];
+    MorphParams p;
+    p.ksize_x = 1;
+    p.ksize_y = 5;
+    p.border.border = Border::replicate;
+    erode(src, dst, p);
+    // y = 3: rows 1..5 start with NaN; y = 4..7: -0 comes before +0; y = 8: +0 first.
+    const float want[9] = {1, 1, 1, nan, -0.0f, -0.0f, -0.0f, -0.0f, 0.0f};
+    for (int y = 0; y < 9; ++y)
+      for (int x = 0; x < w; ++x) {
+        const float g = dst.view().row<const float>(y)[x];
+        if (std::isnan(want[y])) {
+          EXPECT_TRUE(std::isnan(g)) << "width " << w << " row " << y << ": " << g;
+        } else {
+          EXPECT_EQ(g, want[y]) << "width " << w << " row " << y;
+          EXPECT_EQ(std::signbit(g), std::signbit(want[y])) << "width " << w << " row " << y;
+        }
+      }
+  }
 }
 
 }  // namespace

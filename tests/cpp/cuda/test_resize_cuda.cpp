@@ -192,7 +192,8 @@ TEST(ResizeHalfCuda, F32MatchesTheCpuBitForBit) {
         for (int k = 0; k < sh.sw * c; ++k)
           if (coin(g) == 0) r[k] = specials[pick(g)];
       }
-      // A block of four -0: linear gives -0, area +0 (checked on the CPU below).
+      // A block of four -0: at exactly half size linear gives -0, area +0 (checked on the CPU
+      // below; 101 x 69 -> 50 x 34 is not exactly half and takes a third column and row).
       for (int k = 0; k < c; ++k)
         for (int j = 0; j < 4; ++j) src.view().row<float>(j / 2)[(j % 2) * c + k] = -0.0f;
       for (Interp ip : {Interp::linear, Interp::area}) {
@@ -202,7 +203,9 @@ TEST(ResizeHalfCuda, F32MatchesTheCpuBitForBit) {
         texcv::resize(src, want, p);
         const std::string what = "f32 c" + std::to_string(c) + " " + std::to_string(sh.sw) + "x" +
                                  std::to_string(sh.sh) + " " + to_string(ip);
-        EXPECT_EQ(std::signbit(want.view().row<float>(0)[0]), ip == Interp::linear) << what;
+        if (2 * sh.dw == sh.sw && 2 * sh.dh == sh.sh) {  // the exact half: block (0, 0) alone
+          EXPECT_EQ(std::signbit(want.view().row<float>(0)[0]), ip == Interp::linear) << what;
+        }
         for (Layout l : {Layout::image, Layout::roi}) {
           const Dev in = upload(src, l);
           const Dev out = device_image(sh.dw, sh.dh, c, ElemType::f32, l, 1, 2);

@@ -705,7 +705,34 @@ case "${1:-}" in
     profile_kernel u8x1 sobel Dp4aSlide
     profile_kernel f32x1 bilateral bilateral_tile
     ;;
-  *) echo "session17_device.sh: pack (here), a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p or q (on the device)" ;;
+  r)
+    # Twenty-fourth session, second call: stage q's kernels again after the CPU's f32 rectangles
+    # became top to bottom at every height and the resize test's fix: the changed GPU tests, then
+    # the A/B runs with every row kept in $G/ab_*.txt (stage q's were cut by the call's output)
+    # and a summary of texcv's default-path rows and NPP's.
+    GT_TIMEOUT=150 gtests "test_cuda changed suites" test_cuda \
+      'MorphCuda.*:ResizeHalfCuda.*:ResizeDoubleCuda.*:FiltersCuda.*:LaunchBatchCuda.*' \
+      test_cuda_r.log
+    ab_r() {  # ab_r NAME BENCH CONFIGS FILTERS VARIANT...
+      local name=$1 bin=$2 cfg=$3 flt=$4
+      shift 4
+      for v in "$@"; do
+        echo "-- $name $v $(at)"
+        env "$v" timeout 90 build/bin/$bin --reps 20 --filter "$flt" --config "$cfg" \
+          --out $G/ab_${name}_${v#*=}.json >$G/ab_${name}_${v#*=}.txt 2>&1 || echo "exit $?"
+        grep -E " (texcv +(global|-|auto[^ ]*)|npp +-) " $G/ab_${name}_${v#*=}.txt |
+          tr -s ' ' | cut -c1-90 | head -40
+      done
+    }
+    ab_r erode bench_filters u8x1 erode,dilate TEXCV_MORPH_U8_KERNEL=split \
+      TEXCV_MORPH_U8_ROWS=8 TEXCV_MORPH_U8_ROWS=16 TEXCV_MORPH_U8_ROWS=32
+    ab_r dp4a bench_filters u8x1 box,sobel,convolve,sharpen TEXCV_DP4A_KERNEL=strip \
+      TEXCV_DP4A_KERNEL=slide
+    ab_r f32morph bench_filters f32x1 erode,dilate TEXCV_MORPH_F32_KERNEL=fused \
+      TEXCV_MORPH_F32_KERNEL=slide
+    ab_r resize bench_geometry f32x1,u8x1,u8x4 resize TEXCV_RESIZE_HALF=0 TEXCV_RESIZE_HALF=1
+    ;;
+  *) echo "session17_device.sh: pack (here), a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p, q or r (on the device)" ;;
 esac
 tar czf /tmp/s17.tgz -C $G --exclude='*.jpg' . 2>/dev/null
 cp /tmp/s17.tgz "$OUT/s17_${1:-x}.tgz"

@@ -424,6 +424,21 @@ __device__ __noinline__ inline int border_index_out_of_line(int i, int n, Border
   return detail::border_index(i, n, b);
 }
 
+// Byte x of a u8 row (x outside [0, width)) with the border, `value` where the border gives none:
+// out of line, for the threads at a row's ends of the sliding-window kernels (morphology, the
+// dp4a convolution), which patch only their window's bytes outside the row.
+__device__ __noinline__ inline unsigned border_byte(const std::uint8_t* row, int x, int width,
+                                                    Border b, std::uint8_t value) {
+  const int ix = detail::border_index(x, width, b);
+  return ix < 0 ? value : row[ix];
+}
+
+// The __byte_perm selector that puts byte 0 of the second word at byte i of the first (0x3214,
+// 0x3240, 0x3410, 0x4210).
+__host__ __device__ constexpr unsigned insert_byte_sel(int i) {
+  return (0x3210u & ~(0xFu << (4 * i))) | (0x4u << (4 * i));
+}
+
 // The grid covering width x height with PX pixels per thread along x.
 inline dim3 grid_for(int width, int height, int px) {
   const int cols = (width + px - 1) / px;

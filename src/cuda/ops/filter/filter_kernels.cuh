@@ -563,13 +563,19 @@ struct Filter2DDp4aSlideCall {
       w[5] = __shfl_down_sync(full, f.c.x, 1);
       if (left_ok) w[0] = f.wl;
       if (right_ok) w[5] = f.wr;
-      if (!inside && active) {
-#pragma unroll
-        for (int i = 0; i < 6; ++i)
-          w[i] = dp4a_border_word(f.row, x0 - 4 + 4 * i, src.width, b.border, a.cval);
-      } else if (f.row == nullptr) {
+      if (f.row == nullptr) {
 #pragma unroll
         for (int i = 0; i < 6; ++i) w[i] = 0x01010101u * a.cval;
+      } else if (!inside && active) {
+        // A thread at a row's end: its window's bytes outside the row with the border (out of
+        // line), the others as loaded.
+#pragma unroll
+        for (int k = 0; k < 24; ++k) {
+          const int x = x0 - 4 + k;
+          if (static_cast<unsigned>(x) >= static_cast<unsigned>(src.width))
+            w[k >> 2] = __byte_perm(w[k >> 2], border_byte(f.row, x, src.width, b.border, a.cval),
+                                    insert_byte_sel(k & 3));
+        }
       }
       w[6] = 0;
       w[7] = 0;

@@ -776,13 +776,25 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
     if (left_ok) W[0] = f.wl;
     if (right_ok) W[5] = f.wr;
     if (right2_ok) W[6] = f.wr2;
-    if (f.row != nullptr && inside) {
-      unsigned e[NA], o[NA];  // the window's bytes from the first tap, split
+    if (f.row != nullptr) {
+      unsigned a[NA];  // the window's bytes from the first tap
+#pragma unroll
+      for (int k = 0; k < NA; ++k) a[k] = __byte_perm(W[k + F + 1], W[k + F + 2], sel);
+      if (!inside && active) {
+        // A thread at a row's end: its window's bytes outside the row with the border.
+#pragma unroll
+        for (int b = 0; b < 4 * NA; ++b) {
+          const int x = first + b;
+          if (static_cast<unsigned>(x) >= static_cast<unsigned>(s.width))
+            a[b >> 2] = __byte_perm(a[b >> 2], border_byte(f.row, x, s.width, ax.border, bv[0]),
+                                    insert_byte_sel(b & 3));
+        }
+      }
+      unsigned e[NA], o[NA];  // split
 #pragma unroll
       for (int k = 0; k < NA; ++k) {
-        const unsigned a = __byte_perm(W[k + F + 1], W[k + F + 2], sel);
-        e[k] = even_bytes(a);
-        o[k] = odd_bytes(a);
+        e[k] = even_bytes(a[k]);
+        o[k] = odd_bytes(a[k]);
       }
 #pragma unroll
       for (int q = 0; q < Q; ++q) {
@@ -790,16 +802,11 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
         ho[slot][q] = pick_taps<Max, KX, 1>(o, e, q);
       }
     } else {
-      // A constant-border row is the value itself; threads at the row's ends go byte by byte
-      // (out of line).
+      // A constant-border row is the value itself.
 #pragma unroll
       for (int q = 0; q < Q; ++q) {
-        const unsigned m4 =
-            f.row == nullptr || !active
-                ? bvw
-                : rect_u8_word_border<Max>(f.row, first + 4 * q, KX, s.width, ax.border, bv[0]);
-        he[slot][q] = even_bytes(m4);
-        ho[slot][q] = odd_bytes(m4);
+        he[slot][q] = even_bytes(bvw);
+        ho[slot][q] = odd_bytes(bvw);
       }
     }
     // Output row t - KY + 1 has all its source rows: fold them and store it.
@@ -832,20 +839,12 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
   }
 }
 
-// The pick along x of n taps for output pixel x (first tap x - anchor... given as `first`), pixel
-// by pixel with the border, from tap 0 (the f32 sliding-window kernel's threads at a row's ends).
-template <bool Max>
-__device__ __noinline__ float rect_f32_px_border(const float* row, int first, int n, int width,
-                                                 Border border, float bv) {
-  const float bvs[1] = {bv};
-  float v[1];
-  load_px_border<float, 1>(row, first, width, border, bvs, v);
-  float m = v[0];
-  for (int i = 1; i < n; ++i) {
-    load_px_border<float, 1>(row, first + i, width, border, bvs, v);
-    m = morph_pick<Max>(m, v[0]);
-  }
-  return m;
+// Pixel x of an f32 row (x outside [0, width)) with the border: out of line, for the threads at
+// a row's ends of the f32 sliding-window kernel.
+__device__ __noinline__ inline float border_px_f32(const float* row, int x, int width,
+                                                   Border border, float bv) {
+  const int ix = detail::border_index(x, width, border);
+  return ix < 0 ? bv : row[ix];
 }
 
 // f32, one channel: 3x3 and 5x5 rectangles anchored at their centre on sliding windows of rows.
@@ -931,7 +930,16 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
       if (left_ok) P[i] = f.l[i];
       if (right_ok) P[PX + A + i] = f.r[i];
     }
-    if (f.row != nullptr && inside) {
+    if (f.row != nullptr) {
+      if (!inside && active) {
+        // A thread at a row's end: its window's pixels outside the row with the border.
+#pragma unroll
+        for (int j = 0; j < PX + 2 * A; ++j) {
+          const int x = x0 - A + j;
+          if (static_cast<unsigned>(x) >= static_cast<unsigned>(s.width))
+            P[j] = border_px_f32(f.row, x, s.width, ax.border, bv[0]);
+        }
+      }
 #pragma unroll
       for (int p = 0; p < PX; ++p) {
         float m = P[p];
@@ -940,14 +948,9 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
         hv[slot][p] = m;
       }
     } else {
-      // A constant-border row is the value itself; threads at the row's ends go pixel by pixel
-      // (out of line).
+      // A constant-border row is the value itself.
 #pragma unroll
-      for (int p = 0; p < PX; ++p)
-        hv[slot][p] =
-            f.row == nullptr || !active
-                ? bv[0]
-                : rect_f32_px_border<Max>(f.row, x0 + p - A, K, s.width, ax.border, bv[0]);
+      for (int p = 0; p < PX; ++p) hv[slot][p] = bv[0];
     }
     // Output row t - K + 1 has all its source rows: fold them, top to bottom, and store it.
     if (t >= K - 1 && active) {

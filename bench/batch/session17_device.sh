@@ -732,7 +732,18 @@ case "${1:-}" in
       TEXCV_MORPH_F32_KERNEL=slide
     ab_r resize bench_geometry f32x1,u8x1,u8x4 resize TEXCV_RESIZE_HALF=0 TEXCV_RESIZE_HALF=1
     ;;
-  *) echo "session17_device.sh: pack (here), a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p, q or r (on the device)" ;;
+  s)
+    # Twenty-fourth session, third call: the final code (the u8 sliding-window rectangles at 8 rows
+    # a thread, the dp4a sliding-window kernel taken out): all of test_cuda, then bench_filters'
+    # rows of the changed kernels with NPP, every row kept in $G/rec_s.txt.
+    GT_TIMEOUT=200 gtests "test_cuda (all)" test_cuda '*' test_cuda_s.log
+    echo "== bench_filters $(at)"
+    timeout 120 build/bin/bench_filters --reps 20 --config u8x1,f32x1 \
+      --filter erode,dilate,box,sobel,convolve,sharpen --out $G/rec_s.json >$G/rec_s.txt 2>&1 ||
+      echo "exit $?"
+    grep -E " (texcv +(global|-|auto[^ ]*)|npp +-) " $G/rec_s.txt | tr -s ' ' | cut -c1-90 | head -60
+    ;;
+  *) echo "session17_device.sh: pack (here), a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p, q, r or s (on the device)" ;;
 esac
 tar czf /tmp/s17.tgz -C $G --exclude='*.jpg' . 2>/dev/null
 cp /tmp/s17.tgz "$OUT/s17_${1:-x}.tgz"

@@ -425,8 +425,8 @@ __device__ __noinline__ inline int border_index_out_of_line(int i, int n, Border
 }
 
 // Byte x of a u8 row (x outside [0, width)) with the border, `value` where the border gives none:
-// out of line, for the threads at a row's ends of the sliding-window kernels (morphology, the
-// dp4a convolution), which patch only their window's bytes outside the row.
+// out of line, for the threads at a row's ends of the sliding-window kernels (morphology), which
+// patch only their window's bytes outside the row.
 __device__ __noinline__ inline unsigned border_byte(const std::uint8_t* row, int x, int width,
                                                     Border b, std::uint8_t value) {
   const int ix = detail::border_index(x, width, b);

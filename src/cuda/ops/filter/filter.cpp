@@ -7,8 +7,6 @@
 // kernel. Temporaries are stream-ordered memory (cudaMallocAsync / cudaFreeAsync) allocated per
 // call.
 #include <cstdint>
-#include <cstdlib>
-#include <cstring>
 #include <string>
 #include <vector>
 
@@ -219,17 +217,5 @@ void filter_separable(const char* op, const ImageView& src, const ImageView& dst
   ops::check_views(op, src, dst);
   filter::separable(op, src, ops::dst_args(dst), dst.type, d, static_cast<cudaStream_t>(stream));
 }
-
-namespace ops {
-
-bool dp4a_slide() {
-  static const bool slide = [] {
-    const char* v = std::getenv("TEXCV_DP4A_KERNEL");
-    return v == nullptr || std::strcmp(v, "strip") != 0;
-  }();
-  return slide;
-}
-
-}  // namespace ops
 
 }  // namespace texcv::cuda

@@ -81,10 +81,6 @@ struct Dp4aTaps {
   std::uint8_t cval;  // the constant border's value
 };
 
-// Whether the dp4a kernel runs on sliding windows of rows (the default) or in strips of
-// tuning::Filter::kDp4aRows rows (TEXCV_DP4A_KERNEL=strip, read once: an A/B aid); filter.cpp.
-bool dp4a_slide();
-
 // Whether k's taps and border take the dp4a kernel (3x3 or 5x5 with a centred anchor), and its
 // packed taps.
 inline bool dp4a_taps(const Kernel2DArgs& k, const FilterBorderArgs& b, Dp4aTaps& out) {

@@ -13,11 +13,6 @@ struct FilterSm90 {
   // Output rows a thread of the u8 dp4a kernel (16 pixels a thread; taps m * 2^-e). A first
   // choice, not swept yet.
   static constexpr int kDp4aRows = 2;
-  // The u8 dp4a kernel on sliding windows of rows (Filter2DDp4aSlideCall): output rows a thread
-  // (each source row loaded once: RS + K - 1 for RS outputs) and source rows loaded ahead of the
-  // one folded. A first choice; TEXCV_DP4A_KERNEL=strip measures the strip kernel instead.
-  static constexpr int kDp4aSlideRows = 16;
-  static constexpr int kDp4aSlidePrefetch = 3;
   // Rows a thread of the separable vector kernel for NB taps: enough rows to amortize the row
   // pass (recomputed for the S + NB - 1 window rows of S outputs).
   static constexpr int sep_rows(int nb) { return nb <= 3 ? 2 : nb <= 9 ? 4 : 8; }

@@ -33,12 +33,14 @@ void launch_morph_rect_u8(const MorphSrc& s, const DstArgs& d, bool max, const M
           morph_rect_u8_slide_kernel<false, K, K, RS, LW><<<g, b, 0, st>>>(s, d, ax, ay, r);
       };
       auto by_rows = [&]<int K, bool LW>() {
-        if (rows == 8)
-          go.template operator()<K, 8, LW>();
+        static_assert(kRectU8SlideRows == 8 || kRectU8SlideRows == 16 || kRectU8SlideRows == 32,
+                      "the rows u8_slide_rows() gives");
+        if (rows == 16)
+          go.template operator()<K, 16, LW>();
         else if (rows == 32)
           go.template operator()<K, 32, LW>();
         else
-          go.template operator()<K, kRectU8SlideRows, LW>();
+          go.template operator()<K, 8, LW>();
       };
       if (ax.n == 3)
         r < 0 ? by_rows.template operator()<3, true>() : by_rows.template operator()<3, false>();

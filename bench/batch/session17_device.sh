@@ -735,13 +735,30 @@ case "${1:-}" in
   s)
     # Twenty-fourth session, third call: the final code (the u8 sliding-window rectangles at 8 rows
     # a thread, the dp4a sliding-window kernel taken out): all of test_cuda, then bench_filters'
-    # rows of the changed kernels with NPP, every row kept in $G/rec_s.txt.
+    # rows of the changed kernels with NPP, every row kept in $G/rec_s.txt; then the rows a
+    # thread of the half-size cubic and double-size resize kernels.
     GT_TIMEOUT=200 gtests "test_cuda (all)" test_cuda '*' test_cuda_s.log
     echo "== bench_filters $(at)"
     timeout 120 build/bin/bench_filters --reps 20 --config u8x1,f32x1 \
       --filter erode,dilate,box,sobel,convolve,sharpen --out $G/rec_s.json >$G/rec_s.txt 2>&1 ||
       echo "exit $?"
     grep -E " (texcv +(global|-|auto[^ ]*)|npp +-) " $G/rec_s.txt | tr -s ' ' | cut -c1-90 | head -60
+    # Rows a thread of the half-size cubic and the double-size kernels: the tests and the
+    # timings with each (texcv's global path and NPP).
+    for v in TEXCV_RESIZE_HALF_CUBIC_ROWS=4 TEXCV_RESIZE_HALF_CUBIC_ROWS=16 \
+      TEXCV_RESIZE_DOUBLE_ROWS=4 TEXCV_RESIZE_DOUBLE_ROWS=16; do
+      env "$v" timeout 30 build/tests/test_cuda --gtest_filter='ResizeHalfCuda.*:ResizeDoubleCuda.*' \
+        >$G/test_${v#*=}_${v%%=*}.log 2>&1
+      echo "-- $v: tests rc $?, $(grep -E '^\[  PASSED' $G/test_${v#*=}_${v%%=*}.log)"
+    done
+    for v in TEXCV_RESIZE_HALF_CUBIC_ROWS=8 TEXCV_RESIZE_HALF_CUBIC_ROWS=4 \
+      TEXCV_RESIZE_HALF_CUBIC_ROWS=16 TEXCV_RESIZE_DOUBLE_ROWS=4 TEXCV_RESIZE_DOUBLE_ROWS=16; do
+      echo "-- $v $(at)"
+      env "$v" timeout 60 build/bin/bench_geometry --reps 20 --config f32x1,u8x1,u8x4,u16x1,u8x3 \
+        --filter "resize 0.5 cubic,resize 2.0 linear" --out $G/rs.json >$G/rs_${v}.txt 2>&1 ||
+        echo "exit $?"
+      grep -E " (texcv +global|npp +-) " $G/rs_${v}.txt | tr -s ' ' | cut -c1-80 | head -20
+    done
     ;;
   *) echo "session17_device.sh: pack (here), a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p, q, r or s (on the device)" ;;
 esac

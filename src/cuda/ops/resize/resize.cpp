@@ -7,6 +7,7 @@
 #include "src/cuda/ops/common/host_common.hpp"
 #include "src/cuda/ops/common/source_access.hpp"
 #include "src/cuda/ops/resize/resize_launch.hpp"
+#include "src/cuda/ops/resize/resize_tuning.hpp"
 
 namespace texcv::cuda {
 
@@ -16,6 +17,33 @@ bool ops::resize_half_off() {
     return v != nullptr && std::strcmp(v, "0") == 0;
   }();
   return off;
+}
+
+namespace {
+
+// The integer in environment variable `name` when it lies in [lo, hi], else `fallback`.
+int env_int(const char* name, int lo, int hi, int fallback) {
+  const char* v = std::getenv(name);
+  if (v == nullptr) return fallback;
+  const int n = std::atoi(v);
+  return n >= lo && n <= hi ? n : fallback;
+}
+
+}  // namespace
+
+int ops::resize_half_cubic_rows() {
+  static const int rows = [] {
+    const int n =
+        env_int("TEXCV_RESIZE_HALF_CUBIC_ROWS", 4, 16, ops::tuning::Resize::kHalfCubicRows);
+    return n == 4 || n == 8 || n == 16 ? n : ops::tuning::Resize::kHalfCubicRows;
+  }();
+  return rows;
+}
+
+int ops::resize_double_rows() {
+  static const int rows =
+      env_int("TEXCV_RESIZE_DOUBLE_ROWS", 1, 64, ops::tuning::Resize::kDoubleRows);
+  return rows;
 }
 
 void resize(const ImageView& src, const ImageView& dst, const ResizeDesc& d, void* stream) {

@@ -394,13 +394,12 @@ bool resize_half_fits(const GlobalSource<T, C>& src, const DstArgs& d, const Res
 // as the CPU (border_index; the constant border's value as a tap). Threads whose taps cross the
 // row's ends take their taps through border_index one by one. Launched for sources whose pointer
 // and pitch are 16-byte aligned (resize_half_cubic_fits).
-template <typename T, int C>
+template <typename T, int C, int RS = tuning::Resize::kHalfCubicRows>
 struct ResizeHalfCubicCall {
   // Output pixels a thread: a 16-byte source chunk for u8 and u16, 32 bytes for f32 x1.
   static constexpr int PX = C == 1 ? (sizeof(T) == 1 ? 8 : 4) : (sizeof(T) == 1 ? 2 : 1);
   static constexpr int kChunk = 2 * PX * C * static_cast<int>(sizeof(T));  // bytes
   static constexpr int kV = kChunk / 16;                                   // 16-byte loads
-  static constexpr int RS = tuning::Resize::kHalfCubicRows;
   static constexpr int PD = tuning::Resize::kHalfCubicPrefetch;
   static_assert(kChunk % 16 == 0, "a chunk is whole 16-byte loads");
   const unsigned char* src;
@@ -763,13 +762,26 @@ void launch_resize_src(const Src& src, const DstArgs& d, const ResizeArgs& a, cu
   if constexpr (std::is_same_v<Src, GlobalSource<T, C>>) {
     if (resize_half_cubic_fits<T, C>(src, d, a)) {
       if constexpr (C == 1 || C == 4) {
-        using Call = ResizeHalfCubicCall<T, C>;
-        Call c{src.data, src.pitch, src.width, src.height, d, a.s.border, {}};
-        for (int k = 0; k < 4; ++k) c.bv[k] = a.s.bv[k];
-        const dim3 grid(
-            static_cast<unsigned>(((d.width + Call::PX - 1) / Call::PX + kBlockX - 1) / kBlockX),
-            static_cast<unsigned>(((d.height + Call::RS - 1) / Call::RS + kBlockY - 1) / kBlockY));
-        launch_resize_call<T, C, Src>(grid, c, st);
+        auto run = [&]<int RS>() {
+          using Call = ResizeHalfCubicCall<T, C, RS>;
+          Call c{src.data, src.pitch, src.width, src.height, d, a.s.border, {}};
+          for (int k = 0; k < 4; ++k) c.bv[k] = a.s.bv[k];
+          const dim3 grid(
+              static_cast<unsigned>(((d.width + Call::PX - 1) / Call::PX + kBlockX - 1) / kBlockX),
+              static_cast<unsigned>(((d.height + RS - 1) / RS + kBlockY - 1) / kBlockY));
+          launch_resize_call<T, C, Src>(grid, c, st);
+        };
+        // Output rows a thread: the tuning's, or TEXCV_RESIZE_HALF_CUBIC_ROWS (an A/B aid).
+        static_assert(tuning::Resize::kHalfCubicRows == 4 || tuning::Resize::kHalfCubicRows == 8 ||
+                          tuning::Resize::kHalfCubicRows == 16,
+                      "the rows resize_half_cubic_rows() gives");
+        const int rows = resize_half_cubic_rows();
+        if (rows == 4)
+          run.template operator()<4>();
+        else if (rows == 16)
+          run.template operator()<16>();
+        else
+          run.template operator()<8>();
         return;
       }
     }
@@ -777,7 +789,9 @@ void launch_resize_src(const Src& src, const DstArgs& d, const ResizeArgs& a, cu
   if constexpr (std::is_same_v<Src, GlobalSource<T, C>> && !std::is_same_v<T, float> && C != 2) {
     if (resize_double_fits<T, C>(src, d, a)) {
       using Call = ResizeDoubleCall<T, C>;
-      constexpr int kRows = 8;  // source rows a thread: 2 of every 10 row sums made twice
+      // Source rows a thread (with 8, 2 of every 10 row sums made twice): the tuning's, or
+      // TEXCV_RESIZE_DOUBLE_ROWS (an A/B aid).
+      const int kRows = resize_double_rows();
       const bool vec = reinterpret_cast<std::uintptr_t>(d.data) % 16 == 0 && d.pitch % 16 == 0;
       const Call c{src.data, src.pitch, src.width,  src.height, d.data,
                    d.pitch,  kRows,     a.s.border, vec};

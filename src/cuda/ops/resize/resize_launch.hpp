@@ -11,6 +11,11 @@ namespace texcv::cuda::ops {
 // Whether TEXCV_RESIZE_HALF=0 is in the environment (read once; an A/B aid): the exact half-size
 // kernels (linear, area and cubic) then stay off and the general kernels run (resize.cpp).
 bool resize_half_off();
+// The half-size cubic kernel's output rows a thread (4, 8 or 16) and the double-size kernel's
+// source rows a thread (1 to 64): tuning::Resize's, or TEXCV_RESIZE_HALF_CUBIC_ROWS and
+// TEXCV_RESIZE_DOUBLE_ROWS from the environment (read once; A/B aids; resize.cpp).
+int resize_half_cubic_rows();
+int resize_double_rows();
 
 // Launches on stream the kernel for s.path (global, texture or texture_filter) and checks it.
 template <typename T, int C>

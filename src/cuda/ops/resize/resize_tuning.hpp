@@ -20,6 +20,9 @@ struct ResizeSm90 {
   // The half-size cubic kernel (ResizeHalfCubicCall): output rows a thread (2 RS + 2 source rows
   // loaded, each once) and source rows loaded ahead of the one summed. A first choice.
   static constexpr int kHalfCubicRows = 8;
+  // Source rows a thread of the exact double-size kernel (u8 and u16 linear; ResizeDoubleCall):
+  // with 8, 2 of every 10 row sums are made twice.
+  static constexpr int kDoubleRows = 8;
   static constexpr int kHalfCubicPrefetch = 2;
 };
 

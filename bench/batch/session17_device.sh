@@ -688,7 +688,8 @@ case "${1:-}" in
     # The u8 rectangles: split kernel, sliding windows of 8, 16 (default), 32 rows.
     ab_bench bench_filters u8x1 erode,dilate "^(erode|dilate) " TEXCV_MORPH_U8_KERNEL=split \
       TEXCV_MORPH_U8_ROWS=8 TEXCV_MORPH_U8_ROWS=16 TEXCV_MORPH_U8_ROWS=32
-    # The u8 dp4a kernel in strips of 2 rows and on sliding windows (default).
+    # The u8 dp4a kernel in strips of 2 rows and on sliding windows (default then; the sliding
+    # one was taken out in b16b1ac, so on later binaries both runs time the strip kernel).
     ab_bench bench_filters u8x1 box,sobel,convolve,sharpen "^(box|sobel|convolve|sharpen)" \
       TEXCV_DP4A_KERNEL=strip TEXCV_DP4A_KERNEL=slide
     # f32 rectangles: the fused kernel and the sliding-window kernel (default).
@@ -726,6 +727,7 @@ case "${1:-}" in
     }
     ab_r erode bench_filters u8x1 erode,dilate TEXCV_MORPH_U8_KERNEL=split \
       TEXCV_MORPH_U8_ROWS=8 TEXCV_MORPH_U8_ROWS=16 TEXCV_MORPH_U8_ROWS=32
+    # (TEXCV_DP4A_KERNEL: gone since b16b1ac, as in stage q.)
     ab_r dp4a bench_filters u8x1 box,sobel,convolve,sharpen TEXCV_DP4A_KERNEL=strip \
       TEXCV_DP4A_KERNEL=slide
     ab_r f32morph bench_filters f32x1 erode,dilate TEXCV_MORPH_F32_KERNEL=fused \

@@ -118,7 +118,7 @@ std::string filter_auto_choice(const OpSpec& spec, const ImageView& src) {
   using texcv::cuda::ops::StencilKind;
   namespace ops = texcv::cuda::ops;
   StencilKind kind;
-  bool reg = false, tex = false;
+  bool reg = false;
   const int kw = spec.kernel_w, kh = spec.kernel_h;
   if (spec.op == "convolve" || spec.op == "sharpen") {
     kind = StencilKind::filter_2d;
@@ -128,12 +128,11 @@ std::string filter_auto_choice(const OpSpec& spec, const ImageView& src) {
     kind = StencilKind::separable;
     reg = ops::sep_vec_applies(kw, kh, kw / 2, kh / 2, src.type, spec.out_type.value_or(src.type),
                                src.channels);
-    tex = ops::sep_texture_preferred(kw, kh, kw / 2, kh / 2, src.type, src.channels);
   } else {
     return "";
   }
   try {
-    return path_name(ops::choose_stencil_path(kind, src.type, src.channels, reg, true, tex));
+    return path_name(ops::choose_stencil_path(kind, src.type, src.channels, reg, true));
   } catch (const std::exception& e) {
     return std::string("? (") + shorten(e.what(), 30) + ")";
   }

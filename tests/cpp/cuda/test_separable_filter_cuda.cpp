@@ -3,6 +3,7 @@
 // kernels, into the source's type and f32.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -167,6 +168,85 @@ TEST(FiltersCuda, SeparableU8DyadicTapsIdenticalToCpu) {
           }
     }
   }
+}
+
+}  // namespace
+}  // namespace texcv::filter_cuda_test
+
+namespace texcv::filter_cuda_test {
+namespace {
+
+// 13 and 17 centred taps of 4-channel u8/u16 run sep_tile4_kernel on the global and automatic
+// paths (32 x 64 output pixels a block, both passes through shared memory; TEXCV_SEP_TILE_ROWS=32
+// runs its 32-row build). Every border; sources with many interior blocks (300 x 200), edge
+// blocks only (33 x 65), smaller than the window (5 x 3, 1 x 1); the source at (3, 1) of a larger
+// image and the destination at (1, 1) of a poisoned one; and a u8 source whose pixels do not start
+// on 4-byte steps (a view one byte into a device buffer: the element-wise loads and stores). Taps:
+// random ones with zeros (delta 40.5), a Gaussian (delta 0).
+TEST(FiltersCuda, FourChannelLongTapsOnTheSharedTileIdenticalToCpu) {
+  TEXCV_REQUIRE_GPU();
+  const int sizes[][2] = {{300, 200}, {33, 65}, {5, 3}, {1, 1}};
+  std::uint32_t seed = 4100;
+  for (ElemType t : {ElemType::u8, ElemType::u16})
+    for (int nb : {13, 17})
+      for (const auto& wh : sizes) {
+        const int w = wh[0], h = wh[1];
+        const Image host = test::random_image(w, h, 4, t, ++seed);
+        const std::vector<float> kx = random_taps(nb, seed * 3 + 1),
+                                 ky = random_taps(nb, seed * 3 + 2);
+        std::vector<float> g(static_cast<std::size_t>(nb));
+        float sum = 0.0f;
+        for (int i = 0; i < nb; ++i)
+          sum += g[i] = std::exp(-0.5f * (i - nb / 2) * (i - nb / 2) / 9.0f);
+        for (float& v : g) v /= sum;
+        for (Border b : kBorders)
+          for (int taps = 0; taps < 2; ++taps) {
+            SeparableParams p;
+            p.border = border_of(b);
+            p.delta = taps ? 0.0 : 40.5;
+            const std::vector<float>& x = taps ? g : kx;
+            const std::vector<float>& y = taps ? g : ky;
+            Image want(w, h, 4, t);
+            separable_filter(host, want, x, y, p);
+            for (Path path : {Path::global, Path::automatic})
+              for (int f : {0, 1}) {
+                const std::string what = std::string(to_string(t)) + "x4 " + std::to_string(nb) +
+                                         " taps " + std::to_string(w) + "x" + std::to_string(h) +
+                                         " " + to_string(b) + (taps ? " gaussian" : " random") +
+                                         " path " + to_string(path) + " layout " +
+                                         std::to_string(f);
+                Image dsrc(w + 6, h + 2, 4, t, Location::device);
+                const ImageView sv = dsrc.view().roi({3 * f, f, w, h});
+                texcv::copy(host, sv);
+                Image dout(w + 2 * f + 1, h + 2 * f, 4, t, Location::device);
+                test::poison(dout);
+                SeparableParams q = p;
+                q.border.path = path;
+                separable_filter(sv, dout.view().roi({f, f, w, h}), x, y, q);
+                const Image all = test::to_host(dout);
+                const test::Diff d = test::compare(all.view().roi({f, f, w, h}), want);
+                EXPECT_EQ(d.count, 0) << what << ": " << d.describe();
+                EXPECT_EQ(test::written_outside(all.view(), {f, f, w, h}), 0) << what;
+              }
+            if (t != ElemType::u8) continue;
+            // Pixels one byte off 4-byte steps: a u8 buffer seen as 4-channel pixels from byte 1.
+            Image buf(4 * w + 8, h + 1, 1, ElemType::u8, Location::device);
+            ImageView odd = buf.view();
+            odd.data = static_cast<unsigned char*>(odd.data) + 1;
+            odd.width = w;
+            odd.channels = 4;
+            odd.height = h;
+            texcv::copy(host, odd);
+            Image dout(w, h, 4, t, Location::device);
+            test::poison(dout);
+            SeparableParams q = p;
+            q.border.path = Path::global;
+            separable_filter(odd, dout, x, y, q);
+            const test::Diff d = test::compare(test::to_host(dout).view(), want);
+            EXPECT_EQ(d.count, 0) << "u8x4 " << nb << " taps " << w << "x" << h << " "
+                                  << to_string(b) << " source one byte off: " << d.describe();
+          }
+      }
 }
 
 }  // namespace

@@ -43,7 +43,7 @@ Path choose_path(GeomOp op, Interp interp, ElemType type, int channels, Precisio
 }
 
 Path choose_stencil_path(StencilKind kind, ElemType type, int channels, bool register_kernel,
-                         bool tile_fits, bool texture_preferred) {
+                         bool tile_fits) {
   (void)type;
   (void)channels;
   // Measured on the H200 (docs/performance.md, "path=auto rule for the filters", commit
@@ -52,12 +52,11 @@ Path choose_stencil_path(StencilKind kind, ElemType type, int channels, bool reg
   // 3 to 17 equal centred taps (box 5x5 f32 0.202 against 0.633, gaussian sigma 2 f32 (17 taps)
   // 0.966 against 1.168, u8 (13 taps) 0.876 against 1.860, sobel f32 0.165 against 0.509). Other
   // sizes and anchors run faster from the shared tile than through the generic strip kernels.
-  // 13 and 17 centred taps of 4-channel u8/u16 have no register kernel; there the two-pass texture
-  // path beats both the register kernel and the tile (u8x4 gaussian sigma 2, 13 taps: texture
-  // 2.21 ms, register 3.08, shared 3.25; docs/performance.md, e498ae2).
+  // 13 and 17 centred taps of 4-channel u8/u16 run their own shared-tile kernel on the global
+  // path (sep_tile4_kernel; before it the two-pass texture path won there: u8x4 gaussian sigma
+  // 2, 13 taps, texture 2.21 ms, register 3.08, shared 3.25, e498ae2).
   (void)kind;
   if (register_kernel) return Path::global;
-  if (texture_preferred) return Path::texture;
   if (tile_fits) return Path::shared;
   return Path::global;
 }

@@ -35,12 +35,10 @@ enum class StencilKind : std::uint8_t { filter_2d, separable };
 // The path Path::automatic takes for a linear filter with a kw x kh kernel (docs/performance.md,
 // "path=auto rule for the filters"). register_kernel: a register-blocked kernel exists for this
 // size and anchor (filter_launch.hpp: 3x3 / 5x5 centred 2-D kernels, sep_vec_applies()).
-// tile_fits: the shared-memory tile of Path::shared fits the device's per-block limit.
-// texture_preferred: no register kernel, and the two-pass texture path is measured faster than
-// the tile for this case and the source binds to a texture (filter_launch.hpp:
-// sep_texture_preferred()). Never returns Path::automatic or Path::texture_filter.
+// tile_fits: the shared-memory tile of Path::shared fits the device's per-block limit. Never
+// returns Path::automatic or Path::texture_filter.
 Path choose_stencil_path(StencilKind kind, ElemType type, int channels, bool register_kernel,
-                         bool tile_fits, bool texture_preferred = false);
+                         bool tile_fits);
 
 // Throws Error when the explicit path s.path cannot run op with s on a source of `channels`
 // channels (3-channel textures, texture_filter with other than linear, reflect101 or exact).

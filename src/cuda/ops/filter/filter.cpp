@@ -38,14 +38,12 @@ std::size_t max_block_smem(const char* op) {
 // path's dynamic shared memory.
 ops::SourcePlan stencil_source(const char* op, ops::StencilKind kind, const ImageView& src,
                                const detail::FilterBorderDesc& b, int kw, int kh,
-                               bool register_kernel, bool texture_preferred, std::size_t tile_bytes,
-                               cudaStream_t st) {
+                               bool register_kernel, std::size_t tile_bytes, cudaStream_t st) {
   const std::size_t limit = max_block_smem(op);
   Path path = b.path;
   if (path == Path::automatic)
-    path =
-        ops::choose_stencil_path(kind, src.type, src.channels, register_kernel, tile_bytes <= limit,
-                                 texture_preferred && can_bind_pitch2d(src));
+    path = ops::choose_stencil_path(kind, src.type, src.channels, register_kernel,
+                                    tile_bytes <= limit);
   if (path == Path::shared && tile_bytes > limit)
     fail(ErrorCode::Unsupported, op,
          "path shared: the kernel's source window does not fit in one block's shared memory; use "
@@ -114,7 +112,7 @@ void separable(const char* op, const ImageView& src, const ops::DstArgs& d, Elem
     detail::FilterBorderDesc global = desc.border;
     global.path = Path::global;
     ops::SourcePlan plan =
-        stencil_source(op, ops::StencilKind::filter_2d, src, global, k2.kw, k2.kh, true, false,
+        stencil_source(op, ops::StencilKind::filter_2d, src, global, k2.kw, k2.kh, true,
                        ops::filter_2d_tile_bytes(k2.kw, k2.kh, 1, ops::filter_px(src.type, 1)), st);
     ops::launch_filter_2d<std::uint8_t>(plan.args(), d, 1, dst_type, k2, border_args(desc.border),
                                         st);
@@ -125,11 +123,9 @@ void separable(const char* op, const ImageView& src, const ops::DstArgs& d, Elem
   const ops::Kernel1DArgs ky = taps_1d(desc.ky, desc.ay);
   const bool vec =
       ops::sep_vec_applies(kx.n, ky.n, kx.anchor, ky.anchor, src.type, dst_type, channels);
-  const bool texture_preferred =
-      ops::sep_texture_preferred(kx.n, ky.n, kx.anchor, ky.anchor, src.type, channels);
   const ops::FilterBorderArgs b = border_args(desc.border);
   ops::SourcePlan plan = stencil_source(
-      op, ops::StencilKind::separable, src, desc.border, kx.n, ky.n, vec, texture_preferred,
+      op, ops::StencilKind::separable, src, desc.border, kx.n, ky.n, vec,
       ops::sep_tile_bytes(kx.n, ky.n, channels, ops::filter_px(src.type, channels)), st);
   ops::ColumnArgs ca;
   ca.border = desc.border.border;
@@ -203,7 +199,7 @@ void filter_2d(const char* op, const ImageView& src, const ImageView& dst,
   const ops::FilterBorderArgs b = border_args(d.border);
   ops::SourcePlan plan = stencil_source(
       op, ops::StencilKind::filter_2d, src, d.border, d.kw, d.kh,
-      ops::filter_2d_vec_applies(d.kw, d.kh, d.ax, d.ay), false,
+      ops::filter_2d_vec_applies(d.kw, d.kh, d.ax, d.ay),
       ops::filter_2d_tile_bytes(d.kw, d.kh, src.channels, ops::filter_px(src.type, src.channels)),
       st);
   ops::by_type(op, src.type, [&]<typename T>() {

@@ -386,6 +386,24 @@ __device__ __noinline__ inline unsigned dp4a_border_word(const std::uint8_t* row
   return w;
 }
 
+// The u8 rows of S x PX integer sums through the integer store (dyadic_int_round, then clamped).
+template <int S, int PX>
+__device__ __forceinline__ void store_dyadic_u8(const DstArgs& d, int x0, int y0,
+                                                const int (&acc)[S][PX],
+                                                const detail::DyadicIntStore& is) {
+  const int n = min(PX, d.width - x0);
+#pragma unroll
+  for (int p = 0; p < S; ++p) {
+    const int y = y0 + p;
+    if (y >= d.height) break;
+    std::uint8_t e[PX];
+#pragma unroll
+    for (int k = 0; k < PX; ++k)
+      e[k] = static_cast<std::uint8_t>(min(max(detail::dyadic_int_round(acc[p][k], is), 0), 255));
+    store_elems<std::uint8_t, PX>(out_row<std::uint8_t>(d, y) + x0, e, n);
+  }
+}
+
 // Each thread makes 16 pixels (one 16-byte chunk of a row) x S rows. A window row is 24 bytes
 // from x0 - 4 (a 4-byte load, a 16-byte load, a 4-byte load), rows on 16-byte steps; each output
 // pixel's taps of that row are cut from them by one __byte_perm (two for 5x5) and folded by one
@@ -462,11 +480,20 @@ __device__ __forceinline__ void filter_2d_dp4a_body(const GlobalSource<std::uint
       }
     }
   }
+  if constexpr (std::is_same_v<Tout, std::uint8_t>) {
+    if (a.int_store) {  // the same bytes without float conversions (src/core/dyadic_round.hpp)
+      store_dyadic_u8<S, PX>(d, x0, y0, acc, a.istore);
+      return;
+    }
+  }
+  // float(acc) exactly (|acc| < 2^22) as the bits of 1.5 * 2^23 + acc minus 1.5 * 2^23: an
+  // integer add and an FADD instead of the quarter-rate I2F.
   float f[S][PX];
 #pragma unroll
   for (int p = 0; p < S; ++p)
 #pragma unroll
-    for (int q = 0; q < PX; ++q) f[p][q] = static_cast<float>(acc[p][q]) * a.unit;
+    for (int q = 0; q < PX; ++q)
+      f[p][q] = __fmul_rn(__fsub_rn(__int_as_float(0x4B400000 + acc[p][q]), 12582912.0f), a.unit);
   store_acc<Tout, S, PX, 1>(d, x0, y0, f, a.scale, a.delta);
 }
 
@@ -598,6 +625,177 @@ struct SepVecCall {
     sep_vec_body<T, Tout, C, PX, S, NB, Interior, Src>(src, d, kx, ky, b, a, range);
   }
 };
+
+// ---- Separable, 13 and 17 taps of 4-channel u8/u16: both passes through shared memory ----------
+//
+// The register kernel above holds too few pixels a thread for these (64 accumulators: 2 pixels x
+// 8 rows, the row pass recomputed 2.5 times). Here a block of 32 x 8 threads makes 32 pixels x TH
+// rows: it stages its source window ((TH + NB - 1) x (32 + NB - 1) pixels, borders applied) as
+// elements, runs the row pass once per window row into a float tile (channel planes, so that both
+// passes read and write it without bank conflicts), then the column pass, TH / 8 rows a thread.
+// The arithmetic and its order are sep_vec_body's (and the CPU's): each row sum from 0 over the
+// taps left to right, each column sum from 0 over the rows top to bottom, zero taps skipped, then
+// * scale + delta and the saturating store. A constant-border row is a row of the border value,
+// whose row pass is crow. Rows a block: tuning::Filter::kSepTileRows.
+template <typename T, int NB, int TH>
+struct SepTile4 {
+  static constexpr int R = NB / 2, TW = kBlockX, cols = TW + NB - 1, rows = TH + NB - 1;
+  using V = typename Vec4Of<T, 4>::type;
+  static constexpr std::size_t raw_bytes = (sizeof(V) * rows * cols + 15) / 16 * 16;
+  static constexpr std::size_t bytes = raw_bytes + sizeof(float) * 4 * rows * TW;
+};
+
+template <typename T, int NB, int TH>
+__device__ __forceinline__ void sep_tile4_body(const GlobalSource<T, 4>& src, const DstArgs& d,
+                                               const SmallKernel1D<NB>& kx,
+                                               const SmallKernel1D<NB>& ky,
+                                               const FilterBorderArgs& b, const ColumnArgs& a,
+                                               unsigned char* smem) {
+  using Sh = SepTile4<T, NB, TH>;
+  using V = typename Sh::V;
+  constexpr int R = Sh::R, TW = Sh::TW, cols = Sh::cols, rows = Sh::rows;
+  V* raw = reinterpret_cast<V*>(smem);
+  float* rowp = reinterpret_cast<float*>(smem + Sh::raw_bytes);  // [4][rows][TW]
+  const int tid = filter_tid();
+  const int bx = static_cast<int>(blockIdx.x) * TW, by = static_cast<int>(blockIdx.y) * TH;
+  // 1. The source window, as elements (loads unrolled: all in flight before the stores).
+  {
+    const bool inside =
+        bx - R >= 0 && by - R >= 0 && bx + TW + R <= src.width && by + TH + R <= src.height;
+    V cv;
+    cv.x = static_cast<T>(b.value[0]);
+    cv.y = static_cast<T>(b.value[1]);
+    cv.z = static_cast<T>(b.value[2]);
+    cv.w = static_cast<T>(b.value[3]);
+    constexpr int n = rows * cols, kIters = (n + kFilterThreads - 1) / kFilterThreads;
+    V v[kIters];
+#pragma unroll
+    for (int u = 0; u < kIters; ++u) {
+      const int idx = tid + u * kFilterThreads;
+      if (idx >= n) break;
+      const int r = idx / cols, cx = idx - r * cols;
+      int iy = by - R + r, ix = bx - R + cx;
+      if (!inside) {
+        iy = detail::border_index(iy, src.height, b.border);
+        ix = iy < 0 ? -1 : detail::border_index(ix, src.width, b.border);
+      }
+      if (ix < 0) {
+        v[u] = cv;
+      } else {
+        const T* p =
+            reinterpret_cast<const T*>(src.data + src.pitch * static_cast<std::size_t>(iy)) +
+            static_cast<std::size_t>(ix) * 4;
+        if (src.vec) {
+          v[u] = __ldg(reinterpret_cast<const V*>(p));
+        } else {
+          v[u].x = __ldg(p);
+          v[u].y = __ldg(p + 1);
+          v[u].z = __ldg(p + 2);
+          v[u].w = __ldg(p + 3);
+        }
+      }
+    }
+#pragma unroll
+    for (int u = 0; u < kIters; ++u) {
+      const int idx = tid + u * kFilterThreads;
+      if (idx >= n) break;
+      raw[idx] = v[u];
+    }
+  }
+  __syncthreads();
+  // 2. The row pass: 4 adjacent pixels a task, their NB + 3 window pixels each read once, by
+  // 16-byte loads (a quarter warp's 8 tasks read 128 consecutive bytes: no bank conflicts).
+  constexpr int kQuads = TW / 4, kPerLoad = 16 / static_cast<int>(sizeof(V));
+  static_assert((NB + 3) % kPerLoad == 0 && (sizeof(V) * cols) % 16 == 0, "16-byte loads");
+  union Chunk {
+    uint4 u;
+    V v[kPerLoad];
+  };
+  for (int t = tid; t < rows * kQuads; t += kFilterThreads) {
+    const int r = t / kQuads, x0 = (t - r * kQuads) * 4;
+    float acc[4][4];
+#pragma unroll
+    for (int q = 0; q < 4; ++q)
+#pragma unroll
+      for (int c = 0; c < 4; ++c) acc[q][c] = 0.0f;
+    const uint4* w = reinterpret_cast<const uint4*>(raw + r * cols + x0);
+#pragma unroll
+    for (int l = 0; l < (NB + 3) / kPerLoad; ++l) {
+      Chunk ch;
+      ch.u = w[l];
+#pragma unroll
+      for (int e = 0; e < kPerLoad; ++e) {
+        const int i = l * kPerLoad + e;  // window pixel x0 + i
+        const V p = ch.v[e];
+        const float v[4] = {int_to_float<T>(p.x), int_to_float<T>(p.y), int_to_float<T>(p.z),
+                            int_to_float<T>(p.w)};
+#pragma unroll
+        for (int q = 0; q < 4; ++q) {
+          const int k = i - q;  // pixel x0 + q's tap k
+          if (k < 0 || k >= NB || kx.k[k] == 0.0f) continue;
+#pragma unroll
+          for (int c = 0; c < 4; ++c) acc[q][c] += kx.k[k] * v[c];
+        }
+      }
+    }
+#pragma unroll
+    for (int c = 0; c < 4; ++c)
+      *reinterpret_cast<float4*>(rowp + (c * rows + r) * TW + x0) =
+          make_float4(acc[0][c], acc[1][c], acc[2][c], acc[3][c]);
+  }
+  __syncthreads();
+  // 3. The column pass: pixel threadIdx.x, rows threadIdx.y * RT on.
+  constexpr int RT = TH / kBlockY;
+  const int x = bx + static_cast<int>(threadIdx.x);
+  const int ty = static_cast<int>(threadIdx.y) * RT;
+  if (x >= d.width || by + ty >= d.height) return;
+  float acc[RT][4];
+#pragma unroll
+  for (int p = 0; p < RT; ++p)
+#pragma unroll
+    for (int c = 0; c < 4; ++c) acc[p][c] = 0.0f;
+  const float* col = rowp + ty * TW + static_cast<int>(threadIdx.x);
+#pragma unroll
+  for (int rr = 0; rr < RT + NB - 1; ++rr) {
+    float v[4];
+#pragma unroll
+    for (int c = 0; c < 4; ++c) v[c] = col[(c * rows + rr) * TW];
+#pragma unroll
+    for (int p = 0; p < RT; ++p) {
+      const int j = rr - p;
+      if (j < 0 || j >= NB || ky.k[j] == 0.0f) continue;
+#pragma unroll
+      for (int c = 0; c < 4; ++c) acc[p][c] += ky.k[j] * v[c];
+    }
+  }
+#pragma unroll
+  for (int p = 0; p < RT; ++p) {
+    const int y = by + ty + p;
+    if (y >= d.height) break;
+    V o;
+    o.x = saturate_nobranch<T>(acc[p][0] * a.scale + a.delta);
+    o.y = saturate_nobranch<T>(acc[p][1] * a.scale + a.delta);
+    o.z = saturate_nobranch<T>(acc[p][2] * a.scale + a.delta);
+    o.w = saturate_nobranch<T>(acc[p][3] * a.scale + a.delta);
+    T* q = out_row<T>(d, y) + static_cast<std::size_t>(x) * 4;
+    if (src.vec) {  // the destination's alignment is checked with the source's (launcher)
+      *reinterpret_cast<V*>(q) = o;
+    } else {
+      q[0] = o.x;
+      q[1] = o.y;
+      q[2] = o.z;
+      q[3] = o.w;
+    }
+  }
+}
+
+template <typename T, int NB, int TH>
+__global__ void __launch_bounds__(kFilterThreads)
+    sep_tile4_kernel(const GlobalSource<T, 4> src, const DstArgs d, const SmallKernel1D<NB> kx,
+                     const SmallKernel1D<NB> ky, const FilterBorderArgs b, const ColumnArgs a) {
+  extern __shared__ __align__(16) unsigned char sep_tile_smem[];
+  sep_tile4_body<T, NB, TH>(src, d, kx, ky, b, a, sep_tile_smem);
+}
 
 // Fills tile (rows x cols floats x C) with the source window whose top-left pixel is (x0, y0),
 // borders applied (a constant-border element is the border value).
@@ -962,6 +1160,42 @@ void launch_sep_fused(const SourceArgs& s, const DstArgs& d, int channels, ElemT
   });
 }
 
+// sep_tile4_kernel (4-channel u8/u16, 13 or 17 taps): kSepTileRows rows a block, or
+// TEXCV_SEP_TILE_ROWS=32 / 64 (for A/B runs).
+template <typename T, int NB>
+void launch_sep_tile4(const SourceArgs& s, const DstArgs& d, const Kernel1DArgs& kx,
+                      const Kernel1DArgs& ky, const FilterBorderArgs& b, const ColumnArgs& c,
+                      cudaStream_t st) {
+  constexpr const char* kOp = "separable_filter";
+  static const int rows = [] {
+    const char* v = std::getenv("TEXCV_SEP_TILE_ROWS");
+    const int r = v ? std::atoi(v) : tuning::Filter::kSepTileRows;
+    return r == 32 || r == 64 ? r : tuning::Filter::kSepTileRows;
+  }();
+  SmallKernel1D<NB> sx{}, sy{};
+  for (int i = 0; i < NB; ++i) {
+    sx.k[i] = kx.k[i];
+    sy.k[i] = ky.k[i];
+  }
+  GlobalSource<T, 4> src = make_global_source<T, 4>(s);
+  // One flag for the 4-element loads and stores: both rows' starts and pitches aligned.
+  constexpr std::size_t kPx = 4 * sizeof(T);
+  src.vec = src.vec && reinterpret_cast<std::uintptr_t>(d.data) % kPx == 0 && d.pitch % kPx == 0;
+  const auto run = [&]<int TH>() {
+    using Sh = SepTile4<T, NB, TH>;
+    allow_smem(kOp, sep_tile4_kernel<T, NB, TH>, Sh::bytes);
+    const dim3 grid(static_cast<unsigned>((d.width + Sh::TW - 1) / Sh::TW),
+                    static_cast<unsigned>((d.height + TH - 1) / TH));
+    sep_tile4_kernel<T, NB, TH>
+        <<<grid, dim3(kBlockX, kBlockY), Sh::bytes, st>>>(src, d, sx, sy, b, c);
+    TEXCV_CUDA_CHECK_LAUNCH(kOp);
+  };
+  if (rows == 32)
+    run.template operator()<32>();
+  else
+    run.template operator()<64>();
+}
+
 template <typename T, int NB>
 void launch_sep_vec_taps(const SourceArgs& s, const DstArgs& d, int channels, ElemType dst_type,
                          const Kernel1DArgs& kx, const Kernel1DArgs& ky, const FilterBorderArgs& b,
@@ -1010,9 +1244,12 @@ void launch_sep_vec_taps(const SourceArgs& s, const DstArgs& d, int channels, El
     }
   };
   if constexpr (NB >= 13 && kNarrow) {
-    if (channels == 4)
-      fail(ErrorCode::Internal, kOp, "no 13/17-tap register kernel for 4-channel u8/u16", "4",
-           "1 or 3 channels");
+    if (channels == 4) {
+      if (dst_type != detail::ElemTraits<T>::kType)
+        fail(ErrorCode::Internal, kOp, "no 13/17-tap kernel of 4 channels for this destination",
+             to_string(dst_type), "the source's element type");
+      return launch_sep_tile4<T, NB>(s, d, kx, ky, b, c, st);
+    }
     if (channels == 3) return per_channels.template operator()<3>();
     return per_channels.template operator()<1>();
   } else {

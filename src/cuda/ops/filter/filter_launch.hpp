@@ -17,7 +17,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
+#include <string_view>
 
+#include "src/core/dyadic_round.hpp"
 #include "src/cuda/ops/common/kernel_args.hpp"
 #include "texcv/filters.hpp"
 #include "texcv/geometry.hpp"
@@ -79,6 +82,10 @@ struct Dp4aTaps {
   float unit;  // 2^-e
   float scale, delta;
   std::uint8_t cval;  // the constant border's value
+  // u8 output: whether the integer store gives the float one's bytes (src/core/dyadic_round.hpp),
+  // and its constants.
+  bool int_store;
+  detail::DyadicIntStore istore;
 };
 
 // Whether k's taps and border take the dp4a kernel (3x3 or 5x5 with a centred anchor), and its
@@ -114,6 +121,13 @@ inline bool dp4a_taps(const Kernel2DArgs& k, const FilterBorderArgs& b, Dp4aTaps
     out.unit = static_cast<float>(1.0 / f);
     out.scale = k.scale;
     out.delta = k.delta;
+    out.istore = {};
+    // TEXCV_DP4A_STORE=float: the float store always (for A/B runs; the same bytes).
+    static const bool float_only = [] {
+      const char* v = std::getenv("TEXCV_DP4A_STORE");
+      return v && std::string_view(v) == "float";
+    }();
+    out.int_store = !float_only && detail::dyadic_int_store(e, k.scale, k.delta, out.istore);
     return true;
   }
   return false;
@@ -171,38 +185,27 @@ inline bool filter_2d_vec_applies(int kw, int kh, int ax, int ay) {
   return kw == kh && (kw == 3 || kw == 5) && ax == kw / 2 && ay == kh / 2;
 }
 // Whether launch_sep_vec_taps has a kernel for these taps, types and channels: both kernels of
-// one size among 3, 5, 7, 9, 13, 17 with centred anchors, with these limits, which keep the
+// one size among 3, 5, 7, 9, 13, 17 with centred anchors, with this limit, which keeps the
 // build's largest objects (the register kernels: 1-3 minutes of ptxas each on 2 cores) to what
-// pays:
-// - an f32 destination of a u8/u16 source only for 3, 5 and 7 taps (sobel's and scharr's sizes;
-//   a 9-, 13- or 17-tap blur into f32 is rare and runs on the shared tile, same arithmetic);
-// - 13 and 17 taps of 4-channel u8/u16 not at all: there the register kernel holds too few
-//   pixels a thread (64 accumulators), and the two-pass texture path is faster (H200, 8192x8192
-//   u8x4 gaussian sigma 2, 13 taps: texture 2.21 ms, register 3.08, shared 3.25;
-//   sep_texture_preferred()).
+// pays: an f32 destination of a u8/u16 source only for 3, 5 and 7 taps (sobel's and scharr's
+// sizes; a 9-, 13- or 17-tap blur into f32 is rare and runs on the shared tile, same
+// arithmetic). 13 and 17 taps of 4-channel u8/u16 run sep_tile4_kernel (both passes through
+// shared memory; the register kernel holds too few pixels a thread there).
 inline bool sep_vec_applies(int nx, int ny, int ax, int ay, ElemType src, ElemType dst,
-                            int channels) {
+                            int /*channels*/) {
   if (nx != ny || ax != nx / 2 || ay != ny / 2) return false;
-  const bool narrow = src != ElemType::f32;  // u8 or u16
   switch (nx) {
     case 3:
     case 5:
     case 7:
       return true;
     case 9:
-      return src == dst;
     case 13:
     case 17:
-      return src == dst && !(narrow && channels == 4);
+      return src == dst;
     default:
       return false;
   }
-}
-// Whether path=automatic should take the two-pass texture path for these taps (the cases that
-// sep_vec_applies() leaves out for 4-channel u8/u16, measured above), when the source binds.
-inline bool sep_texture_preferred(int nx, int ny, int ax, int ay, ElemType src, int channels) {
-  return nx == ny && ax == nx / 2 && ay == ny / 2 && (nx == 13 || nx == 17) &&
-         src != ElemType::f32 && channels == 4;
 }
 // Both passes in registers (global path), NB taps each (a sep_vec_applies() size), centred.
 template <typename T, int NB>

@@ -47,25 +47,33 @@ ROOT=$PWD
 if [ "${1:-}" = pack ]; then
   B=${B:-build}
   PB=${PB:-build-prebuilt}  # another folder (build-prebuilt*) packs beside one in use
-  cmake --build "$B" -j2 --target texcv_cli test_cli test_batch test_io test_cuda bench_geometry \
-    bench_filters || exit 1
-  nvj=$(grep -E "^TEXCV_NVJPEG_LIBRARY:" "$B/CMakeCache.txt" | cut -d= -f2)
-  [ -f "$nvj" ] || { echo "no nvJPEG in $B (TEXCV_NVJPEG_LIBRARY)"; exit 1; }
-  cuda=$(dirname "$(command -v nvcc)")/..
-  g++ -std=c++20 -O2 -Wall -Wextra -I . -I include bench/io_jpeg_check.cpp "$B/src/libtexcv.a" \
-    -ltiff -lpng -ljpeg -lhwy -fopenmp -pthread -L"$cuda/lib64" -lcudart "$nvj" \
-    -o "$B/bin/io_jpeg_check" || exit 1
+  # S17_PACK_SLIM=1 (twenty-fifth session): only test_cuda, bench_geometry and bench_filters, no
+  # nvJPEG (the kernel tests and benchmarks, small enough to travel beside a part of a wheel).
+  if [ "${S17_PACK_SLIM:-0}" = 1 ]; then
+    cmake --build "$B" -j2 --target test_cuda bench_geometry bench_filters || exit 1
+    bins="bin/bench_geometry bin/bench_filters tests/test_cuda"
+  else
+    cmake --build "$B" -j2 --target texcv_cli test_cli test_batch test_io test_cuda bench_geometry \
+      bench_filters || exit 1
+    nvj=$(grep -E "^TEXCV_NVJPEG_LIBRARY:" "$B/CMakeCache.txt" | cut -d= -f2)
+    [ -f "$nvj" ] || { echo "no nvJPEG in $B (TEXCV_NVJPEG_LIBRARY)"; exit 1; }
+    cuda=$(dirname "$(command -v nvcc)")/..
+    g++ -std=c++20 -O2 -Wall -Wextra -I . -I include bench/io_jpeg_check.cpp "$B/src/libtexcv.a" \
+      -ltiff -lpng -ljpeg -lhwy -fopenmp -pthread -L"$cuda/lib64" -lcudart "$nvj" \
+      -o "$B/bin/io_jpeg_check" || exit 1
+    bins="bin/texcv bin/bench_geometry bin/bench_filters bin/io_jpeg_check tests/test_cli
+      tests/test_batch tests/test_io tests/test_cuda"
+  fi
   rm -rf /tmp/pb && mkdir -p /tmp/pb/bin /tmp/pb/tests
-  for f in bin/texcv bin/bench_geometry bin/bench_filters bin/io_jpeg_check tests/test_cli \
-    tests/test_batch tests/test_io tests/test_cuda; do
+  for f in $bins; do
     strip -o "/tmp/pb/$f" "$B/$f" || exit 1
   done
-  mkdir -p $PB/lib
-  cp -L "$nvj" $PB/lib/
+  rm -rf $PB/lib && mkdir -p $PB/lib
+  [ "${S17_PACK_SLIM:-0}" = 1 ] || cp -L "$nvj" $PB/lib/
   # The shared libraries of this machine that Ubuntu 24.04 lacks or names otherwise (Debian's
   # libjpeg.so.62, libtiff.so.6 and what it links, Highway): a fresh development machine links
   # them dynamically (the nineteenth session's first device call found them missing).
-  for f in $(ldd "$B/bin/texcv" "$B/tests/test_batch" "$B/tests/test_io" | awk '$2 == "=>" {print $3}' |
+  for f in $(ldd "$B/bin/bench_filters" "$B/tests/test_cuda" | awk '$2 == "=>" {print $3}' |
     sort -u | grep -E "hwy|jpeg\.so\.62|tiff|webp|sharpyuv|zstd|lzma|Lerc|jbig|deflate|png16"); do
     cp -L "$f" $PB/lib/
   done

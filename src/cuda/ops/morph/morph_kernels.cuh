@@ -585,6 +585,20 @@ __device__ __noinline__ unsigned rect_u8_word_border(const std::uint8_t* row, in
   return m4;
 }
 
+// Stores the 16 bytes of one output chunk (out, 4 words) at op: one 16-byte store, or the first
+// n bytes one by one (the row's last chunk, or an unaligned destination).
+__device__ __forceinline__ void store_u8_chunk(std::uint8_t* op, const unsigned (&out)[4], int n) {
+  if (n == 16 && (reinterpret_cast<std::uintptr_t>(op) & 15) == 0) {
+    *reinterpret_cast<uint4*>(op) = make_uint4(out[0], out[1], out[2], out[3]);
+    return;
+  }
+#pragma unroll 1
+  for (int b = 0; b < n; ++b) {
+    const unsigned wv = b < 4 ? out[0] : b < 8 ? out[1] : b < 12 ? out[2] : out[3];
+    op[b] = static_cast<std::uint8_t>(wv >> (8 * (b & 3)));
+  }
+}
+
 // The 16-pixel rectangle kernel above for 3x3 and 5x5 (KX and KY known when compiling), in split
 // form: each 4-byte word of a source row becomes its even and its odd bytes as u16x2 lanes, and
 // the taps and rows are folded three at a time by VIMNMX3 (pick3_u16x2). Output pixels 4q and
@@ -665,16 +679,7 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
           }
           out[q] = __byte_perm(me, mo, 0x6240u);
         }
-        std::uint8_t* op = morph_out_row<std::uint8_t>(d, y0 + r) + x0;
-        if (n == PX && (reinterpret_cast<std::uintptr_t>(op) & 15) == 0) {
-          *reinterpret_cast<uint4*>(op) = make_uint4(out[0], out[1], out[2], out[3]);
-        } else {
-#pragma unroll 1
-          for (int b = 0; b < n; ++b) {
-            const unsigned wv = b < 4 ? out[0] : b < 8 ? out[1] : b < 12 ? out[2] : out[3];
-            op[b] = static_cast<std::uint8_t>(wv >> (8 * (b & 3)));
-          }
-        }
+        store_u8_chunk(morph_out_row<std::uint8_t>(d, y0 + r) + x0, out, n);
       }
     }
   }
@@ -824,16 +829,7 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
           }
           out[q] = __byte_perm(me, mo, 0x6240u);
         }
-        std::uint8_t* op = morph_out_row<std::uint8_t>(d, y0 + ro) + x0;
-        if (n == PX && (reinterpret_cast<std::uintptr_t>(op) & 15) == 0) {
-          *reinterpret_cast<uint4*>(op) = make_uint4(out[0], out[1], out[2], out[3]);
-        } else {
-#pragma unroll 1
-          for (int b = 0; b < n; ++b) {
-            const unsigned wv = b < 4 ? out[0] : b < 8 ? out[1] : b < 12 ? out[2] : out[3];
-            op[b] = static_cast<std::uint8_t>(wv >> (8 * (b & 3)));
-          }
-        }
+        store_u8_chunk(morph_out_row<std::uint8_t>(d, y0 + ro) + x0, out, n);
       }
     }
   }

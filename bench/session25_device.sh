@@ -11,7 +11,7 @@
 #     unpacks the binaries into build/, stashes the wheel's first part; all of test_cuda, the new
 #     shared-tile test with 32 rows a block; A/B: the dp4a kernel's integer and float stores, the
 #     shared-tile kernel's 32 and 64 rows against the texture path; ncu on this session's kernels
-#     and on two rows that still trail (rotate u8, resize 2.0 u8).
+#     (stage t1b: ncu on two rows that still trail, rotate u8 and resize 2.0 u8).
 #   call 2, carry ["bench/wheels-cvcuda2"]:  bash bench/session25_device.sh t2
 #     stashes the second part; bench_geometry (f32x1 u8x1 u8x4) and bench_filters (f32x1 u8x1
 #     u8x4 u8x3), every path, NPP beside (bench/run_device.sh bench filters).
@@ -90,6 +90,9 @@ case "${1:-}" in
     ab tile bench_filters u8x4 gaussian TEXCV_SEP_TILE_ROWS=32 TEXCV_SEP_TILE_ROWS=64
     prof bench_filters u8x4 gaussian sep_tile4
     prof bench_filters u8x1 sobel dp4a
+    ;;
+  t1b)
+    # The profiles of two rows that still trail, where device time is left.
     prof bench_geometry u8x1 "rotate 30deg linear" WarpCall
     prof bench_geometry u8x1 "resize 2.0 linear" ResizeDouble
     ;;

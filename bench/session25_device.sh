@@ -67,7 +67,7 @@ ab() {
 # ncu on one kernel of one benchmark row: prof BENCH CONFIG FILTER KERNEL_REGEX.
 prof() {
   local f=$G/ncu_$2_${3// /_}.txt
-  [ $(($(date +%s) - T0)) -lt 520 ] || { echo "no time left for ncu $2 $3"; return; }
+  [ $(($(date +%s) - T0)) -lt ${S25_PROF_UNTIL:-520} ] || { echo "no time left for ncu $2 $3"; return; }
   echo "== ncu $1 $2 $3 ($4) $(at)"
   timeout 45 ncu --kernel-name-base mangled --kernel-name regex:"$4" --launch-skip 2 \
     --launch-count 1 --section SpeedOfLight --section Occupancy --section LaunchStats \

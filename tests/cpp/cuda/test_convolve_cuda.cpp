@@ -58,8 +58,7 @@ void convolve_identical_to_cpu(ElemType only) {
 // bytes. Sources wide enough for interior blocks (1100 x 70) and narrower than one (75 x 141,
 // 20 x 3, 1 x 1); the source at column 16 (aligned) and 3 (not) of a larger device image, the
 // destination whole and at (1, 1) (unaligned stores); a constant border of 11 (an integer byte:
-// dp4a) and of 11.5 (float kernels); the taps' extremes -128 / 2^7 and 127 / 2^7; u8 outputs
-// through the integer store and the float one (src/core/dyadic_round.hpp says which).
+// dp4a) and of 11.5 (float kernels); the taps' extremes -128 / 2^7 and 127 / 2^7.
 TEST(FiltersCuda, ConvolveU8DyadicTapsIdenticalToCpu) {
   TEXCV_REQUIRE_GPU();
   struct Taps {
@@ -84,9 +83,8 @@ TEST(FiltersCuda, ConvolveU8DyadicTapsIdenticalToCpu) {
       {"laplacian", 3, {0, 1, 0, 1, -4, 1, 0, 1, 0}, 1.0, 128.0},
       {"extremes", 3, extremes, 0.25, 3.0},
       {"binomial 5x5", 5, binomial5, 1.0, 0.0},
-      // The integer store (scale 1; delta 0, or an integer with e = 0) and where it must not
-      // run: ties at every sum (halves), negative sums and an integer delta (sobel - 7), a
-      // delta with e > 0 (the float store).
+      // Ties at every sum (halves), negative sums with an integer delta (sobel - 7), a delta
+      // with taps of e > 0.
       {"halves", 3, {0.5f, -0.5f, 0.5f, -0.5f, 0.5f, -0.5f, 0.5f, -0.5f, 0.5f}, 1.0, 0.0},
       {"sobel dx - 7", 3, {-1, 0, 1, -2, 0, 2, -1, 0, 1}, 1.0, -7.0},
       {"binomial 3x3 + 2",

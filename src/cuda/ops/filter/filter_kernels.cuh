@@ -13,10 +13,12 @@
 #include "src/cuda/ops/filter/filter_tuning.hpp"
 
 #include <cstdint>
+#include <cstdlib>
 #include <string>
 #include <type_traits>
 
 #include "src/core/sampling.hpp"
+#include "src/cuda/ops/common/block_range.hpp"
 #include "src/cuda/ops/common/device_common.cuh"
 #include "src/cuda/ops/common/launch_batch.cuh"
 #include "src/cuda/ops/filter/filter_launch.hpp"
@@ -234,37 +236,25 @@ __device__ __forceinline__ void load_window_row(const Src& src, const FilterBord
   }
 }
 
-// The blocks (exclusive ranges of blockIdx) whose whole source window lies inside the image: the
-// register kernels run these in one launch without any border code (Interior = true; blockIdx
-// offset by x0, y0), and every other block in a second launch (Interior = false) that skips them.
-// Splitting keeps the border paths (border_index, constant values) out of the hot kernel's code
-// and registers.
-struct BlockRange {
-  int x0 = 0, x1 = 0, y0 = 0, y1 = 0;
-  __host__ __device__ bool empty() const { return x1 <= x0 || y1 <= y0; }
-  __device__ bool contains(int bx, int by) const {
-    return bx >= x0 && bx < x1 && by >= y0 && by < y1;
-  }
-};
+// BlockRange, interior_blocks, edge_block: src/cuda/ops/common/block_range.hpp.
 
-// Blocks of bw x bh output pixels whose windows (radius r each side) lie inside width x height.
-inline BlockRange interior_blocks(int width, int height, int bw, int bh, int r) {
-  // first block b with b * bw >= r; last with b * bw + bw + r <= width (exclusive end)
-  auto lo = [](int r_, int bs) { return (r_ + bs - 1) / bs; };
-  auto hi = [](int extent, int bs, int r_) {
-    return extent - r_ - bs >= 0 ? (extent - r_ - bs) / bs + 1 : 0;
-  };
-  BlockRange br;
-  br.x0 = lo(r, bw);
-  br.x1 = hi(width, bw, r);
-  br.y0 = lo(r, bh);
-  br.y1 = hi(height, bh, r);
-  if (br.empty()) br = BlockRange{};
-  return br;
+// The second launch's grid for the whole grid `full`: one block per block outside the range,
+// along x (block_of<false> maps them back; range.gx and gy set here). TEXCV_FILTER_EDGE_GRID=full
+// launches the whole grid instead (blocks inside the range return at once; for A/B runs).
+inline dim3 edge_grid(BlockRange& range, dim3 full) {
+  static const bool whole = [] {
+    const char* v = std::getenv("TEXCV_FILTER_EDGE_GRID");
+    return v != nullptr && std::string(v) == "full";
+  }();
+  if (whole || static_cast<unsigned long long>(full.x) * full.y > 0x7fffffffULL) return full;
+  range.gx = static_cast<int>(full.x);
+  range.gy = static_cast<int>(full.y);
+  return dim3(static_cast<unsigned>(range.edge_count()));
 }
 
 // This thread's block, and whether it runs: an Interior launch covers range's blocks (offset by
-// its origin); the other launch covers the whole grid and leaves range's blocks to it.
+// its origin); the other launch enumerates the blocks outside it (edge_block), or covers the
+// whole grid and leaves range's blocks to the first (range.gx 0).
 template <bool Interior>
 __device__ __forceinline__ bool block_of(const BlockRange& range, int& bx, int& by) {
   bx = static_cast<int>(blockIdx.x);
@@ -274,7 +264,9 @@ __device__ __forceinline__ bool block_of(const BlockRange& range, int& bx, int& 
     by += range.y0;
     return true;
   } else {
-    return !range.contains(bx, by);
+    if (range.gx == 0) return !range.contains(bx, by);
+    edge_block(range, bx, bx, by);
+    return true;
   }
 }
 
@@ -386,24 +378,6 @@ __device__ __noinline__ inline unsigned dp4a_border_word(const std::uint8_t* row
   return w;
 }
 
-// The u8 rows of S x PX integer sums through the integer store (dyadic_int_round, then clamped).
-template <int S, int PX>
-__device__ __forceinline__ void store_dyadic_u8(const DstArgs& d, int x0, int y0,
-                                                const int (&acc)[S][PX],
-                                                const detail::DyadicIntStore& is) {
-  const int n = min(PX, d.width - x0);
-#pragma unroll
-  for (int p = 0; p < S; ++p) {
-    const int y = y0 + p;
-    if (y >= d.height) break;
-    std::uint8_t e[PX];
-#pragma unroll
-    for (int k = 0; k < PX; ++k)
-      e[k] = static_cast<std::uint8_t>(min(max(detail::dyadic_int_round(acc[p][k], is), 0), 255));
-    store_elems<std::uint8_t, PX>(out_row<std::uint8_t>(d, y) + x0, e, n);
-  }
-}
-
 // Each thread makes 16 pixels (one 16-byte chunk of a row) x S rows. A window row is 24 bytes
 // from x0 - 4 (a 4-byte load, a 16-byte load, a 4-byte load), rows on 16-byte steps; each output
 // pixel's taps of that row are cut from them by one __byte_perm (two for 5x5) and folded by one
@@ -480,20 +454,11 @@ __device__ __forceinline__ void filter_2d_dp4a_body(const GlobalSource<std::uint
       }
     }
   }
-  if constexpr (std::is_same_v<Tout, std::uint8_t>) {
-    if (a.int_store) {  // the same bytes without float conversions (src/core/dyadic_round.hpp)
-      store_dyadic_u8<S, PX>(d, x0, y0, acc, a.istore);
-      return;
-    }
-  }
-  // float(acc) exactly (|acc| < 2^22) as the bits of 1.5 * 2^23 + acc minus 1.5 * 2^23: an
-  // integer add and an FADD instead of the quarter-rate I2F.
   float f[S][PX];
 #pragma unroll
   for (int p = 0; p < S; ++p)
 #pragma unroll
-    for (int q = 0; q < PX; ++q)
-      f[p][q] = __fmul_rn(__fsub_rn(__int_as_float(0x4B400000 + acc[p][q]), 12582912.0f), a.unit);
+    for (int q = 0; q < PX; ++q) f[p][q] = static_cast<float>(acc[p][q]) * a.unit;
   store_acc<Tout, S, PX, 1>(d, x0, y0, f, a.scale, a.delta);
 }
 
@@ -1049,7 +1014,7 @@ void launch_filter_2d(const SourceArgs& s, const DstArgs& d, int channels, ElemT
           const GlobalSource<T, C> src = make_global_source<T, C>(s);
           const auto run = [&]<int K>() {
             // Interior blocks: the window's 24 bytes a row (4 each side) inside the image.
-            const BlockRange in = interior_blocks(s.width, s.height, kBlockX * 16, kBlockY * S, 4);
+            BlockRange in = interior_blocks(s.width, s.height, kBlockX * 16, kBlockY * S, 4);
             if (!in.empty()) {
               const dim3 igrid(static_cast<unsigned>(in.x1 - in.x0),
                                static_cast<unsigned>(in.y1 - in.y0));
@@ -1059,12 +1024,13 @@ void launch_filter_2d(const SourceArgs& s, const DstArgs& d, int channels, ElemT
                 TEXCV_CUDA_CHECK_LAUNCH(kOp);
               }
             }
-            const dim3 vgrid(static_cast<unsigned>(((d.width + 15) / 16 + kBlockX - 1) / kBlockX),
-                             static_cast<unsigned>((d.height + kBlockY * S - 1) / (kBlockY * S)));
+            const dim3 egrid = edge_grid(
+                in, dim3(static_cast<unsigned>(((d.width + 15) / 16 + kBlockX - 1) / kBlockX),
+                         static_cast<unsigned>((d.height + kBlockY * S - 1) / (kBlockY * S))));
             if (defer_launch<kFilterThreads>(
-                    vgrid, block, st, Filter2DDp4aCall<Tout, K, S, false>{src, d, dt, b, in}))
+                    egrid, block, st, Filter2DDp4aCall<Tout, K, S, false>{src, d, dt, b, in}))
               return;
-            filter_2d_dp4a_kernel<Tout, K, S, false><<<vgrid, block, 0, st>>>(src, d, dt, b, in);
+            filter_2d_dp4a_kernel<Tout, K, S, false><<<egrid, block, 0, st>>>(src, d, dt, b, in);
           };
           if (k.kw == 3)
             run.template operator()<3>();
@@ -1078,8 +1044,9 @@ void launch_filter_2d(const SourceArgs& s, const DstArgs& d, int channels, ElemT
             static_cast<unsigned>((d.height + kBlockY * kVecRows - 1) / (kBlockY * kVecRows)));
         const GlobalSource<T, C> src = make_global_source<T, C>(s);
         const auto run = [&]<int K>() {
-          const BlockRange in =
+          BlockRange in =
               interior_blocks(s.width, s.height, kBlockX * VPX, kBlockY * kVecRows, K / 2);
+          const dim3 egrid = edge_grid(in, vgrid);
           // The two launches write disjoint blocks: both may be batched.
           SmallKernel2D<K> small{};
           for (int e = 0; e < K * K; ++e) small.k[e] = k.k[e];
@@ -1098,10 +1065,10 @@ void launch_filter_2d(const SourceArgs& s, const DstArgs& d, int channels, ElemT
             }
           }
           using EdgeCall = Filter2DVecCall<T, Tout, C, VPX, kVecRows, K, false, GlobalSource<T, C>>;
-          if (defer_launch<kFilterThreads>(vgrid, block, st, EdgeCall{src, d, small, b, in}))
+          if (defer_launch<kFilterThreads>(egrid, block, st, EdgeCall{src, d, small, b, in}))
             return;
           filter_2d_vec_kernel<T, Tout, C, VPX, kVecRows, K, false>
-              <<<vgrid, block, 0, st>>>(src, d, k, b, in);
+              <<<egrid, block, 0, st>>>(src, d, k, b, in);
         };
         if (k.kw == 3)
           run.template operator()<3>();
@@ -1209,7 +1176,8 @@ void launch_sep_vec_taps(const SourceArgs& s, const DstArgs& d, int channels, El
       const dim3 grid(static_cast<unsigned>(((d.width + PX - 1) / PX + kBlockX - 1) / kBlockX),
                       static_cast<unsigned>((d.height + kBlockY * S - 1) / (kBlockY * S)));
       const GlobalSource<T, C> src = make_global_source<T, C>(s);
-      const BlockRange in = interior_blocks(s.width, s.height, kBlockX * PX, kBlockY * S, NB / 2);
+      BlockRange in = interior_blocks(s.width, s.height, kBlockX * PX, kBlockY * S, NB / 2);
+      const dim3 egrid = edge_grid(in, grid);
       // The two launches write disjoint blocks: both may be batched.
       SmallKernel1D<NB> sx{}, sy{};
       for (int i = 0; i < NB; ++i) {
@@ -1229,9 +1197,10 @@ void launch_sep_vec_taps(const SourceArgs& s, const DstArgs& d, int channels, El
         }
       }
       using EdgeCall = SepVecCall<T, Tout, C, PX, S, NB, false, GlobalSource<T, C>>;
-      if (defer_launch<kFilterThreads>(grid, block, st, EdgeCall{src, d, sx, sy, b, c, in})) return;
+      if (defer_launch<kFilterThreads>(egrid, block, st, EdgeCall{src, d, sx, sy, b, c, in}))
+        return;
       sep_vec_kernel<T, Tout, C, PX, S, NB, false>
-          <<<grid, block, 0, st>>>(src, d, kx, ky, b, c, in);
+          <<<egrid, block, 0, st>>>(src, d, kx, ky, b, c, in);
       TEXCV_CUDA_CHECK_LAUNCH(kOp);
     };
     if constexpr (NB <= 7) {

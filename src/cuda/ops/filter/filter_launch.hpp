@@ -17,10 +17,7 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <cstdlib>
-#include <string_view>
 
-#include "src/core/dyadic_round.hpp"
 #include "src/cuda/ops/common/kernel_args.hpp"
 #include "texcv/filters.hpp"
 #include "texcv/geometry.hpp"
@@ -82,10 +79,6 @@ struct Dp4aTaps {
   float unit;  // 2^-e
   float scale, delta;
   std::uint8_t cval;  // the constant border's value
-  // u8 output: whether the integer store gives the float one's bytes (src/core/dyadic_round.hpp),
-  // and its constants.
-  bool int_store;
-  detail::DyadicIntStore istore;
 };
 
 // Whether k's taps and border take the dp4a kernel (3x3 or 5x5 with a centred anchor), and its
@@ -121,13 +114,6 @@ inline bool dp4a_taps(const Kernel2DArgs& k, const FilterBorderArgs& b, Dp4aTaps
     out.unit = static_cast<float>(1.0 / f);
     out.scale = k.scale;
     out.delta = k.delta;
-    out.istore = {};
-    // TEXCV_DP4A_STORE=float: the float store always (for A/B runs; the same bytes).
-    static const bool float_only = [] {
-      const char* v = std::getenv("TEXCV_DP4A_STORE");
-      return v && std::string_view(v) == "float";
-    }();
-    out.int_store = !float_only && detail::dyadic_int_store(e, k.scale, k.delta, out.istore);
     return true;
   }
   return false;

@@ -91,6 +91,13 @@ case "${1:-}" in
     prof bench_filters u8x4 gaussian sep_tile4
     prof bench_filters u8x1 sobel dp4a
     ;;
+  t4)
+    # The edge launch over the blocks outside the interior only (after t1): all of test_cuda,
+    # then the filters' rows with the whole grid (TEXCV_FILTER_EDGE_GRID=full) and without.
+    GT_TIMEOUT=150 gtests "test_cuda (all)" test_cuda '*' test_cuda_t4.log
+    ab edge bench_filters u8x1,f32x1 sobel,convolve,box,sharpen,gaussian TEXCV_FILTER_EDGE_GRID=full \
+      TEXCV_FILTER_EDGE_GRID=edges
+    ;;
   t1b)
     # The profiles of two rows that still trail, where device time is left.
     prof bench_geometry u8x1 "rotate 30deg linear" WarpCall

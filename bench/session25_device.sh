@@ -92,9 +92,12 @@ case "${1:-}" in
     prof bench_filters u8x1 sobel dp4a
     ;;
   t4)
-    # The edge launch over the blocks outside the interior only (after t1): all of test_cuda,
+    # The edge launch over the blocks outside the interior only (after t1): the suites that run
+    # the filter kernels (device time was short),
     # then the filters' rows with the whole grid (TEXCV_FILTER_EDGE_GRID=full) and without.
-    GT_TIMEOUT=150 gtests "test_cuda (all)" test_cuda '*' test_cuda_t4.log
+    GT_TIMEOUT=100 gtests "test_cuda filter suites" test_cuda \
+      'FiltersCuda.*:NonlinearCuda.*:PipelineCuda.*:LaunchBatchCuda.*:BatchSessionCuda.*' \
+      test_cuda_t4.log
     ab edge bench_filters u8x1,f32x1 sobel,convolve,box,sharpen,gaussian TEXCV_FILTER_EDGE_GRID=full \
       TEXCV_FILTER_EDGE_GRID=edges
     ;;

@@ -95,7 +95,7 @@ case "${1:-}" in
     # The edge launch over the blocks outside the interior only (after t1): the suites that run
     # the filter kernels (device time was short),
     # then the filters' rows with the whole grid (TEXCV_FILTER_EDGE_GRID=full) and without.
-    GT_TIMEOUT=100 gtests "test_cuda filter suites" test_cuda \
+    TEXCV_FILTER_EDGE_GRID=edges GT_TIMEOUT=100 gtests "test_cuda filter suites" test_cuda \
       'FiltersCuda.*:NonlinearCuda.*:PipelineCuda.*:LaunchBatchCuda.*:BatchSessionCuda.*' \
       test_cuda_t4.log
     ab edge bench_filters u8x1,f32x1 sobel,convolve,box,sharpen,gaussian TEXCV_FILTER_EDGE_GRID=full \

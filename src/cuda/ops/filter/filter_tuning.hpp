@@ -18,8 +18,8 @@ struct FilterSm90 {
   static constexpr int sep_rows(int nb) { return nb <= 3 ? 2 : nb <= 9 ? 4 : 8; }
   // The most accumulators a thread of the separable vector kernel holds.
   static constexpr int kSepAccumulators = 64;
-  // Output rows a block of the 4-channel u8/u16 13/17-tap shared-tile kernel (32 or 64). A
-  // first choice, not measured yet.
+  // Output rows a block of the 4-channel u8/u16 13/17-tap shared-tile kernel (32 or 64; H100,
+  // u8x4 8192^2 gaussian sigma 2, 13 taps: 64 rows 1.159 ms, 32 rows 1.260).
   static constexpr int kSepTileRows = 64;
 };
 

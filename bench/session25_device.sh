@@ -11,7 +11,12 @@
 #     unpacks the binaries into build/, stashes the wheel's first part; all of test_cuda, the new
 #     shared-tile test with 32 rows a block; A/B: the dp4a kernel's integer and float stores, the
 #     shared-tile kernel's 32 and 64 rows against the texture path; ncu on this session's kernels
-#     (stage t1b: ncu on two rows that still trail, rotate u8 and resize 2.0 u8).
+#     (stage t1b: ncu on two rows that still trail, rotate u8 and resize 2.0 u8). Ran once, on
+#     e32f910; the integer store is gone since ce42641 (TEXCV_DP4A_STORE is read by nothing now).
+#   stage t4 (carry ["COMMIT", "build-prebuiltS"], after a pack): the compact edge launch of the
+#     register filter kernels (TEXCV_FILTER_EDGE_GRID=edges): the filter suites of test_cuda with
+#     it, then bench_filters' u8x1 and f32x1 small filters with the whole grid and with it. Not
+#     yet run (no device time left in the twenty-fifth session): run it first.
 #   call 2, carry ["bench/wheels-cvcuda2"]:  bash bench/session25_device.sh t2
 #     stashes the second part; bench_geometry (f32x1 u8x1 u8x4) and bench_filters (f32x1 u8x1
 #     u8x4 u8x3), every path, NPP beside (bench/run_device.sh bench filters).

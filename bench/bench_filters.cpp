@@ -126,8 +126,7 @@ std::string filter_auto_choice(const OpSpec& spec, const ImageView& src) {
   } else if (spec.op == "gaussian_blur" || spec.op == "box_filter" || spec.op == "sobel" ||
              spec.op == "unsharp_mask") {
     kind = StencilKind::separable;
-    reg = ops::sep_vec_applies(kw, kh, kw / 2, kh / 2, src.type, spec.out_type.value_or(src.type),
-                               src.channels);
+    reg = ops::sep_vec_applies(kw, kh, kw / 2, kh / 2, src.type, spec.out_type.value_or(src.type));
   } else {
     return "";
   }

@@ -121,8 +121,7 @@ void separable(const char* op, const ImageView& src, const ops::DstArgs& d, Elem
   }
   const ops::Kernel1DArgs kx = taps_1d(desc.kx, desc.ax);
   const ops::Kernel1DArgs ky = taps_1d(desc.ky, desc.ay);
-  const bool vec =
-      ops::sep_vec_applies(kx.n, ky.n, kx.anchor, ky.anchor, src.type, dst_type, channels);
+  const bool vec = ops::sep_vec_applies(kx.n, ky.n, kx.anchor, ky.anchor, src.type, dst_type);
   const ops::FilterBorderArgs b = border_args(desc.border);
   ops::SourcePlan plan = stencil_source(
       op, ops::StencilKind::separable, src, desc.border, kx.n, ky.n, vec,

@@ -738,20 +738,9 @@ __device__ __forceinline__ void sep_tile4_body(const GlobalSource<T, 4>& src, co
   for (int p = 0; p < RT; ++p) {
     const int y = by + ty + p;
     if (y >= d.height) break;
-    V o;
-    o.x = saturate_nobranch<T>(acc[p][0] * a.scale + a.delta);
-    o.y = saturate_nobranch<T>(acc[p][1] * a.scale + a.delta);
-    o.z = saturate_nobranch<T>(acc[p][2] * a.scale + a.delta);
-    o.w = saturate_nobranch<T>(acc[p][3] * a.scale + a.delta);
-    T* q = out_row<T>(d, y) + static_cast<std::size_t>(x) * 4;
-    if (src.vec) {  // the destination's alignment is checked with the source's (launcher)
-      *reinterpret_cast<V*>(q) = o;
-    } else {
-      q[0] = o.x;
-      q[1] = o.y;
-      q[2] = o.z;
-      q[3] = o.w;
-    }
+    const float o[4] = {acc[p][0] * a.scale + a.delta, acc[p][1] * a.scale + a.delta,
+                        acc[p][2] * a.scale + a.delta, acc[p][3] * a.scale + a.delta};
+    store_pixels<T, 4, 1>(d, x, y, o, 1);
   }
 }
 
@@ -1145,10 +1134,7 @@ void launch_sep_tile4(const SourceArgs& s, const DstArgs& d, const Kernel1DArgs&
     sx.k[i] = kx.k[i];
     sy.k[i] = ky.k[i];
   }
-  GlobalSource<T, 4> src = make_global_source<T, 4>(s);
-  // One flag for the 4-element loads and stores: both rows' starts and pitches aligned.
-  constexpr std::size_t kPx = 4 * sizeof(T);
-  src.vec = src.vec && reinterpret_cast<std::uintptr_t>(d.data) % kPx == 0 && d.pitch % kPx == 0;
+  const GlobalSource<T, 4> src = make_global_source<T, 4>(s);
   const auto run = [&]<int TH>() {
     using Sh = SepTile4<T, NB, TH>;
     allow_smem(kOp, sep_tile4_kernel<T, NB, TH>, Sh::bytes);
@@ -1169,7 +1155,7 @@ void launch_sep_vec_taps(const SourceArgs& s, const DstArgs& d, int channels, El
                          const Kernel1DArgs& kx, const Kernel1DArgs& ky, const FilterBorderArgs& b,
                          const ColumnArgs& c, cudaStream_t st) {
   constexpr const char* kOp = "separable_filter";
-  // sep_vec_applies(): which channel counts and destination types have kernels.
+  // sep_vec_applies(): which destination types have kernels.
   constexpr bool kNarrow = !std::is_same_v<T, float>;
   const auto per_channels = [&]<int C>() {
     const auto run = [&]<typename Tout>() {

@@ -170,15 +170,14 @@ void launch_sep_fused(const SourceArgs& s, const DstArgs& d, int channels, ElemT
 inline bool filter_2d_vec_applies(int kw, int kh, int ax, int ay) {
   return kw == kh && (kw == 3 || kw == 5) && ax == kw / 2 && ay == kh / 2;
 }
-// Whether launch_sep_vec_taps has a kernel for these taps, types and channels: both kernels of
-// one size among 3, 5, 7, 9, 13, 17 with centred anchors, with this limit, which keeps the
-// build's largest objects (the register kernels: 1-3 minutes of ptxas each on 2 cores) to what
+// Whether launch_sep_vec_taps has a kernel for these taps and types (every channel count): both
+// kernels of one size among 3, 5, 7, 9, 13, 17 with centred anchors, with this limit, which keeps
+// the build's largest objects (the register kernels: 1-3 minutes of ptxas each on 2 cores) to what
 // pays: an f32 destination of a u8/u16 source only for 3, 5 and 7 taps (sobel's and scharr's
 // sizes; a 9-, 13- or 17-tap blur into f32 is rare and runs on the shared tile, same
 // arithmetic). 13 and 17 taps of 4-channel u8/u16 run sep_tile4_kernel (both passes through
 // shared memory; the register kernel holds too few pixels a thread there).
-inline bool sep_vec_applies(int nx, int ny, int ax, int ay, ElemType src, ElemType dst,
-                            int /*channels*/) {
+inline bool sep_vec_applies(int nx, int ny, int ax, int ay, ElemType src, ElemType dst) {
   if (nx != ny || ax != nx / 2 || ay != ny / 2) return false;
   switch (nx) {
     case 3:

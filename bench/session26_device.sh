@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# Twenty-sixth session (issue 21): the compact edge launch, the shared-tile store through
+# store_pixels, two profiles of rows that trail, then the benchmark of record with CV-CUDA, three
+# back-to-back calls on one warm machine (it goes back 30 s after a call). No build there: here first
+#   S17_PACK_SLIM=1 B=build PB=build-prebuiltS bash bench/batch/session17_device.sh pack
+#   CVCUDA_FIRST_PART=26M CVCUDA_PART=48M bash bench/fetch_cvcuda_wheel.sh
+# then
+#   call 1, carry ["COMMIT", "build-prebuiltS", "bench/wheels-cvcuda1"]:
+#     bash bench/session26_device.sh s1
+#     unpacks the binaries into build/, stashes the wheel's first part; the filter suites of
+#     test_cuda with the compact edge launch (TEXCV_FILTER_EDGE_GRID=edges) and without; A/B of
+#     the small u8x1/f32x1 filters with the whole grid and with the edges only; the u8x4 13-tap
+#     gaussian (shared tile); ncu on rotate u8 and resize 2.0 u8 (rows that trail).
+#   call 2, carry ["bench/wheels-cvcuda2"]:  bash bench/session26_device.sh t2
+#     stashes the second part; bench_geometry (f32x1 u8x1 u8x4) and bench_filters (f32x1 u8x1
+#     u8x4 u8x3), every path, NPP beside (bench/run_device.sh bench filters).
+#   call 3, carry ["bench/wheels-cvcuda3"]:  bash bench/session26_device.sh t3
+#     stashes the last part, installs CV-CUDA, runs bench/peers.py (CuPy, torch, CV-CUDA) and
+#     bench/summarize.py over all three (texcv's default path against the fastest peer).
+# build/ and /tmp stay between the calls while the machine is warm; logs in /tmp/s26, each call's
+# in $OUT/s26_<stage>.tgz and its summary on stdout.
+set -u
+cd "$(dirname "$0")/.." || exit 1
+ROOT=$PWD
+OUT=${OUT:-$ROOT/out-device}
+mkdir -p "$OUT"
+T0=$(date +%s)
+at() { echo "(at $(($(date +%s) - T0)) s)"; }
+G=/tmp/s26
+mkdir -p $G
+export PATH=/usr/local/cuda/bin:$PATH
+P=$ROOT/build-prebuiltS
+LIBS=/tmp/s26-libs
+if [ -f $P/stripped.tar.xz ]; then
+  echo "binaries of $(cat $P/COMMIT), tree of $(cat COMMIT 2>/dev/null)"
+  built=$(cat $P/BUILT_AT)
+  src=$(dirname "$built")
+  mkdir -p build && tar xJf $P/stripped.tar.xz -C build
+  if [ "$src" != "$ROOT" ] && [ ! -e "$src" ]; then
+    mkdir -p "$(dirname "$src")" 2>/dev/null && ln -s "$ROOT" "$src" && echo "linked $src -> $ROOT"
+  fi
+  [ "$(basename "$built")" = build ] || ln -sfn "$ROOT/build" "$src/$(basename "$built")"
+  rm -rf $LIBS && cp -r $P/lib $LIBS  # build-prebuiltS is not carried by the later calls
+fi
+export LD_LIBRARY_PATH=$LIBS:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
+ldd build/tests/test_cuda | grep "not found"
+bash bench/cvcuda_device.sh stash
+gtests() {  # gtests LABEL BINARY FILTER LOG
+  echo "== $1 $(at)"
+  timeout "${GT_TIMEOUT:-60}" build/tests/$2 --gtest_filter="$3" >$G/$4 2>&1
+  echo "$1 rc $?"
+  grep -E "^\[  (PASSED|FAILED|  SKIPPED) |^\[  FAILED  \]|Failure" $G/$4 | head
+}
+# ab NAME BENCH CONFIGS FILTERS VARIANT...: one process per variant, texcv's and NPP's rows.
+ab() {
+  local name=$1 bin=$2 cfg=$3 flt=$4
+  shift 4
+  for v in "$@"; do
+    echo "-- $name $v $(at)"
+    env "$v" timeout 90 build/bin/$bin --reps 20 --filter "$flt" --config "$cfg" \
+      --out $G/ab_${name}_${v#*=}.json >$G/ab_${name}_${v#*=}.txt 2>&1 || echo "exit $?"
+    grep -E " (texcv +(global|shared|texture|-|auto[^ ]*)|npp +-) " $G/ab_${name}_${v#*=}.txt |
+      tr -s ' ' | cut -c1-100 | head -24
+  done
+}
+# ncu on one kernel of one benchmark row: prof BENCH CONFIG FILTER KERNEL_REGEX.
+prof() {
+  local f=$G/ncu_$2_${3// /_}.txt
+  [ $(($(date +%s) - T0)) -lt ${S26_PROF_UNTIL:-520} ] || { echo "no time left for ncu $2 $3"; return; }
+  echo "== ncu $1 $2 $3 ($4) $(at)"
+  timeout 45 ncu --kernel-name-base mangled --kernel-name regex:"$4" --launch-skip 2 \
+    --launch-count 1 --section SpeedOfLight --section Occupancy --section LaunchStats \
+    --section WarpStateStats --section InstructionStats --section MemoryWorkloadAnalysis \
+    --section SchedulerStats build/bin/$1 --config "$2" --filter "$3" --reps 3 --warmup 1 \
+    --no-npp --out /tmp/prof.json >"$f" 2>&1 || echo "ncu rc $?"
+  grep -E "^  [a-zA-Z_0-9]+.*\(|Duration|Memory Throughput|DRAM Throughput|L1/TEX Hit|L2 Hit|Compute \(SM\) Throughput|Achieved Occupancy|Theoretical Occ|Registers Per|Executed Ipc A|Issue Slots Busy|No Eligible|Block Limit Reg|Block Limit Shared|ERR" \
+    "$f" | cut -c1-150 | head -24
+}
+case "${1:-}" in
+  s1)
+    nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv,noheader
+    TEXCV_FILTER_EDGE_GRID=edges GT_TIMEOUT=100 gtests "filter suites, edge launch" test_cuda \
+      'FiltersCuda.*:NonlinearCuda.*:PipelineCuda.*:LaunchBatchCuda.*:BatchSessionCuda.*' \
+      test_cuda_edges.log
+    GT_TIMEOUT=100 gtests "filter suites, whole grid" test_cuda \
+      'FiltersCuda.*:NonlinearCuda.*:PipelineCuda.*:LaunchBatchCuda.*:BatchSessionCuda.*' \
+      test_cuda_full.log
+    ab edge bench_filters u8x1,f32x1 sobel,convolve,box,sharpen,gaussian \
+      TEXCV_FILTER_EDGE_GRID=full TEXCV_FILTER_EDGE_GRID=edges
+    ab tile bench_filters u8x4 gaussian TEXCV_SEP_TILE_ROWS=64
+    prof bench_geometry u8x1 "rotate 30deg linear" WarpCall
+    prof bench_geometry u8x1 "resize 2.0 linear" ResizeDouble
+    ;;
+  t2)
+    OUT=$G/rec TEXCV_BUILD_DIR=$ROOT/build TEXCV_BENCH_CONFIGS="f32x1 u8x1 u8x4" \
+      TEXCV_DEADLINE=480 TEXCV_HARD_LIMIT=560 bash bench/run_device.sh bench filters \
+      >$G/rec_run.txt 2>&1
+    echo "run_device rc $?"
+    grep -E "^== |exit|TIMED" $G/rec_run.txt | head -30
+    ls $G/rec
+    ;;
+  t3)
+    # run_device.sh packed call 2's JSON files into logs.tgz: unpack them beside the peers'.
+    rm -rf $G/all && mkdir -p $G/all && tar xzf $G/rec/logs.tgz -C $G/all
+    bash bench/cvcuda_device.sh install
+    OUT=$G/all CVCUDA_BUDGET=330 CVCUDA_TIMEOUT=380 bash bench/cvcuda_device.sh peers
+    cp $G/all/peers_cvcuda.json $G/all/peers.json
+    python3 bench/summarize.py --out-dir $G/all --suite all >$G/summary.txt 2>&1
+    echo "summarize rc $?"
+    grep -A80 "against the fastest peer" $G/summary.txt | cut -c1-140 | head -90
+    ;;
+  *) echo "session25_device.sh: unknown stage '${1:-}' (s1 t2 t3)" ;;
+esac
+# Everything of this call back (logs.tgz of run_device.sh included), one archive.
+tar czf "$OUT/s26_${1:-none}.tgz" -C $G . 2>/dev/null
+ls -la "$OUT"
+echo "done $(at)"

@@ -10,7 +10,8 @@
 #     unpacks the binaries into build/, stashes the wheel's first part; the filter suites of
 #     test_cuda with the compact edge launch (TEXCV_FILTER_EDGE_GRID=edges) and without; A/B of
 #     the small u8x1/f32x1 filters with the whole grid and with the edges only; the u8x4 13-tap
-#     gaussian (shared tile); ncu on rotate u8 and resize 2.0 u8 (rows that trail).
+#     gaussian (shared tile); the morphology suites and the u8 dilate/erode rows with the centred
+#     ellipses on the sliding-window kernel and without; ncu on rotate u8 and resize 2.0 u8.
 #   call 2, carry ["bench/wheels-cvcuda2"]:  bash bench/session26_device.sh t2
 #     stashes the second part; bench_geometry (f32x1 u8x1 u8x4) and bench_filters (f32x1 u8x1
 #     u8x4 u8x3), every path, NPP beside (bench/run_device.sh bench filters).
@@ -88,6 +89,10 @@ case "${1:-}" in
     ab edge bench_filters u8x1,f32x1 sobel,convolve,box,sharpen,gaussian \
       TEXCV_FILTER_EDGE_GRID=full TEXCV_FILTER_EDGE_GRID=edges
     ab tile bench_filters u8x4 gaussian TEXCV_SEP_TILE_ROWS=64
+    # The centred u8 ellipses and crosses on the rectangles' sliding-window kernel (split: the
+    # general element kernel, as before).
+    GT_TIMEOUT=150 gtests "morphology suites" test_cuda 'MorphCuda.*' test_cuda_morph.log
+    ab morph bench_filters u8x1 dilate,erode TEXCV_MORPH_U8_KERNEL=split TEXCV_MORPH_U8_KERNEL=slide
     prof bench_geometry u8x1 "rotate 30deg linear" WarpCall
     prof bench_geometry u8x1 "resize 2.0 linear" ResizeDouble
     ;;

@@ -97,11 +97,12 @@ TEST(MorphCuda, U8RectanglesAtEveryByteOffsetIdenticalToCpu) {
   }
 }
 
-// The sliding-window kernel (3x3 and 5x5 u8 rectangles whose first tap lies within 4 bytes of a
-// 16-byte chunk): rows wider than a warp's 32 chunks (lanes 0 and 31 load their outer words, the
-// others take them from their neighbours), several row bands with a partial last one, every
-// anchor, sources at byte offsets around the chunks, outputs at odd columns (byte stores).
-TEST(MorphCuda, U8SlidingWindowRectanglesAcrossWarpsIdenticalToCpu) {
+// The sliding-window kernel (3x3 and 5x5 u8 rectangles, centred ellipses and crosses, whose
+// first tap lies within 4 bytes of a 16-byte chunk): rows wider than a warp's 32 chunks (lanes 0
+// and 31 load their outer words, the others take them from their neighbours), several row bands
+// with a partial last one, every anchor (an off-centre cross runs the general element kernel),
+// sources at byte offsets around the chunks, outputs at odd columns (byte stores).
+TEST(MorphCuda, U8SlidingWindowElementsAcrossWarpsIdenticalToCpu) {
   TEXCV_REQUIRE_GPU();
   constexpr int w = 1100, h = 53;
   const Image host = test::random_image(w, h, 1, ElemType::u8, 5150);
@@ -112,26 +113,29 @@ TEST(MorphCuda, U8SlidingWindowRectanglesAcrossWarpsIdenticalToCpu) {
     const ImageView sv = dsrc.view().roi({ox, 1, w, h});
     const ImageView dv = dout.view().roi({ox & 1, 0, w, h});
     texcv::copy(host, sv);
-    for (int k : {3, 5})
-      for (int ax = 0; ax < k; ++ax)
-        for (int ay : {0, k / 2, k - 1})
-          for (int bi = 0; bi < kBorderCases; ++bi)
-            for (MorphOp op : {MorphOp::erode, MorphOp::dilate}) {
-              MorphParams p;
-              p.ksize_x = p.ksize_y = k;
-              p.anchor_x = ax;
-              p.anchor_y = ay;
-              p.border = border_case(bi);
-              Image want(w, h, 1, ElemType::u8);
-              morphology(host, want, op, p);
-              test::poison(dout);
-              morphology(sv, dv, op, p);
-              const Image got = test::to_host(dv);
-              const test::Diff d = test::compare(got, want);
-              EXPECT_EQ(d.count, 0)
-                  << to_string(op) << " " << k << "x" << k << " anchor (" << ax << ", " << ay
-                  << ") " << border_name(bi) << " offset " << ox << ": " << d.describe();
-            }
+    for (MorphShape shape : {MorphShape::rect, MorphShape::ellipse, MorphShape::cross})
+      for (int k : {3, 5})
+        for (int ax = 0; ax < k; ++ax)
+          for (int ay : {0, k / 2, k - 1})
+            for (int bi = 0; bi < kBorderCases; ++bi)
+              for (MorphOp op : {MorphOp::erode, MorphOp::dilate}) {
+                MorphParams p;
+                p.shape = shape;
+                p.ksize_x = p.ksize_y = k;
+                p.anchor_x = ax;
+                p.anchor_y = ay;
+                p.border = border_case(bi);
+                Image want(w, h, 1, ElemType::u8);
+                morphology(host, want, op, p);
+                test::poison(dout);
+                morphology(sv, dv, op, p);
+                const Image got = test::to_host(dv);
+                const test::Diff d = test::compare(got, want);
+                EXPECT_EQ(d.count, 0)
+                    << to_string(op) << " " << to_string(shape) << " " << k << "x" << k
+                    << " anchor (" << ax << ", " << ay << ") " << border_name(bi) << " offset "
+                    << ox << ": " << d.describe();
+              }
   }
 }
 

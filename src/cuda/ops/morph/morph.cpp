@@ -4,8 +4,9 @@
 // separable for min/max: a row pass into a stream-ordered temporary of the element type, then a
 // column pass (one pass alone when the rectangle is one row or one column wide); for 1-channel f32
 // up to 15x15 both passes run fused in one kernel (8 output rows a thread), which measured faster.
-// Other elements (ellipse, cross) run as one run of ones per element row in a single kernel. The
-// kernels are in morph_kernels.cuh.
+// Other elements (ellipse, cross) run as one run of ones per element row in a single kernel, but
+// for u8 one-channel 3x3 and 5x5 centred ellipses and crosses, which run on the u8 rectangles'
+// sliding-window kernel. The kernels are in morph_kernels.cuh.
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -139,6 +140,29 @@ void morph(const ImageView& src, const ImageView& dst, const detail::MorphDesc& 
     fail(ErrorCode::Internal, op, "a non-rectangular element is larger than the CUDA kernel takes",
          std::to_string(d.kw) + "x" + std::to_string(d.kh),
          "at most " + std::to_string(kMaxMorphKernel) + " a side");
+  // u8, one channel, 3x3 and 5x5 whose rows are whole or only the centre column (centred
+  // ellipses and crosses): the rectangles' sliding-window kernel where it has one for them.
+  if (src.type == ElemType::u8 && ch == 1 && d.kw == d.kh && (d.kw == 3 || d.kw == 5)) {
+    unsigned full_rows = 0;
+    bool rows_fit = true;
+    for (int j = 0; j < d.kh && rows_fit; ++j) {
+      const std::uint8_t* r = d.mask.data() + static_cast<std::size_t>(j) * d.kw;
+      int ones = 0;
+      for (int i = 0; i < d.kw; ++i) ones += r[i] != 0;
+      if (ones == d.kw)
+        full_rows |= 1u << j;
+      else
+        rows_fit = ones == 1 && r[d.kw / 2] != 0;
+    }
+    ops::MorphAxisArgs ax, ay;
+    ax.n = ay.n = d.kw;
+    ax.anchor = d.ax;
+    ay.anchor = d.ay;
+    ax.border = ay.border = d.border;
+    border_values<std::uint8_t>(d, ax.bv);
+    border_values<std::uint8_t>(d, ay.bv);
+    if (rows_fit && ops::launch_morph_u8_slide(s, o, d.dilate, ax, ay, full_rows, st)) return;
+  }
   ops::MorphMaskArgs m;
   m.kw = d.kw;
   m.kh = d.kh;

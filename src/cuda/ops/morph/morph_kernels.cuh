@@ -566,6 +566,18 @@ __device__ __forceinline__ unsigned pick_taps(const unsigned (&a)[N], const unsi
   return m;
 }
 
+// Tap C alone, in pick_taps' terms (a: the lanes of tap 0, b: of tap 1, A1 as there): the
+// window bytes C on from the output lanes' first taps.
+template <int C, int A1, int N>
+__device__ __forceinline__ unsigned tap_lanes(const unsigned (&a)[N], const unsigned (&b)[N],
+                                              int k) {
+  if constexpr (C % 2 == 0) {
+    return lanes_at<C / 2>(a, k);
+  } else {
+    return lanes_at<(C - 1) / 2 + A1>(b, k);
+  }
+}
+
 // The picks along x of n taps for the 4 output bytes whose first taps are source x0 .. x0 + 3,
 // byte by byte with the border (the threads at a row's ends).
 template <bool Max>
@@ -696,6 +708,10 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
 // same for every thread (x0 steps by 16 and rows by a pitch of 16-byte steps), in [-4, 3]; LW:
 // r < 0 (the window starts in the word before the chunk). Same bytes as the CPU (min and max of
 // integers do not depend on the order).
+// Full: the element's rows (bit j: row j) that take all KX taps; the others take only the centre
+// tap (KX / 2): the rectangle (every bit), OpenCV's 3x3 and 5x5 ellipses (0b010, 0b01110) and
+// crosses anchored at the centre (0b010, 0b00100). Each source row's centre picks are kept beside
+// its full ones where some row takes them (a byte_perm a word, no VIMNMX3).
 // One source row of the sliding-window kernel as loaded: the thread's chunk and the outer words
 // lanes 0 and 31 load themselves (row null: a constant-border row).
 struct SlideRow {
@@ -704,12 +720,15 @@ struct SlideRow {
   unsigned wl, wr, wr2;
 };
 
-template <bool Max, int KX, int KY, int RS, bool LW>
-__global__ void __launch_bounds__(kBlockX* kBlockY)
+template <bool Max, int KX, int KY, int RS, bool LW, unsigned Full>
+__global__ void __launch_bounds__(kBlockX* kBlockY, 2)
     morph_rect_u8_slide_kernel(const MorphSrc s, const DstArgs d, const MorphAxisArgs ax,
                                const MorphAxisArgs ay, const int r) {
   static_assert(kBlockX == 32, "a warp is one row band of 32 chunks");
   static_assert(KX % 2 == 1 && KY % 2 == 1 && KX >= 3 && KX <= 5 && KY >= 3, "3 or 5 taps");
+  constexpr unsigned kAll = (1u << KY) - 1u;
+  static_assert((Full & ~kAll) == 0u, "a bit a row");
+  constexpr bool kCentre = Full != kAll;          // some row takes only the centre tap
   constexpr int Q = 4;                            // output words a thread
   constexpr int PX = 4 * Q;                       // output pixels a thread
   constexpr int NA = Q + ((KX - 1) / 2 + 1) / 2;  // window words from the first tap
@@ -759,6 +778,7 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
 #pragma unroll
   for (int t = 0; t < PD && t < T; ++t) ahead[t] = fetch(t);
   unsigned he[KY][Q], ho[KY][Q];  // the last KY source rows' picks along x, split
+  unsigned ce[KY][Q], co[KY][Q];  // their centre taps (kCentre), split
 #pragma unroll
   for (int t = 0; t < T; ++t) {
     const SlideRow f = ahead[t % PD];
@@ -805,13 +825,17 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
       for (int q = 0; q < Q; ++q) {
         he[slot][q] = pick_taps<Max, KX, 0>(e, o, q);
         ho[slot][q] = pick_taps<Max, KX, 1>(o, e, q);
+        if constexpr (kCentre) {
+          ce[slot][q] = tap_lanes<KX / 2, 0>(e, o, q);
+          co[slot][q] = tap_lanes<KX / 2, 1>(o, e, q);
+        }
       }
     } else {
       // A constant-border row is the value itself.
 #pragma unroll
       for (int q = 0; q < Q; ++q) {
-        he[slot][q] = even_bytes(bvw);
-        ho[slot][q] = odd_bytes(bvw);
+        he[slot][q] = ce[slot][q] = even_bytes(bvw);
+        ho[slot][q] = co[slot][q] = odd_bytes(bvw);
       }
     }
     // Output row t - KY + 1 has all its source rows: fold them and store it.
@@ -821,11 +845,21 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
         unsigned out[Q];
 #pragma unroll
         for (int q = 0; q < Q; ++q) {
-          unsigned me = he[ro % KY][q], mo = ho[ro % KY][q];
+          // Element row j's picks: source row ro + j's full or centre ones (j known when
+          // compiling: the rows unrolled).
+          const auto pe = [&](int j) {
+            const int i = (ro + j) % KY;
+            return (Full >> j & 1u) ? he[i][q] : ce[i][q];
+          };
+          const auto po = [&](int j) {
+            const int i = (ro + j) % KY;
+            return (Full >> j & 1u) ? ho[i][q] : co[i][q];
+          };
+          unsigned me = pe(0), mo = po(0);
 #pragma unroll
           for (int j = 1; j < KY; j += 2) {
-            me = pick3_u16x2<Max>(me, he[(ro + j) % KY][q], he[(ro + j + 1) % KY][q]);
-            mo = pick3_u16x2<Max>(mo, ho[(ro + j) % KY][q], ho[(ro + j + 1) % KY][q]);
+            me = pick3_u16x2<Max>(me, pe(j), pe(j + 1));
+            mo = pick3_u16x2<Max>(mo, po(j), po(j + 1));
           }
           out[q] = __byte_perm(me, mo, 0x6240u);
         }

@@ -68,6 +68,14 @@ void launch_morph_rect(const MorphSrc& s, const DstArgs& d, int channels, bool m
 // at most tuning::Morph::kRectU8MaxTaps taps, the source's pitch a multiple of 4 (morph.u8.cu).
 void launch_morph_rect_u8(const MorphSrc& s, const DstArgs& d, bool max, const MorphAxisArgs& ax,
                           const MorphAxisArgs& ay, cudaStream_t st);
+// u8, one channel, 3x3 and 5x5 on sliding windows of rows (morph_rect_u8_slide_kernel): the
+// element's rows in full_rows (bit j: row j) take every tap, the others only the centre column;
+// kernels for rectangles (every bit), centred ellipses and crosses (3x3: 0b010; 5x5: 0b01110 and
+// 0b00100). False, launching nothing, where it has no kernel for the element or the layout (a
+// source pitch of 16-byte steps and a first tap within 4 bytes of a 16-byte chunk), or with
+// TEXCV_MORPH_U8_KERNEL=split.
+bool launch_morph_u8_slide(const MorphSrc& s, const DstArgs& d, bool max, const MorphAxisArgs& ax,
+                           const MorphAxisArgs& ay, unsigned full_rows, cudaStream_t st);
 template <typename T>
 void launch_morph_mask(const MorphSrc& s, const DstArgs& d, int channels, bool max,
                        const MorphMaskArgs& a, cudaStream_t st);

@@ -238,14 +238,14 @@ __device__ __forceinline__ void load_window_row(const Src& src, const FilterBord
 
 // BlockRange, interior_blocks, edge_block: src/cuda/ops/common/block_range.hpp.
 
-// The second launch's grid for the whole grid `full`: with TEXCV_FILTER_EDGE_GRID=edges, one
-// block per block outside the range, along x (block_of<false> maps them back; range.gx and gy set
-// here); otherwise (the default until measured on a GPU) the whole grid, whose blocks inside the
-// range return at once.
+// The second launch's grid for the whole grid `full`: one block per block outside the range,
+// along x (block_of<false> maps them back; range.gx and gy set here). With
+// TEXCV_FILTER_EDGE_GRID=full (an A/B aid) the whole grid, whose blocks inside the range return
+// at once: 4-5 % slower on the small filters' rows (H100, docs/performance.md).
 inline dim3 edge_grid(BlockRange& range, dim3 full) {
   static const bool whole = [] {
     const char* v = std::getenv("TEXCV_FILTER_EDGE_GRID");
-    return v == nullptr || std::string(v) != "edges";
+    return v != nullptr && std::string(v) == "full";
   }();
   if (whole || static_cast<unsigned long long>(full.x) * full.y > 0x7fffffffULL) return full;
   range.gx = static_cast<int>(full.x);

@@ -552,7 +552,8 @@ struct ResizeDoubleCall {
   std::size_t dpitch;
   int rows;  // source rows a thread walks
   Border border;
-  bool vec;  // dst pointer and pitch 16-byte aligned: 16- or 8-byte stores
+  bool vec;    // dst pointer and pitch 16-byte aligned: 16- or 8-byte stores
+  bool words;  // u8: src pointer and pitch 4-byte aligned: a window's bytes by 32-bit loads
 
   static __device__ __forceinline__ T round16(unsigned v) {
     const unsigned q = v >> 4, r = v & 15u;
@@ -571,6 +572,92 @@ struct ResizeDoubleCall {
         h[(2 * k) * C + c] = a + 3u * b;
         h[(2 * k + 1) * C + c] = 3u * b + d;
       }
+  }
+  // ---- u8: two neighbouring elements' sums (e, e + 1) as the u16 lanes of one word ----
+  // Element e (output pixel x = e / C, channel e % C) sums source window byte tap_a(e) (weight 1)
+  // and tap_b(e) (weight 3); window byte m is source column col[m / C], channel m % C. Lanes hold
+  // at most 16 * 255 = 4080: no carry crosses into the other lane.
+  static constexpr int kH = kE / 2;
+  static constexpr int tap_a(int e) {
+    const int x = e / C, c = e % C;
+    return (x % 2 == 0 ? x / 2 : x / 2 + 2) * C + c;
+  }
+  static constexpr int tap_b(int e) {
+    return (e / C / 2 + 1) * C + e % C;
+  }
+  // The window's bytes from 32-bit loads: byte m at byte 4 - C + m of words starting at source
+  // byte j0 C - 4 (j0 C is a multiple of 4 for every C: j0 steps by kP / 2).
+  static constexpr int kNW = (4 - C + kS * C + 3) / 4;
+  // Window bytes i and j as the low bytes of a word's two u16 lanes.
+  static __device__ __forceinline__ unsigned lane_pair(const unsigned (&w)[kNW], int i, int j) {
+    const int pi = 4 - C + i, pj = 4 - C + j;
+    if (pi / 4 == pj / 4)
+      return __byte_perm(w[pi / 4], 0u,
+                         static_cast<unsigned>(pi % 4 | 0x40 | (pj % 4) << 8 | 0x4000));
+    return __byte_perm(w[pi / 4], w[pj / 4], static_cast<unsigned>(pi % 4 | (4 + pj % 4) << 8)) &
+           0x00FF00FFu;
+  }
+  // The packed row sums of source row r: by 32-bit loads where the thread's window lies inside
+  // the row (xin) and the rows are 4-byte aligned, else sums()'s, packed.
+  __device__ __forceinline__ void sums_packed(int r, const int (&col)[kS], int j0, bool xin,
+                                              unsigned (&h)[kH]) const {
+    if (xin) {
+      const int iy = detail::border_index(r, sh, border);
+      const unsigned* p = reinterpret_cast<const unsigned*>(
+          src + spitch * static_cast<std::size_t>(iy) + static_cast<std::size_t>(j0) * C - 4);
+      unsigned w[kNW];
+#pragma unroll
+      for (int i = 0; i < kNW; ++i) w[i] = __ldg(p + i);
+#pragma unroll
+      for (int k = 0; k < kH; ++k)
+        h[k] = lane_pair(w, tap_a(2 * k), tap_a(2 * k + 1)) +
+               3u * lane_pair(w, tap_b(2 * k), tap_b(2 * k + 1));
+    } else {
+      unsigned u[kE];
+      sums(r, col, u);
+#pragma unroll
+      for (int k = 0; k < kH; ++k) h[k] = u[2 * k] | u[2 * k + 1] << 16;
+    }
+  }
+  // v / 16 rounded half to even in both lanes (v = 16 q + r: q + 1 where r > 8, or r == 8 and q
+  // odd), the results in bytes 1 and 3.
+  static __device__ __forceinline__ unsigned round16_pair(unsigned v) {
+    return (v + 0x00070007u + ((v >> 4) & 0x00010001u)) << 4;
+  }
+  __device__ __forceinline__ void run_u8() const {
+    const int x0 = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x) * kP;
+    const int i0 = static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y) * rows;
+    const int dw = 2 * sw;
+    if (x0 >= dw || i0 >= sh) return;
+    const int n = min(kP, dw - x0);
+    const int j0 = x0 / 2;
+    int col[kS];
+#pragma unroll
+    for (int k = 0; k < kS; ++k) col[k] = detail::border_index(min(j0 - 1 + k, sw), sw, border);
+    const bool xin = words && j0 >= 1 && (j0 * C - 4 + 4 * kNW) <= sw * C;
+    unsigned h0[kH], h1[kH], h2[kH];
+    sums_packed(i0 - 1, col, j0, xin, h0);
+    sums_packed(i0, col, j0, xin, h1);
+    const int i1 = min(i0 + rows, sh);
+    for (int i = i0; i < i1; ++i) {
+      sums_packed(i + 1, col, j0, xin, h2);
+      unsigned w[kW];
+#pragma unroll
+      for (int k = 0; k < kW; ++k)
+        w[k] = __byte_perm(round16_pair(h0[2 * k] + 3u * h1[2 * k]),
+                           round16_pair(h0[2 * k + 1] + 3u * h1[2 * k + 1]), 0x7531u);
+      put(2 * i, x0, n, w);
+#pragma unroll
+      for (int k = 0; k < kW; ++k)
+        w[k] = __byte_perm(round16_pair(3u * h1[2 * k] + h2[2 * k]),
+                           round16_pair(3u * h1[2 * k + 1] + h2[2 * k + 1]), 0x7531u);
+      put(2 * i + 1, x0, n, w);
+#pragma unroll
+      for (int k = 0; k < kH; ++k) {
+        h0[k] = h1[k];
+        h1[k] = h2[k];
+      }
+    }
   }
   static constexpr int kW = kBytes / 4;  // 32-bit words of a row's output
   // The output elements, packed (element e at byte e * sizeof(T)); constant indices only, so
@@ -605,6 +692,10 @@ struct ResizeDoubleCall {
     }
   }
   __device__ __forceinline__ void operator()() const {
+    if constexpr (sizeof(T) == 1) {
+      run_u8();
+      return;
+    }
     const int x0 = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x) * kP;
     const int i0 = static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y) * rows;
     const int dw = 2 * sw;
@@ -793,8 +884,9 @@ void launch_resize_src(const Src& src, const DstArgs& d, const ResizeArgs& a, cu
       // TEXCV_RESIZE_DOUBLE_ROWS (an A/B aid).
       const int kRows = resize_double_rows();
       const bool vec = reinterpret_cast<std::uintptr_t>(d.data) % 16 == 0 && d.pitch % 16 == 0;
+      const bool words = reinterpret_cast<std::uintptr_t>(src.data) % 4 == 0 && src.pitch % 4 == 0;
       const Call c{src.data, src.pitch, src.width,  src.height, d.data,
-                   d.pitch,  kRows,     a.s.border, vec};
+                   d.pitch,  kRows,     a.s.border, vec,        words};
       const dim3 grid(
           static_cast<unsigned>(((d.width + Call::kP - 1) / Call::kP + kBlockX - 1) / kBlockX),
           static_cast<unsigned>((src.height + kBlockY * kRows - 1) / (kBlockY * kRows)));

@@ -143,17 +143,23 @@ TEST(MorphCuda, U8SlidingWindowElementsAcrossWarpsIdenticalToCpu) {
 // wider than a warp's 128 pixels, several row bands with a partial last one, NaN, infinities and
 // signed zeros (only the CPU's order of picks gives the same bytes), sources at 16-byte offsets
 // (the kernel) and at 4 and 8 bytes (the fused kernel), outputs at odd columns (scalar stores),
-// every border, 1 and 2 iterations (2 enlarges 3x3 to 5x5), and off-centre anchors (the fused
-// kernel).
-TEST(MorphCuda, F32SlidingWindowRectanglesIdenticalToCpu) {
+// every border, 1 and 2 iterations (2 enlarges a 3x3 rectangle to 5x5), and off-centre anchors
+// (the fused kernel). Rectangles, and centred ellipses and crosses (the same kernel, picked from
+// the never-winning extreme as the CPU's general element; +-FLT_MAX among the values, the
+// extremes themselves; off-centre anchors: the general element kernel).
+TEST(MorphCuda, F32SlidingWindowElementsIdenticalToCpu) {
   TEXCV_REQUIRE_GPU();
   constexpr int w = 301, h = 37;
   Image host = test::random_image(w, h, 1, ElemType::f32, 6262);
   const float specials[] = {std::numeric_limits<float>::quiet_NaN(),
                             std::numeric_limits<float>::infinity(),
-                            -std::numeric_limits<float>::infinity(), 0.0f, -0.0f};
+                            -std::numeric_limits<float>::infinity(),
+                            0.0f,
+                            -0.0f,
+                            std::numeric_limits<float>::max(),
+                            std::numeric_limits<float>::lowest()};
   std::mt19937 g(91);
-  std::uniform_int_distribution<int> pick(0, 4), coin(0, 7);
+  std::uniform_int_distribution<int> pick(0, 6), coin(0, 7);
   for (int y = 0; y < h; ++y) {
     float* r = host.view().row<float>(y);
     for (int x = 0; x < w; ++x)
@@ -166,30 +172,33 @@ TEST(MorphCuda, F32SlidingWindowRectanglesIdenticalToCpu) {
     const ImageView sv = dsrc.view().roi({ox, 1, w, h});
     const ImageView dv = dout.view().roi({ox == 4 ? 1 : 0, 0, w, h});
     texcv::copy(host, sv);
-    for (int k : {3, 5})
-      for (int a : {-1, 0})
-        for (int it : {1, 2})
-          for (int bi = 0; bi < kBorderCases; ++bi)
-            for (MorphOp op : {MorphOp::erode, MorphOp::dilate}) {
-              MorphParams p;
-              p.ksize_x = p.ksize_y = k;
-              p.anchor_x = p.anchor_y = a;
-              p.iterations = it;
-              p.border = border_case(bi);
-              Image want(w, h, 1, ElemType::f32);
-              morphology(host, want, op, p);
-              test::poison(dout);
-              morphology(sv, dv, op, p);
-              const Image got = test::to_host(dv);
-              const test::Diff d = test::compare(got, want);
-              EXPECT_EQ(differing_elements(got, want), 0)
-                  << to_string(op) << " " << k << "x" << k << " anchor " << a << " iterations "
-                  << it << " " << border_name(bi) << " offset " << ox << ": not byte-identical; "
-                  << d.describe();
-              EXPECT_EQ(d.count, 0)
-                  << to_string(op) << " " << k << "x" << k << " anchor " << a << " iterations "
-                  << it << " " << border_name(bi) << " offset " << ox << ": " << d.describe();
-            }
+    for (MorphShape shape : {MorphShape::rect, MorphShape::ellipse, MorphShape::cross})
+      for (int k : {3, 5})
+        for (int a : {-1, 0})
+          for (int it : {1, 2})
+            for (int bi = 0; bi < kBorderCases; ++bi)
+              for (MorphOp op : {MorphOp::erode, MorphOp::dilate}) {
+                MorphParams p;
+                p.shape = shape;
+                p.ksize_x = p.ksize_y = k;
+                p.anchor_x = p.anchor_y = a;
+                p.iterations = it;
+                p.border = border_case(bi);
+                Image want(w, h, 1, ElemType::f32);
+                morphology(host, want, op, p);
+                test::poison(dout);
+                morphology(sv, dv, op, p);
+                const Image got = test::to_host(dv);
+                const test::Diff d = test::compare(got, want);
+                EXPECT_EQ(differing_elements(got, want), 0)
+                    << to_string(op) << " " << to_string(shape) << " " << k << "x" << k
+                    << " anchor " << a << " iterations " << it << " " << border_name(bi)
+                    << " offset " << ox << ": not byte-identical; " << d.describe();
+                EXPECT_EQ(d.count, 0)
+                    << to_string(op) << " " << to_string(shape) << " " << k << "x" << k
+                    << " anchor " << a << " iterations " << it << " " << border_name(bi)
+                    << " offset " << ox << ": " << d.describe();
+              }
   }
 }
 

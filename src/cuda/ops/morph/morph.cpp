@@ -5,8 +5,8 @@
 // column pass (one pass alone when the rectangle is one row or one column wide); for 1-channel f32
 // up to 15x15 both passes run fused in one kernel (8 output rows a thread), which measured faster.
 // Other elements (ellipse, cross) run as one run of ones per element row in a single kernel, but
-// for u8 one-channel 3x3 and 5x5 centred ellipses and crosses, which run on the u8 rectangles'
-// sliding-window kernel. The kernels are in morph_kernels.cuh.
+// for u8 and f32 one-channel 3x3 and 5x5 centred ellipses and crosses, which run on the
+// rectangles' sliding-window kernels. The kernels are in morph_kernels.cuh.
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -140,9 +140,11 @@ void morph(const ImageView& src, const ImageView& dst, const detail::MorphDesc& 
     fail(ErrorCode::Internal, op, "a non-rectangular element is larger than the CUDA kernel takes",
          std::to_string(d.kw) + "x" + std::to_string(d.kh),
          "at most " + std::to_string(kMaxMorphKernel) + " a side");
-  // u8, one channel, 3x3 and 5x5 whose rows are whole or only the centre column (centred
-  // ellipses and crosses): the rectangles' sliding-window kernel where it has one for them.
-  if (src.type == ElemType::u8 && ch == 1 && d.kw == d.kh && (d.kw == 3 || d.kw == 5)) {
+  // u8 and f32, one channel, 3x3 and 5x5 whose rows are whole or only the centre column
+  // (centred ellipses and crosses): the rectangles' sliding-window kernels where they have one
+  // for them.
+  if ((src.type == ElemType::u8 || src.type == ElemType::f32) && ch == 1 && d.kw == d.kh &&
+      (d.kw == 3 || d.kw == 5)) {
     unsigned full_rows = 0;
     bool rows_fit = true;
     for (int j = 0; j < d.kh && rows_fit; ++j) {
@@ -159,9 +161,17 @@ void morph(const ImageView& src, const ImageView& dst, const detail::MorphDesc& 
     ax.anchor = d.ax;
     ay.anchor = d.ay;
     ax.border = ay.border = d.border;
-    border_values<std::uint8_t>(d, ax.bv);
-    border_values<std::uint8_t>(d, ay.bv);
-    if (rows_fit && ops::launch_morph_u8_slide(s, o, d.dilate, ax, ay, full_rows, st)) return;
+    const bool u8 = src.type == ElemType::u8;
+    if (u8) {
+      border_values<std::uint8_t>(d, ax.bv);
+      border_values<std::uint8_t>(d, ay.bv);
+    } else {
+      border_values<float>(d, ax.bv);
+      border_values<float>(d, ay.bv);
+    }
+    if (rows_fit && (u8 ? ops::launch_morph_u8_slide(s, o, d.dilate, ax, ay, full_rows, st)
+                        : ops::launch_morph_f32_slide(s, o, d.dilate, ax, ay, full_rows, st)))
+      return;
   }
   ops::MorphMaskArgs m;
   m.kw = d.kw;

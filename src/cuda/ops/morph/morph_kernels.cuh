@@ -885,12 +885,21 @@ __device__ __noinline__ inline float border_px_f32(const float* row, int x, int 
 // of K rows). The picks are the fused kernel's and the CPU's, in the same order (taps left to
 // right from the first, rows top to bottom from the first), so NaN, -0 and equal values give the
 // same bytes. Sources whose rows start at 16-byte steps.
-template <bool Max, int K, int RS>
+// Full: as the u8 kernel's, the element's rows that take all K taps, the others the centre tap
+// only (centred ellipses and crosses). Such elements are picked as the CPU's general element:
+// from the never-winning extreme, row by row (each row's picks from the extreme too, which gives
+// the same values: a pick from the extreme is never NaN, and picks of non-NaN values do not depend
+// on the grouping).
+template <bool Max, int K, int RS, unsigned Full = (1u << K) - 1u>
 __global__ void __launch_bounds__(kBlockX* kBlockY)
     morph_rect_f32_slide_kernel(const MorphSrc s, const DstArgs d, const MorphAxisArgs ax,
                                 const MorphAxisArgs ay) {
   static_assert(kBlockX == 32, "a warp is one row band of 32 chunks");
   static_assert(K == 3 || K == 5, "3 or 5 taps");
+  constexpr bool kRect = Full == (1u << K) - 1u;
+  // The CPU's identity (the general element's start).
+  constexpr float kId =
+      Max ? std::numeric_limits<float>::lowest() : std::numeric_limits<float>::max();
   constexpr int A = K / 2;  // the anchor: pixels on each side
   constexpr int PX = 4;     // output pixels a thread
   constexpr int T = RS - 1 + K;
@@ -937,6 +946,7 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
 #pragma unroll
   for (int t = 0; t < PD && t < T; ++t) ahead[t] = fetch(t);
   float hv[K][PX];  // the last K source rows' picks along x
+  float hc[K][PX];  // their centre taps' (elements other than rectangles)
 #pragma unroll
   for (int t = 0; t < T; ++t) {
     const Row f = ahead[t % PD];
@@ -972,15 +982,28 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
       }
 #pragma unroll
       for (int p = 0; p < PX; ++p) {
-        float m = P[p];
+        if constexpr (kRect) {
+          float m = P[p];
 #pragma unroll
-        for (int i = 1; i < K; ++i) m = morph_pick<Max>(m, P[p + i]);
-        hv[slot][p] = m;
+          for (int i = 1; i < K; ++i) m = morph_pick<Max>(m, P[p + i]);
+          hv[slot][p] = m;
+        } else {
+          // Both picks: the whole row's and the centre tap's (which rows take which is known
+          // only at the fold: slot is a source row).
+          float m = kId;
+#pragma unroll
+          for (int i = 0; i < K; ++i) m = morph_pick<Max>(m, P[p + i]);
+          hv[slot][p] = m;
+          hc[slot][p] = morph_pick<Max>(kId, P[p + A]);
+        }
       }
     } else {
       // A constant-border row is the value itself.
 #pragma unroll
-      for (int p = 0; p < PX; ++p) hv[slot][p] = bv[0];
+      for (int p = 0; p < PX; ++p) {
+        hv[slot][p] = kRect ? bv[0] : morph_pick<Max>(kId, bv[0]);
+        hc[slot][p] = hv[slot][p];
+      }
     }
     // Output row t - K + 1 has all its source rows: fold them, top to bottom, and store it.
     if (t >= K - 1 && active) {
@@ -989,9 +1012,14 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
         float out[PX];
 #pragma unroll
         for (int p = 0; p < PX; ++p) {
-          float m = hv[ro % K][p];
+          // Element row j: source row ro + j's whole-row or centre pick (j known when compiling).
+          const auto row_pick = [&](int j) {
+            const int i = (ro + j) % K;
+            return (Full >> j & 1u) ? hv[i][p] : hc[i][p];
+          };
+          float m = kRect ? hv[ro % K][p] : morph_pick<Max>(kId, row_pick(0));
 #pragma unroll
-          for (int j = 1; j < K; ++j) m = morph_pick<Max>(m, hv[(ro + j) % K][p]);
+          for (int j = 1; j < K; ++j) m = morph_pick<Max>(m, row_pick(j));
           out[p] = m;
         }
         store_elems<float, PX>(morph_out_row<float>(d, y0 + ro) + x0, out, n);
@@ -1120,26 +1148,9 @@ void launch_morph_rect(const MorphSrc& s, const DstArgs& d, int channels, bool m
   if constexpr (std::is_same_v<T, float> || std::is_same_v<T, U8x4Word>) {
     if constexpr (std::is_same_v<T, float>) {
       // 3x3 and 5x5 anchored at the centre, rows at 16-byte steps: the sliding-window kernel.
-      const auto addr = reinterpret_cast<std::uintptr_t>(s.data);
-      if (channels == 1 && ax.n == ay.n && (ax.n == 3 || ax.n == 5) && ax.anchor == ax.n / 2 &&
-          ay.anchor == ay.n / 2 && addr % 16 == 0 && s.pitch % 16 == 0 && !fused_f32_forced()) {
-        constexpr int RS = tuning::Morph::kRectF32SlideRows;
-        const dim3 g = grid_for(d.width, (d.height + RS - 1) / RS, 4);
-        auto go = [&]<int K>() {
-          if (max)
-            morph_rect_f32_slide_kernel<true, K, RS>
-                <<<g, dim3(kBlockX, kBlockY), 0, st>>>(s, d, ax, ay);
-          else
-            morph_rect_f32_slide_kernel<false, K, RS>
-                <<<g, dim3(kBlockX, kBlockY), 0, st>>>(s, d, ax, ay);
-        };
-        if (ax.n == 3)
-          go.template operator()<3>();
-        else
-          go.template operator()<5>();
-        TEXCV_CUDA_CHECK_LAUNCH(morph_op(max));
+      if (channels == 1 && ax.n <= 5 &&
+          launch_morph_f32_slide(s, d, max, ax, ay, (1u << ax.n) - 1u, st))
         return;
-      }
     }
     if (channels == 1) {
       constexpr int R = kRectRows<1>;

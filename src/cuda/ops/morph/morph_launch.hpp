@@ -76,6 +76,12 @@ void launch_morph_rect_u8(const MorphSrc& s, const DstArgs& d, bool max, const M
 // TEXCV_MORPH_U8_KERNEL=split.
 bool launch_morph_u8_slide(const MorphSrc& s, const DstArgs& d, bool max, const MorphAxisArgs& ax,
                            const MorphAxisArgs& ay, unsigned full_rows, cudaStream_t st);
+// f32, one channel, 3x3 and 5x5 anchored at the centre on sliding windows of rows
+// (morph_rect_f32_slide_kernel, morph.f32.cu): full_rows as above (rectangles, centred ellipses
+// and crosses). False, launching nothing, where it has no kernel for the element or the layout
+// (a source at 16-byte steps), or with TEXCV_MORPH_F32_KERNEL=fused.
+bool launch_morph_f32_slide(const MorphSrc& s, const DstArgs& d, bool max, const MorphAxisArgs& ax,
+                            const MorphAxisArgs& ay, unsigned full_rows, cudaStream_t st);
 template <typename T>
 void launch_morph_mask(const MorphSrc& s, const DstArgs& d, int channels, bool max,
                        const MorphMaskArgs& a, cudaStream_t st);

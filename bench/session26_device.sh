@@ -18,6 +18,9 @@
 #   call 3, carry ["bench/wheels-cvcuda3"]:  bash bench/session26_device.sh t3
 #     stashes the last part, installs CV-CUDA, runs bench/peers.py (CuPy, torch, CV-CUDA) and
 #     bench/summarize.py over all three (texcv's default path against the fastest peer).
+#   s2 (carry ["COMMIT", "build-prebuiltS"], after a pack): all of test_cuda, the packed u8 x2
+#     resize, f32 ellipses with and without the sliding-window kernel, profiles of rotate u8 and
+#     resize x2 u8.
 # build/ and /tmp stay between the calls while the machine is warm; logs in /tmp/s26, each call's
 # in $OUT/s26_<stage>.tgz and its summary on stdout.
 set -u
@@ -96,6 +99,20 @@ case "${1:-}" in
     prof bench_geometry u8x1 "rotate 30deg linear" WarpCall
     prof bench_geometry u8x1 "resize 2.0 linear" ResizeDouble
     ;;
+  s2)
+    # After the record run: the packed u8 x2 resize, the f32 ellipses on the sliding-window kernel,
+    # the edge launch as the default; all of test_cuda, the rows, a profile of rotate u8.
+    nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv,noheader
+    GT_TIMEOUT=260 gtests "test_cuda (all)" test_cuda '*' test_cuda_all.log
+    grep -E "^\[ +(OK|FAILED) +\] (MorphCuda|ResizeDoubleCuda)" $G/test_cuda_all.log | head -20
+    ab dbl bench_geometry u8x1,u8x4 "resize 2.0 linear" TEXCV_RESIZE_DOUBLE_ROWS=8
+    ab f32morph bench_filters f32x1 dilate,erode TEXCV_MORPH_F32_KERNEL=fused \
+      TEXCV_MORPH_F32_KERNEL=slide
+    ab edge2 bench_filters u8x1 sobel,convolve TEXCV_FILTER_EDGE_GRID=full \
+      TEXCV_FILTER_EDGE_GRID=edges
+    prof bench_geometry u8x1 "rotate 30deg linear" "warp_kernelIhLi1ELNS_6InterpE1ELb0ENS1_12Global"
+    prof bench_geometry u8x1 "resize 2.0 linear" ResizeDouble
+    ;;
   t2)
     OUT=$G/rec TEXCV_BUILD_DIR=$ROOT/build TEXCV_BENCH_CONFIGS="f32x1 u8x1 u8x4" \
       TEXCV_DEADLINE=480 TEXCV_HARD_LIMIT=560 bash bench/run_device.sh bench filters \
@@ -114,7 +131,7 @@ case "${1:-}" in
     echo "summarize rc $?"
     grep -A80 "against the fastest peer" $G/summary.txt | cut -c1-140 | head -90
     ;;
-  *) echo "session25_device.sh: unknown stage '${1:-}' (s1 t2 t3)" ;;
+  *) echo "session25_device.sh: unknown stage '${1:-}' (s1 s2 t2 t3)" ;;
 esac
 # Everything of this call back (logs.tgz of run_device.sh included), one archive.
 tar czf "$OUT/s26_${1:-none}.tgz" -C $G . 2>/dev/null

@@ -110,6 +110,7 @@ case "${1:-}" in
       TEXCV_MORPH_F32_KERNEL=slide
     ab edge2 bench_filters u8x1 sobel,convolve TEXCV_FILTER_EDGE_GRID=full \
       TEXCV_FILTER_EDGE_GRID=edges
+    ab tile2 bench_filters u8x4 gaussian TEXCV_SEP_TILE_ROWS=64
     prof bench_geometry u8x1 "rotate 30deg linear" "warp_kernelIhLi1ELNS_6InterpE1ELb0ENS1_12Global"
     prof bench_geometry u8x1 "resize 2.0 linear" ResizeDouble
     ;;

@@ -98,6 +98,11 @@ case "${1:-}" in
     ab morph bench_filters u8x1 dilate,erode TEXCV_MORPH_U8_KERNEL=split TEXCV_MORPH_U8_KERNEL=slide
     prof bench_geometry u8x1 "rotate 30deg linear" WarpCall
     prof bench_geometry u8x1 "resize 2.0 linear" ResizeDouble
+    prof bench_filters f32x1 bilateral bilateral_tile
+    # The f32 bilateral call's parts: nsys-free, its kernels' times in one process.
+    timeout 60 nsys profile -o $G/bil --force-overwrite true build/bin/bench_filters \
+      --config f32x1 --filter bilateral --reps 5 --no-npp >/dev/null 2>&1 &&
+      nsys stats -r cuda_gpu_kern_sum,cuda_api_sum $G/bil.nsys-rep 2>/dev/null | head -40
     ;;
   s2)
     # After the record run: the packed u8 x2 resize, the f32 ellipses on the sliding-window kernel,
@@ -113,6 +118,11 @@ case "${1:-}" in
     ab tile2 bench_filters u8x4 gaussian TEXCV_SEP_TILE_ROWS=64
     prof bench_geometry u8x1 "rotate 30deg linear" "warp_kernelIhLi1ELNS_6InterpE1ELb0ENS1_12Global"
     prof bench_geometry u8x1 "resize 2.0 linear" ResizeDouble
+    prof bench_filters f32x1 bilateral bilateral_tile
+    # The f32 bilateral call's parts: nsys-free, its kernels' times in one process.
+    timeout 60 nsys profile -o $G/bil --force-overwrite true build/bin/bench_filters \
+      --config f32x1 --filter bilateral --reps 5 --no-npp >/dev/null 2>&1 &&
+      nsys stats -r cuda_gpu_kern_sum,cuda_api_sum $G/bil.nsys-rep 2>/dev/null | head -40
     ;;
   t2)
     OUT=$G/rec TEXCV_BUILD_DIR=$ROOT/build TEXCV_BENCH_CONFIGS="f32x1 u8x1 u8x4" \

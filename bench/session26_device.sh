@@ -111,6 +111,8 @@ case "${1:-}" in
     GT_TIMEOUT=260 gtests "test_cuda (all)" test_cuda '*' test_cuda_all.log
     grep -E "^\[ +(OK|FAILED) +\] (MorphCuda|ResizeDoubleCuda)" $G/test_cuda_all.log | head -20
     ab dbl bench_geometry u8x1,u8x4 "resize 2.0 linear" TEXCV_RESIZE_DOUBLE_ROWS=8
+    ab near bench_geometry u8x1,u8x4,f32x1 "resize 0.5 nearest" TEXCV_RESIZE_HALF=0 \
+      TEXCV_RESIZE_HALF=1
     ab f32morph bench_filters f32x1 dilate,erode TEXCV_MORPH_F32_KERNEL=fused \
       TEXCV_MORPH_F32_KERNEL=slide
     ab edge2 bench_filters u8x1 sobel,convolve TEXCV_FILTER_EDGE_GRID=full \

@@ -161,6 +161,53 @@ TEST(ResizeHalfCuda, U8AndU16MatchTheCpuAndTheMeanBitForBit) {
       }
 }
 
+// resize to half size with Interp::nearest where the fixed-point step is exactly 2 (the
+// half-size kernel on aligned images: source pixel (2x, 2y), one source row a chunk): u8, u16 and
+// f32 (NaN and -0 among the values), 1, 3 and 4 channels, rows that end inside a thread's chunk,
+// a source one pixel wider and taller than twice the destination (the step is still 2), the
+// factor form 0.5, whole images and sub-images (the general kernel). Every result is the source
+// pixel (2x, 2y) and the CPU's, byte for byte; outputs poisoned first.
+TEST(ResizeHalfCuda, NearestPicksTheEvenPixelsAsTheCpu) {
+  TEXCV_REQUIRE_GPU();
+  struct Shape {
+    int sw, sh, dw, dh;
+    bool factor;
+  };
+  for (ElemType t : {ElemType::u8, ElemType::u16, ElemType::f32})
+    for (int c : {1, 3, 4})
+      for (const Shape sh : {Shape{64, 48, 32, 24, false}, Shape{74, 46, 37, 23, false},
+                             Shape{2000, 6, 1000, 3, false}, Shape{2001, 7, 1000, 3, false},
+                             Shape{130, 8, 65, 4, true}}) {
+        Image src = random_image(sh.sw, sh.sh, c, t, 13 * sh.sw + c);
+        if (t == ElemType::f32) {
+          float* r = src.view().row<float>(0);
+          r[0] = std::numeric_limits<float>::quiet_NaN();
+          r[2 * c] = -0.0f;
+        }
+        ResizeParams p;
+        p.interp = Interp::nearest;
+        if (sh.factor) p.fx = p.fy = 0.5;
+        Image want(sh.dw, sh.dh, c, t);
+        texcv::resize(src, want, p);
+        const std::string what = std::string(to_string(t)) + " c" + std::to_string(c) + " " +
+                                 std::to_string(sh.sw) + "x" + std::to_string(sh.sh) + " -> " +
+                                 std::to_string(sh.dw) + "x" + std::to_string(sh.dh);
+        const std::size_t px = static_cast<std::size_t>(c) * elem_size(t);
+        long off = 0;
+        for (int y = 0; y < sh.dh; ++y)
+          for (int x = 0; x < sh.dw; ++x)
+            off += std::memcmp(want.view().row<unsigned char>(y) + x * px,
+                               src.view().row<unsigned char>(2 * y) + 2 * x * px, px) != 0;
+        EXPECT_EQ(off, 0) << what << ": the CPU against the source's even pixels";
+        for (Layout l : {Layout::image, Layout::roi}) {
+          const Dev in = upload(src, l);
+          const Dev out = device_image(sh.dw, sh.dh, c, t, l, 1, 2);
+          texcv::resize(in.view, out.view, p);
+          expect_close(what + " " + to_string(l), out, want, identical());
+        }
+      }
+}
+
 // resize to exactly half size on f32 (linear and area, the half-size kernel on aligned images):
 // the CPU's float operations in its order, so the same bits, -0 included (area's sums start from
 // 0 and turn a -0 block into +0, linear keeps it), NaN, infinities, FLT_MAX (whose halves add

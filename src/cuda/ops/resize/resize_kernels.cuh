@@ -300,7 +300,10 @@ __device__ __forceinline__ void resize_area_sep_body(const Src src, const DstArg
 // kE elements (16 bytes; 48 for 3 channels, whole pixels), from 2 kE elements of each of the two
 // source rows, with 16-byte loads and stores; a chunk cut by the row's end element by element.
 // Launched only when both images' pointers and pitches are 16-byte aligned (resize_half_fits).
-template <typename T, int C, bool Area = false>
+// Nearest: Interp::nearest with ResizeAxis::nearest's step exactly 2 on both axes, which picks
+// source pixel (2x, 2y): one source row a chunk, its even pixels (the same bytes as the general
+// kernel, which reads them one by one).
+template <typename T, int C, bool Area = false, bool Nearest = false>
 struct ResizeHalfCall {
   static constexpr int kE = static_cast<int>(16 / sizeof(T)) * (C == 3 ? 3 : 1);
   static constexpr int kV = kE * static_cast<int>(sizeof(T)) / 16;  // 16-byte stores
@@ -336,6 +339,23 @@ struct ResizeHalfCall {
                  2 * static_cast<std::size_t>(e0);
     const T* b = reinterpret_cast<const T*>(reinterpret_cast<const unsigned char*>(a) + spitch);
     T* o = reinterpret_cast<T*>(dst + dpitch * static_cast<std::size_t>(y)) + e0;
+    if constexpr (Nearest) {
+      if (e0 + kE <= elems) {
+        uint4 ra[2 * kV];
+#pragma unroll
+        for (int i = 0; i < 2 * kV; ++i) ra[i] = __ldg(reinterpret_cast<const uint4*>(a) + i);
+        const T* pa = reinterpret_cast<const T*>(ra);
+        uint4 out[kV];
+        T* po = reinterpret_cast<T*>(out);
+#pragma unroll
+        for (int j = 0; j < kE; ++j) po[j] = pa[2 * C * (j / C) + j % C];
+#pragma unroll
+        for (int i = 0; i < kV; ++i) reinterpret_cast<uint4*>(o)[i] = out[i];
+        return;
+      }
+      for (int j = 0; j < elems - e0; ++j) o[j] = a[2 * C * (j / C) + j % C];
+      return;
+    }
     if (e0 + kE <= elems) {
       uint4 ra[2 * kV], rb[2 * kV];
 #pragma unroll
@@ -373,9 +393,13 @@ bool resize_half_fits(const GlobalSource<T, C>& src, const DstArgs& d, const Res
     auto aligned = [](const void* p, std::size_t pitch) {
       return reinterpret_cast<std::uintptr_t>(p) % 16 == 0 && pitch % 16 == 0;
     };
-    // The CPU backend's condition (src/cpu/resize.cpp, half_size).
-    return (a.s.interp == Interp::linear || a.s.interp == Interp::area) && a.scale_x == 2.0 &&
-           a.scale_y == 2.0 && !a.ax.align_corners && !a.ay.align_corners &&
+    // The CPU backend's condition (src/cpu/resize.cpp, half_size); for nearest, the fixed-point
+    // step of exactly 2 (source pixel 2x on every axis).
+    const bool mean = (a.s.interp == Interp::linear || a.s.interp == Interp::area) &&
+                      a.scale_x == 2.0 && a.scale_y == 2.0;
+    const bool nearest = a.s.interp == Interp::nearest && a.ax.nearest_step == (2LL << 16) &&
+                         a.ay.nearest_step == (2LL << 16);
+    return (mean || nearest) && !a.ax.align_corners && !a.ay.align_corners &&
            2L * d.width <= src.width && 2L * d.height <= src.height && d.width > 0 &&
            d.height > 0 && aligned(src.data, src.pitch) && aligned(d.data, d.pitch) &&
            !resize_half_off();
@@ -833,13 +857,15 @@ void launch_resize_src(const Src& src, const DstArgs& d, const ResizeArgs& a, cu
   if constexpr (std::is_same_v<Src, GlobalSource<T, C>> && C != 2) {
     if (resize_half_fits<T, C>(src, d, a)) {
       const int elems = d.width * C;
-      auto half = [&]<bool Area>() {
-        using Call = ResizeHalfCall<T, C, Area>;
+      auto half = [&]<bool Area, bool Nearest = false>() {
+        using Call = ResizeHalfCall<T, C, Area, Nearest>;
         const Call c{src.data, src.pitch, d.data, d.pitch, elems, d.height};
         launch_resize_call<T, C, Src>(grid_for(elems, d.height, Call::kE), c, st);
       };
       // u8 and u16 give the same bytes either way (the exact mean): one kernel.
-      if constexpr (std::is_same_v<T, float>) {
+      if (a.s.interp == Interp::nearest) {
+        half.template operator()<false, true>();
+      } else if constexpr (std::is_same_v<T, float>) {
         if (a.s.interp == Interp::area)
           half.template operator()<true>();
         else

@@ -99,10 +99,17 @@ case "${1:-}" in
     prof bench_geometry u8x1 "rotate 30deg linear" WarpCall
     prof bench_geometry u8x1 "resize 2.0 linear" ResizeDouble
     prof bench_filters f32x1 bilateral bilateral_tile
-    # The f32 bilateral call's parts: nsys-free, its kernels' times in one process.
-    timeout 60 nsys profile -o $G/bil --force-overwrite true build/bin/bench_filters \
-      --config f32x1 --filter bilateral --reps 5 --no-npp >/dev/null 2>&1 &&
-      nsys stats -r cuda_gpu_kern_sum,cuda_api_sum $G/bil.nsys-rep 2>/dev/null | head -40
+    # The f32 bilateral and u8 sobel calls' parts (nsys, where the machine has it): their kernels'
+    # times, and the API calls and gaps of a few calls.
+    command -v nsys || ls /usr/local/cuda/bin | grep -i nsys
+    for c in "f32x1 bilateral" "u8x1 sobel"; do
+      set -- $c
+      timeout 60 nsys profile -t cuda -o $G/nsys_$2 --force-overwrite true build/bin/bench_filters \
+        --config $1 --filter $2 --reps 5 --no-npp >/dev/null 2>&1 || echo "nsys rc $?"
+      nsys stats -q -r cuda_gpu_kern_sum,cuda_api_sum -f csv $G/nsys_$2.nsys-rep 2>/dev/null |
+        cut -c1-160 | head -30
+      nsys stats -q -r cuda_gpu_trace -f csv $G/nsys_$2.nsys-rep 2>/dev/null | tail -12 | cut -c1-200
+    done
     ;;
   s2)
     # After the record run: the packed u8 x2 resize, the f32 ellipses on the sliding-window kernel,
@@ -121,10 +128,17 @@ case "${1:-}" in
     prof bench_geometry u8x1 "rotate 30deg linear" "warp_kernelIhLi1ELNS_6InterpE1ELb0ENS1_12Global"
     prof bench_geometry u8x1 "resize 2.0 linear" ResizeDouble
     prof bench_filters f32x1 bilateral bilateral_tile
-    # The f32 bilateral call's parts: nsys-free, its kernels' times in one process.
-    timeout 60 nsys profile -o $G/bil --force-overwrite true build/bin/bench_filters \
-      --config f32x1 --filter bilateral --reps 5 --no-npp >/dev/null 2>&1 &&
-      nsys stats -r cuda_gpu_kern_sum,cuda_api_sum $G/bil.nsys-rep 2>/dev/null | head -40
+    # The f32 bilateral and u8 sobel calls' parts (nsys, where the machine has it): their kernels'
+    # times, and the API calls and gaps of a few calls.
+    command -v nsys || ls /usr/local/cuda/bin | grep -i nsys
+    for c in "f32x1 bilateral" "u8x1 sobel"; do
+      set -- $c
+      timeout 60 nsys profile -t cuda -o $G/nsys_$2 --force-overwrite true build/bin/bench_filters \
+        --config $1 --filter $2 --reps 5 --no-npp >/dev/null 2>&1 || echo "nsys rc $?"
+      nsys stats -q -r cuda_gpu_kern_sum,cuda_api_sum -f csv $G/nsys_$2.nsys-rep 2>/dev/null |
+        cut -c1-160 | head -30
+      nsys stats -q -r cuda_gpu_trace -f csv $G/nsys_$2.nsys-rep 2>/dev/null | tail -12 | cut -c1-200
+    done
     ;;
   t2)
     OUT=$G/rec TEXCV_BUILD_DIR=$ROOT/build TEXCV_BENCH_CONFIGS="f32x1 u8x1 u8x4" \

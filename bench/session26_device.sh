@@ -103,12 +103,13 @@ case "${1:-}" in
     # times, and the API calls and gaps of a few calls.
     command -v nsys || ls /usr/local/cuda/bin | grep -i nsys
     for c in "f32x1 bilateral" "u8x1 sobel"; do
-      set -- $c
-      timeout 60 nsys profile -t cuda -o $G/nsys_$2 --force-overwrite true build/bin/bench_filters \
-        --config $1 --filter $2 --reps 5 --no-npp >/dev/null 2>&1 || echo "nsys rc $?"
-      nsys stats -q -r cuda_gpu_kern_sum,cuda_api_sum -f csv $G/nsys_$2.nsys-rep 2>/dev/null |
+      cfg=${c% *} op=${c#* }
+      timeout 60 nsys profile -t cuda -o $G/nsys_$op --force-overwrite true build/bin/bench_filters \
+        --config $cfg --filter $op --reps 5 --no-npp >/dev/null 2>&1 || echo "nsys rc $?"
+      nsys stats -q -r cuda_gpu_kern_sum,cuda_api_sum -f csv $G/nsys_$op.nsys-rep 2>/dev/null |
         cut -c1-160 | head -30
-      nsys stats -q -r cuda_gpu_trace -f csv $G/nsys_$2.nsys-rep 2>/dev/null | tail -12 | cut -c1-200
+      nsys stats -q -r cuda_gpu_trace -f csv $G/nsys_$op.nsys-rep 2>/dev/null | tail -12 |
+        cut -c1-200
     done
     ;;
   s2)
@@ -132,12 +133,13 @@ case "${1:-}" in
     # times, and the API calls and gaps of a few calls.
     command -v nsys || ls /usr/local/cuda/bin | grep -i nsys
     for c in "f32x1 bilateral" "u8x1 sobel"; do
-      set -- $c
-      timeout 60 nsys profile -t cuda -o $G/nsys_$2 --force-overwrite true build/bin/bench_filters \
-        --config $1 --filter $2 --reps 5 --no-npp >/dev/null 2>&1 || echo "nsys rc $?"
-      nsys stats -q -r cuda_gpu_kern_sum,cuda_api_sum -f csv $G/nsys_$2.nsys-rep 2>/dev/null |
+      cfg=${c% *} op=${c#* }
+      timeout 60 nsys profile -t cuda -o $G/nsys_$op --force-overwrite true build/bin/bench_filters \
+        --config $cfg --filter $op --reps 5 --no-npp >/dev/null 2>&1 || echo "nsys rc $?"
+      nsys stats -q -r cuda_gpu_kern_sum,cuda_api_sum -f csv $G/nsys_$op.nsys-rep 2>/dev/null |
         cut -c1-160 | head -30
-      nsys stats -q -r cuda_gpu_trace -f csv $G/nsys_$2.nsys-rep 2>/dev/null | tail -12 | cut -c1-200
+      nsys stats -q -r cuda_gpu_trace -f csv $G/nsys_$op.nsys-rep 2>/dev/null | tail -12 |
+        cut -c1-200
     done
     ;;
   t2)

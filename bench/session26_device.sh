@@ -142,6 +142,23 @@ case "${1:-}" in
         cut -c1-200
     done
     ;;
+  s3)
+    # s2 cut to the device time left: the suites of this session's kernels, their rows, rotate's
+    # profile.
+    nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv,noheader
+    GT_TIMEOUT=120 gtests "changed suites" test_cuda \
+      'MorphCuda.*:ResizeHalfCuda.*:ResizeDoubleCuda.*:FiltersCuda.*:LaunchBatchCuda.*' \
+      test_cuda_s3.log
+    grep -E "^\[ +(OK|FAILED) +\] (MorphCuda|Resize)" $G/test_cuda_s3.log | cut -c1-90 | head -24
+    ab dbl bench_geometry u8x1,u8x4 "resize 2.0 linear" TEXCV_RESIZE_DOUBLE_ROWS=8
+    ab near bench_geometry u8x1,u8x4,f32x1 "resize 0.5 nearest" TEXCV_RESIZE_HALF=0 \
+      TEXCV_RESIZE_HALF=1
+    ab f32morph bench_filters f32x1 dilate TEXCV_MORPH_F32_KERNEL=fused \
+      TEXCV_MORPH_F32_KERNEL=slide
+    ab tile2 bench_filters u8x4 gaussian TEXCV_SEP_TILE_ROWS=64
+    S26_PROF_UNTIL=200 prof bench_geometry u8x1 "rotate 30deg linear" \
+      "warp_kernelIhLi1ELNS_6InterpE1ELb0ENS1_12Global"
+    ;;
   t2)
     OUT=$G/rec TEXCV_BUILD_DIR=$ROOT/build TEXCV_BENCH_CONFIGS="f32x1 u8x1 u8x4" \
       TEXCV_DEADLINE=480 TEXCV_HARD_LIMIT=560 bash bench/run_device.sh bench filters \
@@ -160,7 +177,7 @@ case "${1:-}" in
     echo "summarize rc $?"
     grep -A80 "against the fastest peer" $G/summary.txt | cut -c1-140 | head -90
     ;;
-  *) echo "session25_device.sh: unknown stage '${1:-}' (s1 s2 t2 t3)" ;;
+  *) echo "session25_device.sh: unknown stage '${1:-}' (s1 s2 s3 t2 t3)" ;;
 esac
 # Everything of this call back (logs.tgz of run_device.sh included), one archive.
 tar czf "$OUT/s26_${1:-none}.tgz" -C $G . 2>/dev/null

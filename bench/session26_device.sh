@@ -18,6 +18,10 @@
 #   call 3, carry ["bench/wheels-cvcuda3"]:  bash bench/session26_device.sh t3
 #     stashes the last part, installs CV-CUDA, runs bench/peers.py (CuPy, torch, CV-CUDA) and
 #     bench/summarize.py over all three (texcv's default path against the fastest peer).
+#   Ran: s1, t2, t3 on aff758d (H100, docs/performance.md). Not run (device time out): s3, then s2;
+#   run s3 first next time (the kernels of ff5ce5d, 21027ce and 815a284 have not run on a GPU).
+#   s3 (carry ["COMMIT", "build-prebuiltS"], after a pack): the changed suites and rows, rotate u8's
+#     profile (s2 cut to fit ~4 minutes).
 #   s2 (carry ["COMMIT", "build-prebuiltS"], after a pack): all of test_cuda, the packed u8 x2
 #     resize, f32 ellipses with and without the sliding-window kernel, profiles of rotate u8 and
 #     resize x2 u8.

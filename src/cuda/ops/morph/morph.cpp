@@ -140,39 +140,6 @@ void morph(const ImageView& src, const ImageView& dst, const detail::MorphDesc& 
     fail(ErrorCode::Internal, op, "a non-rectangular element is larger than the CUDA kernel takes",
          std::to_string(d.kw) + "x" + std::to_string(d.kh),
          "at most " + std::to_string(kMaxMorphKernel) + " a side");
-  // u8 and f32, one channel, 3x3 and 5x5 whose rows are whole or only the centre column
-  // (centred ellipses and crosses): the rectangles' sliding-window kernels where they have one
-  // for them.
-  if ((src.type == ElemType::u8 || src.type == ElemType::f32) && ch == 1 && d.kw == d.kh &&
-      (d.kw == 3 || d.kw == 5)) {
-    unsigned full_rows = 0;
-    bool rows_fit = true;
-    for (int j = 0; j < d.kh && rows_fit; ++j) {
-      const std::uint8_t* r = d.mask.data() + static_cast<std::size_t>(j) * d.kw;
-      int ones = 0;
-      for (int i = 0; i < d.kw; ++i) ones += r[i] != 0;
-      if (ones == d.kw)
-        full_rows |= 1u << j;
-      else
-        rows_fit = ones == 1 && r[d.kw / 2] != 0;
-    }
-    ops::MorphAxisArgs ax, ay;
-    ax.n = ay.n = d.kw;
-    ax.anchor = d.ax;
-    ay.anchor = d.ay;
-    ax.border = ay.border = d.border;
-    const bool u8 = src.type == ElemType::u8;
-    if (u8) {
-      border_values<std::uint8_t>(d, ax.bv);
-      border_values<std::uint8_t>(d, ay.bv);
-    } else {
-      border_values<float>(d, ax.bv);
-      border_values<float>(d, ay.bv);
-    }
-    if (rows_fit && (u8 ? ops::launch_morph_u8_slide(s, o, d.dilate, ax, ay, full_rows, st)
-                        : ops::launch_morph_f32_slide(s, o, d.dilate, ax, ay, full_rows, st)))
-      return;
-  }
   ops::MorphMaskArgs m;
   m.kw = d.kw;
   m.kh = d.kh;
@@ -191,6 +158,38 @@ void morph(const ImageView& src, const ImageView& dst, const detail::MorphDesc& 
              "row " + std::to_string(j), "rect, ellipse or cross elements");
     m.start[j] = static_cast<std::uint8_t>(i);
     m.end[j] = static_cast<std::uint8_t>(e);
+  }
+  // u8 and f32, one channel, 3x3 and 5x5 whose rows are whole or only the centre column
+  // (centred ellipses and crosses): the rectangles' sliding-window kernels where they have one
+  // for them (ops::slide_element_fits).
+  if ((src.type == ElemType::u8 || src.type == ElemType::f32) && ch == 1 && d.kw == d.kh &&
+      (d.kw == 3 || d.kw == 5)) {
+    unsigned full_rows = 0;
+    bool rows_fit = true;
+    for (int j = 0; j < d.kh; ++j) {
+      if (m.start[j] == 0 && m.end[j] == d.kw)
+        full_rows |= 1u << j;
+      else
+        rows_fit = rows_fit && m.start[j] == d.kw / 2 && m.end[j] == d.kw / 2 + 1;
+    }
+    if (rows_fit && ops::slide_element_fits(d.kw, full_rows)) {
+      ops::MorphAxisArgs ax, ay;
+      ax.n = ay.n = d.kw;
+      ax.anchor = d.ax;
+      ay.anchor = d.ay;
+      ax.border = ay.border = d.border;
+      const bool u8 = src.type == ElemType::u8;
+      if (u8) {
+        border_values<std::uint8_t>(d, ax.bv);
+        border_values<std::uint8_t>(d, ay.bv);
+      } else {
+        border_values<float>(d, ax.bv);
+        border_values<float>(d, ay.bv);
+      }
+      if (u8 ? ops::launch_morph_u8_slide(s, o, d.dilate, ax, ay, full_rows, st)
+             : ops::launch_morph_f32_slide(s, o, d.dilate, ax, ay, full_rows, st))
+        return;
+    }
   }
   ops::by_type(op, src.type, [&]<typename T>() {
     border_values<T>(d, m.bv);

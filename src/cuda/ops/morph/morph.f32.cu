@@ -9,11 +9,8 @@ bool launch_morph_f32_slide(const MorphSrc& s, const DstArgs& d, bool max, const
                             const MorphAxisArgs& ay, unsigned full_rows, cudaStream_t st) {
   const int k = ax.n;
   const auto addr = reinterpret_cast<std::uintptr_t>(s.data);
-  if (k != ay.n || (k != 3 && k != 5) || ax.anchor != k / 2 || ay.anchor != k / 2 ||
+  if (k != ay.n || !slide_element_fits(k, full_rows) || ax.anchor != k / 2 || ay.anchor != k / 2 ||
       addr % 16 != 0 || s.pitch % 16 != 0 || fused_f32_forced())
-    return false;
-  if (full_rows != (1u << k) - 1u && full_rows != (k == 3 ? 0b010u : 0b01110u) &&
-      !(k == 5 && full_rows == 0b00100u))
     return false;
   constexpr int RS = tuning::Morph::kRectF32SlideRows;
   const dim3 g = grid_for(d.width, (d.height + RS - 1) / RS, 4);

@@ -12,11 +12,7 @@ bool launch_morph_u8_slide(const MorphSrc& s, const DstArgs& d, bool max, const 
                            const MorphAxisArgs& ay, unsigned full_rows, cudaStream_t st) {
   const int rows = u8_slide_rows();
   const int k = ax.n;
-  if (rows == 0 || k != ay.n || (k != 3 && k != 5) || s.pitch % 16 != 0) return false;
-  const unsigned all = (1u << k) - 1u;
-  // The elements with kernels: rectangles, and centred ellipses and crosses (morph_launch.hpp).
-  if (full_rows != all && full_rows != (k == 3 ? 0b010u : 0b01110u) &&
-      !(k == 5 && full_rows == 0b00100u))
+  if (rows == 0 || k != ay.n || !slide_element_fits(k, full_rows) || s.pitch % 16 != 0)
     return false;
   const auto addr = reinterpret_cast<std::uintptr_t>(s.data);
   // s0: the first tap's byte in its 16-byte word; the kernel takes first taps within 4 bytes of

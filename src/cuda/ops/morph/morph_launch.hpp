@@ -74,6 +74,13 @@ void launch_morph_rect_u8(const MorphSrc& s, const DstArgs& d, bool max, const M
 // 0b00100). False, launching nothing, where it has no kernel for the element or the layout (a
 // source pitch of 16-byte steps and a first tap within 4 bytes of a 16-byte chunk), or with
 // TEXCV_MORPH_U8_KERNEL=split.
+// Whether the sliding-window kernels have a kernel for a k x k element (k 3 or 5) whose rows in
+// full_rows are whole and the others the centre tap alone.
+inline bool slide_element_fits(int k, unsigned full_rows) {
+  if (k != 3 && k != 5) return false;
+  return full_rows == (1u << k) - 1u || full_rows == (k == 3 ? 0b010u : 0b01110u) ||
+         (k == 5 && full_rows == 0b00100u);
+}
 bool launch_morph_u8_slide(const MorphSrc& s, const DstArgs& d, bool max, const MorphAxisArgs& ax,
                            const MorphAxisArgs& ay, unsigned full_rows, cudaStream_t st);
 // f32, one channel, 3x3 and 5x5 anchored at the centre on sliding windows of rows

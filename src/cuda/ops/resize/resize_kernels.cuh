@@ -648,16 +648,10 @@ struct ResizeDoubleCall {
   static __device__ __forceinline__ unsigned round16_pair(unsigned v) {
     return (v + 0x00070007u + ((v >> 4) & 0x00010001u)) << 4;
   }
-  __device__ __forceinline__ void run_u8() const {
-    const int x0 = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x) * kP;
-    const int i0 = static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y) * rows;
-    const int dw = 2 * sw;
-    if (x0 >= dw || i0 >= sh) return;
-    const int n = min(kP, dw - x0);
-    const int j0 = x0 / 2;
-    int col[kS];
-#pragma unroll
-    for (int k = 0; k < kS; ++k) col[k] = detail::border_index(min(j0 - 1 + k, sw), sw, border);
+  // u8: the thread's rows from output column x0 (source column j0 = x0 / 2 on, col[] its window,
+  // border mapped), n of its kP pixels inside the row, source rows i0 on.
+  __device__ __forceinline__ void run_u8(int x0, int i0, int n, int j0,
+                                         const int (&col)[kS]) const {
     const bool xin = words && j0 >= 1 && (j0 * C - 4 + 4 * kNW) <= sw * C;
     unsigned h0[kH], h1[kH], h2[kH];
     sums_packed(i0 - 1, col, j0, xin, h0);
@@ -716,10 +710,6 @@ struct ResizeDoubleCall {
     }
   }
   __device__ __forceinline__ void operator()() const {
-    if constexpr (sizeof(T) == 1) {
-      run_u8();
-      return;
-    }
     const int x0 = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x) * kP;
     const int i0 = static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y) * rows;
     const int dw = 2 * sw;
@@ -729,6 +719,10 @@ struct ResizeDoubleCall {
     int col[kS];
 #pragma unroll
     for (int k = 0; k < kS; ++k) col[k] = detail::border_index(min(j0 - 1 + k, sw), sw, border);
+    if constexpr (sizeof(T) == 1) {
+      run_u8(x0, i0, n, j0, col);
+      return;
+    }
     unsigned h0[kE], h1[kE], h2[kE];
     sums(i0 - 1, col, h0);
     sums(i0, col, h1);

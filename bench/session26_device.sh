@@ -22,68 +22,16 @@
 #   run s3 first next time (the kernels of ff5ce5d, 21027ce and 815a284 have not run on a GPU).
 #   s3 (carry ["COMMIT", "build-prebuiltS"], after a pack): the changed suites and rows, rotate u8's
 #     profile (s2 cut to fit ~4 minutes).
-#   s2 (carry ["COMMIT", "build-prebuiltS"], after a pack): all of test_cuda, the packed u8 x2
-#     resize, f32 ellipses with and without the sliding-window kernel, profiles of rotate u8 and
-#     resize x2 u8.
+#   s2 (carry ["COMMIT", "build-prebuiltS"], after a pack and s3): all of test_cuda, profiles of
+#     resize x2 u8 and bilateral f32, nsys on the bilateral f32 and sobel u8 calls.
 # build/ and /tmp stay between the calls while the machine is warm; logs in /tmp/s26, each call's
 # in $OUT/s26_<stage>.tgz and its summary on stdout.
 set -u
 cd "$(dirname "$0")/.." || exit 1
-ROOT=$PWD
-OUT=${OUT:-$ROOT/out-device}
-mkdir -p "$OUT"
-T0=$(date +%s)
-at() { echo "(at $(($(date +%s) - T0)) s)"; }
 G=/tmp/s26
-mkdir -p $G
-export PATH=/usr/local/cuda/bin:$PATH
-P=$ROOT/build-prebuiltS
 LIBS=/tmp/s26-libs
-if [ -f $P/stripped.tar.xz ]; then
-  echo "binaries of $(cat $P/COMMIT), tree of $(cat COMMIT 2>/dev/null)"
-  built=$(cat $P/BUILT_AT)
-  src=$(dirname "$built")
-  mkdir -p build && tar xJf $P/stripped.tar.xz -C build
-  if [ "$src" != "$ROOT" ] && [ ! -e "$src" ]; then
-    mkdir -p "$(dirname "$src")" 2>/dev/null && ln -s "$ROOT" "$src" && echo "linked $src -> $ROOT"
-  fi
-  [ "$(basename "$built")" = build ] || ln -sfn "$ROOT/build" "$src/$(basename "$built")"
-  rm -rf $LIBS && cp -r $P/lib $LIBS  # build-prebuiltS is not carried by the later calls
-fi
-export LD_LIBRARY_PATH=$LIBS:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
-ldd build/tests/test_cuda | grep "not found"
-bash bench/cvcuda_device.sh stash
-gtests() {  # gtests LABEL BINARY FILTER LOG
-  echo "== $1 $(at)"
-  timeout "${GT_TIMEOUT:-60}" build/tests/$2 --gtest_filter="$3" >$G/$4 2>&1
-  echo "$1 rc $?"
-  grep -E "^\[  (PASSED|FAILED|  SKIPPED) |^\[  FAILED  \]|Failure" $G/$4 | head
-}
-# ab NAME BENCH CONFIGS FILTERS VARIANT...: one process per variant, texcv's and NPP's rows.
-ab() {
-  local name=$1 bin=$2 cfg=$3 flt=$4
-  shift 4
-  for v in "$@"; do
-    echo "-- $name $v $(at)"
-    env "$v" timeout 90 build/bin/$bin --reps 20 --filter "$flt" --config "$cfg" \
-      --out $G/ab_${name}_${v#*=}.json >$G/ab_${name}_${v#*=}.txt 2>&1 || echo "exit $?"
-    grep -E " (texcv +(global|shared|texture|-|auto[^ ]*)|npp +-) " $G/ab_${name}_${v#*=}.txt |
-      tr -s ' ' | cut -c1-100 | head -24
-  done
-}
-# ncu on one kernel of one benchmark row: prof BENCH CONFIG FILTER KERNEL_REGEX.
-prof() {
-  local f=$G/ncu_$2_${3// /_}.txt
-  [ $(($(date +%s) - T0)) -lt ${S26_PROF_UNTIL:-520} ] || { echo "no time left for ncu $2 $3"; return; }
-  echo "== ncu $1 $2 $3 ($4) $(at)"
-  timeout 45 ncu --kernel-name-base mangled --kernel-name regex:"$4" --launch-skip 2 \
-    --launch-count 1 --section SpeedOfLight --section Occupancy --section LaunchStats \
-    --section WarpStateStats --section InstructionStats --section MemoryWorkloadAnalysis \
-    --section SchedulerStats build/bin/$1 --config "$2" --filter "$3" --reps 3 --warmup 1 \
-    --no-npp --out /tmp/prof.json >"$f" 2>&1 || echo "ncu rc $?"
-  grep -E "^  [a-zA-Z_0-9]+.*\(|Duration|Memory Throughput|DRAM Throughput|L1/TEX Hit|L2 Hit|Compute \(SM\) Throughput|Achieved Occupancy|Theoretical Occ|Registers Per|Executed Ipc A|Issue Slots Busy|No Eligible|Block Limit Reg|Block Limit Shared|ERR" \
-    "$f" | cut -c1-150 | head -24
-}
+# shellcheck source=bench/device_lib.sh
+. bench/device_lib.sh
 case "${1:-}" in
   s1)
     nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv,noheader
@@ -117,20 +65,11 @@ case "${1:-}" in
     done
     ;;
   s2)
-    # After the record run: the packed u8 x2 resize, the f32 ellipses on the sliding-window kernel,
-    # the edge launch as the default; all of test_cuda, the rows, a profile of rotate u8.
+    # After s3 (which times this session's rows): all of test_cuda, profiles and nsys.
     nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv,noheader
     GT_TIMEOUT=260 gtests "test_cuda (all)" test_cuda '*' test_cuda_all.log
-    grep -E "^\[ +(OK|FAILED) +\] (MorphCuda|ResizeDoubleCuda)" $G/test_cuda_all.log | head -20
-    ab dbl bench_geometry u8x1,u8x4 "resize 2.0 linear" TEXCV_RESIZE_DOUBLE_ROWS=8
-    ab near bench_geometry u8x1,u8x4,f32x1 "resize 0.5 nearest" TEXCV_RESIZE_HALF=0 \
-      TEXCV_RESIZE_HALF=1
-    ab f32morph bench_filters f32x1 dilate,erode TEXCV_MORPH_F32_KERNEL=fused \
-      TEXCV_MORPH_F32_KERNEL=slide
     ab edge2 bench_filters u8x1 sobel,convolve TEXCV_FILTER_EDGE_GRID=full \
       TEXCV_FILTER_EDGE_GRID=edges
-    ab tile2 bench_filters u8x4 gaussian TEXCV_SEP_TILE_ROWS=64
-    prof bench_geometry u8x1 "rotate 30deg linear" "warp_kernelIhLi1ELNS_6InterpE1ELb0ENS1_12Global"
     prof bench_geometry u8x1 "resize 2.0 linear" ResizeDouble
     prof bench_filters f32x1 bilateral bilateral_tile
     # The f32 bilateral and u8 sobel calls' parts (nsys, where the machine has it): their kernels'
@@ -160,7 +99,7 @@ case "${1:-}" in
     ab f32morph bench_filters f32x1 dilate TEXCV_MORPH_F32_KERNEL=fused \
       TEXCV_MORPH_F32_KERNEL=slide
     ab tile2 bench_filters u8x4 gaussian TEXCV_SEP_TILE_ROWS=64
-    S26_PROF_UNTIL=200 prof bench_geometry u8x1 "rotate 30deg linear" \
+    PROF_UNTIL=200 prof bench_geometry u8x1 "rotate 30deg linear" \
       "warp_kernelIhLi1ELNS_6InterpE1ELb0ENS1_12Global"
     ;;
   t2)
